@@ -1,0 +1,572 @@
+package builtin
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/kodahq/koda"
+)
+
+// subject is one thing the prompt asks to see.
+type subject struct {
+	Noun    string // the word used ("ball")
+	Kind    string // element type that draws it
+	Variant string // particle look, for particle subjects
+	Color   string // requested colour (hex) or ""
+}
+
+// beat is one clause of the prompt: a distinct visual moment.
+type beat struct {
+	Text     string
+	Subjects []int // indexes into brief.Subjects
+	Actions  []string
+	Quotes   []int // indexes into brief.Texts
+	Across   bool  // "across the screen"
+}
+
+// brief is everything the builtin agent reads from a prompt; Analysis is its public face.
+type brief struct {
+	Prompt     string
+	Style      koda.Style // explicit, chosen or inferred; "" when none
+	Explicit   bool
+	Inferred   koda.Style
+	Reference  string
+	Duration   float64 // requested seconds, 0 when not asked
+	Aspect     string
+	Subjects   []subject
+	Actions    []string
+	Texts      []string
+	Colors     []string // every requested colour, hex, in order
+	Background string   // requested background colour
+	// Background2 is a second requested background colour: the gradient's other stop.
+	Background2 string
+	TextColor   string // requested colour of quoted text
+	Beats       []beat
+	Count       int       // "3 times"
+	Numbers     []float64 // other numbers (chart values, counter targets)
+	Price       string
+	Percent     bool
+	BigText     bool // "big red text", "huge title"
+}
+
+var (
+	quoteRE    = regexp.MustCompile(`“([^”]+)”|"([^"]+)"|‘([^’]+)’|(?:^|[\s(\[:,;])'([^']+?)'(?:$|[\s.,!?;:)\]])`)
+	hexColorRE = regexp.MustCompile(`#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{3})\b`)
+	wordRE     = regexp.MustCompile(`#[0-9a-f]{3,6}\b|\$?[0-9]+(?:[.,][0-9]+)?%?|[a-z][a-z'’-]*|«q[0-9]+»`)
+	durationRE = regexp.MustCompile(`\b(?:([0-9]+(?:\.[0-9]+)?)[\s-]*|([a-z]+(?:-[a-z]+)?)[\s-]+)(seconds?|secs?|s|minutes?|mins?)\b`)
+	countRE    = regexp.MustCompile(`\b([0-9]+|one|two|three|four|five|six|seven|eight|nine|ten|once|twice)\s*(times|x\b)?`)
+	clauseRE   = regexp.MustCompile(`\b(?:and then|then|after that|afterwards|finally|next|followed by|before|later)\b|[.;!?]+|,\s*(?:and\s+)?`)
+	priceRE    = regexp.MustCompile(`[$€£][0-9]+(?:[.,][0-9]{2})?`)
+	referRE    = regexp.MustCompile(`\b(?:like|in the style of|inspired by|similar to|reminiscent of|a la|à la|styled after)\s+(?:the\s+|an?\s+)?([a-z0-9][a-z0-9&.-]*(?:'s|’s)?)(?:\s+(site|website|web site|animations?|style|ads?|commercials?|intros?|trailers?|movies?|films?|apps?|landing page|homepage|brand|videos?))?`)
+	daySkyRE   = regexp.MustCompile(`\b(?:sunny|daytime|sunshine|clear sky|blue sky|summer sky|daylight)\b`)
+	bigTextRE  = regexp.MustCompile(`\b(?:big|huge|large|giant|massive|bold|oversized)\b(?:\s+[a-z]+){0,2}\s+(?:text|title|headline|letters|words|type|«q)`)
+	easeWordRE = regexp.MustCompile(`ease(?:in|out|inout)[a-z]+|ease-in-out|cubic-bezier|bezier|elastic|spring|overshoot|squash|parallax|dolly|linear`)
+)
+
+var aspectWords = map[string]string{
+	"vertical": "portrait", "portrait": "portrait", "9:16": "portrait", "tiktok": "portrait", "reels": "portrait",
+	"reel": "portrait", "stories": "portrait", "story": "portrait", "shorts": "portrait",
+	"square": "square", "1:1": "square",
+	"landscape": "landscape", "widescreen": "landscape", "16:9": "landscape", "horizontal": "landscape",
+}
+
+// "square" is an aspect only when it qualifies the video, not a shape.
+var squareAspectNext = map[string]bool{"video": true, "format": true, "frame": true, "aspect": true, "ratio": true, "post": true, "clip": true}
+
+var ambiguousNouns = map[string]bool{"line": true, "number": true, "progress": true, "space": true, "item": true,
+	"name": true, "sound": true, "score": true, "beat": true, "app": true, "icon": true}
+
+// singular kinds are drawn once however many words name them ("a chart of revenue growth").
+var singular = map[string]bool{"chart": true, "counter": true, "logo": true, "card": true}
+
+var backgroundWords = map[string]bool{"background": true, "backdrop": true, "bg": true, "sky": true, "scene": true}
+
+var technicalWords = map[string]bool{
+	"squash": true, "stretch": true, "overshoot": true, "keyframe": true, "keyframes": true, "fps": true,
+	"loop": true, "loops": true, "stagger": true, "staggered": true, "easing": true, "ease": true, "parallax": true,
+	"timing": true, "frames": true, "seamless": true,
+}
+
+// analyze reads a prompt. It never fails: an odd prompt still yields a brief with defaults.
+func analyze(prompt string) *brief {
+	b := &brief{Prompt: prompt}
+
+	// Quoted text first, replaced by placeholders so its words are never read as subjects
+	// or colours ("Red Alert" is a title, not a colour).
+	work := quoteRE.ReplaceAllStringFunc(prompt, func(m string) string {
+		sub := quoteRE.FindStringSubmatch(m)
+		text := ""
+		for _, s := range sub[1:] {
+			if s != "" {
+				text = s
+				break
+			}
+		}
+		text = strings.TrimSpace(text)
+		if text == "" {
+			return m
+		}
+		lead, trail := "", ""
+		if strings.HasPrefix(m, " ") || strings.HasPrefix(m, "(") || strings.HasPrefix(m, ":") || strings.HasPrefix(m, ",") {
+			lead = m[:1]
+		}
+		if last := m[len(m)-1]; strings.ContainsRune(" .,!?;:)]", rune(last)) && !strings.HasSuffix(m, "'"+string(last)) {
+			trail = string(last)
+		} else if strings.ContainsRune(".,!?;:)]", rune(last)) {
+			trail = string(last)
+		}
+		b.Texts = append(b.Texts, text)
+		return lead + " «q" + strconv.Itoa(len(b.Texts)-1) + "» " + trail
+	})
+	low := strings.ToLower(work)
+
+	b.Duration = parseDuration(low)
+	b.Count = parseCount(low)
+	if m := priceRE.FindString(work); m != "" {
+		b.Price = m
+	}
+	b.Percent = strings.Contains(low, "%") || strings.Contains(low, "percent")
+	b.BigText = bigTextRE.MatchString(low)
+	if b.Background == "" && daySkyRE.MatchString(low) {
+		// "a sunny sky": daylight, whatever the style's usual backdrop.
+		b.Background, b.Background2 = "#7cc4fa", "#e3f2fd"
+	}
+
+	tokens := wordRE.FindAllString(low, -1)
+	b.readSubjectsAndColors(tokens)
+	b.readStyle(low, tokens)
+	b.readBeats(low)
+
+	for i, tok := range tokens {
+		if a, ok := aspectWords[tok]; ok && b.Aspect == "" {
+			if tok != "square" || (i+1 < len(tokens) && squareAspectNext[tokens[i+1]]) {
+				b.Aspect = a
+			}
+		}
+		if strings.HasPrefix(tok, "$") || isNumber(tok) {
+			v, err := strconv.ParseFloat(strings.NewReplacer("$", "", "%", "", ",", "").Replace(tok), 64)
+			if err == nil && v != b.Duration && v != float64(b.Count) {
+				b.Numbers = append(b.Numbers, v)
+			}
+		}
+	}
+	if strings.Contains(low, "9:16") {
+		b.Aspect = "portrait"
+	} else if strings.Contains(low, "1:1") && b.Aspect == "" {
+		b.Aspect = "square"
+	}
+	return b
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(strings.TrimSuffix(strings.ReplaceAll(s, ",", ""), "%"), 64)
+	return err == nil
+}
+
+func parseDuration(low string) float64 {
+	for _, m := range durationRE.FindAllStringSubmatch(low, -1) {
+		unit := m[3]
+		v, err := strconv.ParseFloat(m[1], 64)
+		if m[1] == "" {
+			w, ok := numberWords[m[2]]
+			if !ok || unit == "s" {
+				continue
+			}
+			v, err = w, nil
+		}
+		if err != nil {
+			continue
+		}
+		if strings.HasPrefix(unit, "m") {
+			v *= 60
+		}
+		if v <= 0 {
+			continue
+		}
+		return math.Min(math.Max(v, koda.MinDurationS), koda.MaxDurationS)
+	}
+	return 0
+}
+
+func parseCount(low string) int {
+	for _, m := range countRE.FindAllStringSubmatch(low, -1) {
+		if m[1] == "once" {
+			return 1
+		}
+		if m[1] == "twice" {
+			return 2
+		}
+		if m[2] == "" {
+			continue
+		}
+		if v, err := strconv.Atoi(m[1]); err == nil {
+			return v
+		}
+		if v, ok := numberWords[m[1]]; ok {
+			return int(v)
+		}
+	}
+	return 0
+}
+
+func colorOf(tok string) (string, bool) {
+	if hexColorRE.MatchString(tok) {
+		return normalizeHex(tok), true
+	}
+	c, ok := namedColors[tok]
+	return c, ok
+}
+
+func normalizeHex(h string) string {
+	h = strings.ToLower(h)
+	if len(h) == 4 {
+		return "#" + string([]byte{h[1], h[1], h[2], h[2], h[3], h[3]})
+	}
+	return h
+}
+
+// readSubjectsAndColors finds the nouns the prompt is about and attaches each colour word
+// to the noun it describes: the next noun ("red ball"), else the previous one ("the ball
+// is red"), else the first subject still without a colour.
+func (b *brief) readSubjectsAndColors(tokens []string) {
+	subjectAt := map[int]int{} // token index → subject index
+	for i, tok := range tokens {
+		kind, ok := subjectKinds[tok]
+		if !ok {
+			continue
+		}
+		if kind == "text" {
+			continue // text nouns describe quotes or titles, handled with Texts
+		}
+		if i+1 < len(tokens) {
+			if _, next := subjectKinds[tokens[i+1]]; next || (tok == "square" && squareAspectNext[tokens[i+1]]) {
+				continue // an adjective in a compound: "bar chart", "square logo"
+			}
+		}
+		if ambiguousNouns[tok] && (i == 0 || !(tokens[i-1] == "a" || tokens[i-1] == "the" || isColorTok(tokens[i-1]))) {
+			continue // common words that are only subjects when introduced as one ("a line")
+		}
+		idx := -1
+		for j, s := range b.Subjects {
+			if s.Kind == kind && (s.Noun == tok || strings.TrimSuffix(s.Noun, "s") == strings.TrimSuffix(tok, "s") || singular[kind]) {
+				idx = j
+			}
+		}
+		if idx < 0 {
+			s := subject{Noun: tok, Kind: kind}
+			switch kind {
+			case "particles":
+				s.Variant = particleVariants[tok]
+			case "icon":
+				s.Variant = iconVariants[tok]
+			}
+			b.Subjects = append(b.Subjects, s)
+			idx = len(b.Subjects) - 1
+		}
+		subjectAt[i] = idx
+	}
+	for i, tok := range tokens {
+		c, ok := colorOf(tok)
+		if !ok {
+			continue
+		}
+		b.Colors = appendUnique(b.Colors, c)
+		attached := false
+		if i > 0 && (tokens[i-1] == "on" || tokens[i-1] == "against") && (i+1 >= len(tokens) || !backgroundWords[tokens[i+1]]) {
+			// "gold text on black": a colour something sits on is the background.
+			if _, subj := subjectAt[i+1]; !subj {
+				b.setBackground(c)
+				attached = true
+			}
+		}
+		for j := i + 1; j < len(tokens) && j <= i+3 && !attached; j++ {
+			t := tokens[j]
+			switch {
+			case backgroundWords[t]:
+				b.setBackground(c)
+				attached = true
+			case strings.HasPrefix(t, "«q") || subjectKinds[t] == "text":
+				if b.TextColor == "" {
+					b.TextColor = c
+				}
+				attached = true
+			default:
+				if si, ok := subjectAt[j]; ok {
+					if b.Subjects[si].Color == "" {
+						b.Subjects[si].Color = c
+					}
+					attached = true
+				}
+			}
+			if !attached && !isColorTok(t) && !colorSkipWords[t] {
+				break
+			}
+		}
+		for j := i - 1; j >= 0 && j >= i-4 && !attached; j-- {
+			t := tokens[j]
+			switch {
+			case backgroundWords[t]:
+				b.setBackground(c)
+				attached = true
+			case strings.HasPrefix(t, "«q") || subjectKinds[t] == "text":
+				if b.TextColor == "" {
+					b.TextColor, attached = c, true
+				}
+			default:
+				// "dots in orange and teal": the second colour goes to the next subject
+				// still without one rather than overwriting the first.
+				if si, ok := subjectAt[j]; ok && b.Subjects[si].Color == "" {
+					b.Subjects[si].Color = c
+					attached = true
+				}
+			}
+		}
+		if !attached {
+			for si := range b.Subjects {
+				if b.Subjects[si].Color == "" && b.Subjects[si].Kind != "particles" {
+					b.Subjects[si].Color, attached = c, true
+					break
+				}
+			}
+		}
+	}
+}
+
+func isColorTok(t string) bool { _, ok := colorOf(t); return ok }
+
+// colorSkipWords may stand between a colour and the noun it colours ("purple night sky",
+// "red and shiny ball").
+var colorSkipWords = map[string]bool{
+	"and": true, "colored": true, "coloured": true, "-": true, "glowing": true, "shiny": true, "big": true,
+	"small": true, "little": true, "bright": true, "dark": true, "light": true, "tiny": true, "giant": true,
+	"large": true, "night": true, "starry": true, "clear": true, "evening": true, "morning": true, "summer": true,
+	"winter": true, "sunny": true, "cloudy": true, "deep": true, "pale": true, "soft": true, "warm": true,
+	"cool": true, "vivid": true, "pastel": true, "neon": true, "quiet": true, "calm": true, "solid": true,
+	"plain": true, "gradient": true, "shifting": true, "moving": true, "animated": true,
+}
+
+// setBackground takes the first background colour named; a second one ("gradient
+// background in orange and pink") becomes the gradient's other stop.
+func (b *brief) setBackground(c string) {
+	switch {
+	case b.Background == "":
+		b.Background = c
+	case b.Background2 == "" && c != b.Background:
+		b.Background2 = c
+	}
+}
+
+func appendUnique(list []string, s string) []string {
+	for _, v := range list {
+		if v == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// readStyle decides the style and whether it was given: a style word, a reference
+// ("like Stripe's site"), a named easing, or a prompt specific enough to need no question.
+func (b *brief) readStyle(low string, tokens []string) {
+	votes := map[koda.Style]int{}
+	for _, tok := range tokens {
+		if s, ok := styleWords[tok]; ok && b.Style == "" {
+			b.Style, b.Explicit = s, true
+		}
+		if a, ok := actionWords[tok]; ok {
+			if s, ok := hintWords[a]; ok {
+				votes[s]++
+			}
+		}
+		if k, ok := subjectKinds[tok]; ok {
+			if s, ok := hintWords[k]; ok {
+				votes[s]++
+			}
+			if s, ok := hintWords[tok]; ok {
+				votes[s]++
+			}
+		}
+	}
+	if m := referRE.FindStringSubmatch(low); m != nil {
+		name := strings.TrimSuffix(strings.TrimSuffix(m[1], "'s"), "’s")
+		known, isKnown := references[name]
+		for ref, s := range references {
+			if strings.Contains(low, ref) && strings.Contains(m[0], strings.Fields(ref)[0]) {
+				known, isKnown = s, true
+			}
+		}
+		if isKnown || m[2] != "" || strings.HasSuffix(m[1], "'s") || strings.HasSuffix(m[1], "’s") {
+			b.Reference = strings.TrimSpace(m[0])
+			if b.Style == "" {
+				if isKnown {
+					b.Style = known
+				} else {
+					b.Style = koda.StyleSmooth
+				}
+			}
+			b.Explicit = true
+		}
+	}
+	if m := easeWordRE.FindString(low); m != "" {
+		if s, ok := easingStyles[strings.ReplaceAll(m, "-", "")]; ok || easingStyles[m] != "" {
+			if !ok {
+				s = easingStyles[m]
+			}
+			if b.Style == "" {
+				b.Style = s
+			}
+			if strings.HasPrefix(m, "ease") || strings.Contains(m, "bezier") {
+				b.Explicit = true // a named easing is as specific as a prompt gets
+			}
+		}
+	}
+	best := 0
+	for _, s := range []koda.Style{koda.StylePlayful, koda.StyleSmooth, koda.StyleCinematic} {
+		if votes[s] > best {
+			b.Inferred, best = s, votes[s]
+		}
+	}
+	if !b.Explicit {
+		// "Highly specific": enough concrete choices that a style question adds nothing.
+		score := 0
+		if b.Count > 0 {
+			score++
+		}
+		if b.Duration > 0 {
+			score++
+		}
+		if len(b.Colors) > 0 {
+			score++
+		}
+		if len(b.Texts) > 0 {
+			score++
+		}
+		tech := 0
+		for _, tok := range tokens {
+			if technicalWords[tok] {
+				tech++
+			}
+		}
+		score += min(tech, 2)
+		if score >= 4 {
+			b.Explicit = true
+			if b.Style == "" {
+				b.Style = b.Inferred
+			}
+			if b.Style == "" {
+				b.Style = koda.StyleSmooth
+			}
+		}
+	}
+	if b.Style == "" {
+		b.Style = b.Inferred
+	}
+}
+
+// readBeats splits the prompt into clauses, each a visual moment of the plan.
+func (b *brief) readBeats(low string) {
+	var beats []beat
+	for _, clause := range clauseRE.Split(low, -1) {
+		clause = strings.TrimSpace(clause)
+		if clause == "" {
+			continue
+		}
+		bt := beat{Text: clause, Across: strings.Contains(clause, "across") || strings.Contains(clause, "from left") || strings.Contains(clause, "left to right")}
+		for _, tok := range wordRE.FindAllString(clause, -1) {
+			if a, ok := actionWords[tok]; ok {
+				bt.Actions = appendUnique(bt.Actions, a)
+				b.Actions = appendUnique(b.Actions, a)
+			}
+			if strings.HasPrefix(tok, "«q") {
+				n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(tok, "«q"), "»"))
+				bt.Quotes = append(bt.Quotes, n)
+			}
+			if kind, ok := subjectKinds[tok]; ok && kind != "text" {
+				for si, s := range b.Subjects {
+					if s.Noun == tok || strings.TrimSuffix(s.Noun, "s") == strings.TrimSuffix(tok, "s") {
+						bt.Subjects = appendInt(bt.Subjects, si)
+					}
+				}
+			}
+		}
+		if len(bt.Actions) == 0 && len(bt.Quotes) == 0 && len(bt.Subjects) == 0 {
+			if len(beats) > 0 {
+				beats[len(beats)-1].Text += ", " + clause
+			}
+			continue
+		}
+		// A clause that only adds detail to the previous subject ("red, shiny") joins it.
+		if len(bt.Actions) == 0 && len(bt.Quotes) == 0 && len(beats) > 0 {
+			prev := &beats[len(beats)-1]
+			for _, s := range bt.Subjects {
+				prev.Subjects = appendInt(prev.Subjects, s)
+			}
+			prev.Text += ", " + clause
+			continue
+		}
+		beats = append(beats, bt)
+	}
+	b.Beats = beats
+}
+
+func appendInt(list []int, v int) []int {
+	for _, x := range list {
+		if x == v {
+			return list
+		}
+	}
+	return append(list, v)
+}
+
+// defaultDuration is the specification's "5–10 s for simple" default, longer for prompts
+// with more moments, subjects and text, and for slower styles.
+func (b *brief) defaultDuration(style koda.Style) float64 {
+	d := 5.0
+	if n := len(b.Beats); n > 1 {
+		d += float64(n-1) * 1.0
+	}
+	if n := len(b.Subjects); n > 1 {
+		d += float64(n-1) * 0.5
+	}
+	d += 0.5 * float64(len(b.Texts))
+	switch style {
+	case koda.StyleSmooth:
+		d += 0.5
+	case koda.StyleCinematic:
+		d += 1
+	}
+	d = math.Round(d*2) / 2
+	return math.Min(math.Max(d, 5), 10)
+}
+
+// baseStyle is the table row a style plays with; a custom style reads its note.
+func baseStyle(s koda.Style, note string) koda.Style {
+	switch s {
+	case koda.StylePlayful, koda.StyleSmooth, koda.StyleCinematic:
+		return s
+	}
+	if note != "" {
+		nb := analyze(note)
+		if nb.Style != "" {
+			return nb.Style
+		}
+	}
+	return koda.StyleSmooth
+}
+
+func styleQuestion(inferred koda.Style) *koda.Question {
+	text := "What animation style fits your vision?"
+	if inferred != "" {
+		text = "What animation style fits your vision? (Your description reads " + string(inferred) + " to me.)"
+	}
+	q := &koda.Question{ID: "style", Text: text}
+	for _, s := range []koda.Style{koda.StylePlayful, koda.StyleSmooth, koda.StyleCinematic} {
+		p := styleTable[s]
+		q.Options = append(q.Options, koda.QuestionOption{ID: string(s), Label: p.Label, Description: p.Description})
+	}
+	q.Options = append(q.Options, koda.QuestionOption{ID: string(koda.StyleCustom), Label: "Custom",
+		Description: "Describe your own style", FreeText: true})
+	return q
+}

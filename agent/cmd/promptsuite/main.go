@@ -1,0 +1,65 @@
+// Command promptsuite runs the agent quality suite (agent/testdata/prompts.json) through
+// the builtin agent, the local sandbox and the real renderer, and prints "N/M passed"
+// followed by every failure. It exits 1 when a prompt fails.
+//
+//	go run ./agent/cmd/promptsuite [-only id,id] [-keep dir] [-v]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/kodahq/koda/agent/suite"
+)
+
+func main() {
+	only := flag.String("only", "", "comma-separated prompt IDs to run (default: all)")
+	keep := flag.String("keep", "", "folder to keep videos and OCR stills in (default: a temporary folder, removed)")
+	parallel := flag.Int("parallel", 2, "prompts run at once")
+	verbose := flag.Bool("v", false, "log each prompt and print measured values")
+	flag.Parse()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	level := slog.LevelWarn
+	if *verbose {
+		level = slog.LevelInfo
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+
+	dir := *keep
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "koda-promptsuite-*")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	}
+	cfg := suite.Config{WorkDir: dir, Parallel: *parallel, Logger: log}
+	if *only != "" {
+		cfg.Only = strings.Split(*only, ",")
+	}
+	rep, err := suite.Run(ctx, cfg, nil)
+	if rep != nil {
+		if *verbose {
+			for _, r := range rep.Results {
+				fmt.Printf("%-20s %-5v %5.1fs motion=%v dominant=%v ocr=%q\n", r.ID, r.Passed(), r.Elapsed.Seconds(), r.SceneMotion, r.Dominant, r.OCR)
+			}
+		}
+		fmt.Print(rep.String())
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "promptsuite:", err)
+		os.Exit(2)
+	}
+	if rep.Passed() != len(rep.Results) {
+		os.Exit(1)
+	}
+}

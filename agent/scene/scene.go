@@ -1,0 +1,472 @@
+// Package scene defines the scene description — the data an agent produces for an
+// animation (background, camera, elements, keyframes, motions, easings) — and the static
+// canvas-2D runtime that plays it. The description is the source of truth: agents edit
+// it and recompile scene.js; runtime.js and index.html never change per project.
+//
+// Coordinates: x and y run from -1 to 1 across the frame's half-width and half-height
+// (y grows downwards), so "across the screen" spans any frame. Sizes are fractions of the
+// frame's shorter side, so shapes keep their proportions in landscape, portrait and square
+// frames; the runtime shrinks or wraps text that would not fit the width.
+package scene
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Files written into a sandbox for a scene-based animation.
+const (
+	FileIndex   = "index.html"
+	FileRuntime = "runtime.js"
+	FileScene   = "scene.js"
+	FileJSON    = "scene.json"
+)
+
+// Version of the description format.
+const Version = 1
+
+//go:embed runtime.js
+var runtimeJS []byte
+
+//go:embed index.html
+var indexHTML []byte
+
+//go:embed schema.json
+var schemaJSON []byte
+
+// Schema returns the JSON Schema (draft 2020-12) of a description: what a language model
+// is asked to produce. Parse enforces it: unknown fields are refused and Validate checks
+// every range and reference the schema states.
+func Schema() []byte { return append([]byte(nil), schemaJSON...) }
+
+// RuntimeJS returns the static runtime (a copy).
+func RuntimeJS() []byte { return append([]byte(nil), runtimeJS...) }
+
+// IndexHTML returns the static page that loads runtime.js and scene.js (a copy).
+func IndexHTML() []byte { return append([]byte(nil), indexHTML...) }
+
+// Description is a whole animation.
+type Description struct {
+	Version    int        `json:"version"`
+	Title      string     `json:"title,omitempty"`
+	Duration   float64    `json:"duration"`
+	FPS        int        `json:"fps"`
+	Style      string     `json:"style,omitempty"`
+	Background Background `json:"background"`
+	Camera     Camera     `json:"camera,omitempty"`
+	Scenes     []Mark     `json:"scenes,omitempty"`
+	Elements   []*Element `json:"elements"`
+	Effects    Effects    `json:"effects,omitempty"`
+}
+
+// Mark names a time range of the plan, kept for readers and editors of the description.
+type Mark struct {
+	ID    string  `json:"id"`
+	Name  string  `json:"name"`
+	Start float64 `json:"start"`
+	End   float64 `json:"end"`
+}
+
+// Background is always drawn first, so no frame is ever blank. Its gradient angle drifts
+// with time so even a still composition keeps a little life.
+type Background struct {
+	Colors []string `json:"colors"`          // 1–3 gradient stops
+	Angle  float64  `json:"angle"`           // degrees
+	Drift  float64  `json:"drift,omitempty"` // degrees of rotation over the whole duration
+	Glow   string   `json:"glow,omitempty"`  // colour of a soft radial glow that wanders slowly
+}
+
+// Camera moves the whole composition (the background follows at a fraction: parallax).
+// Tracks: "zoom" (1 = none), "x", "y" (frame units), "rotation" (degrees).
+type Camera struct {
+	Tracks map[string][]Keyframe `json:"tracks,omitempty"`
+}
+
+// Effects are drawn over everything.
+type Effects struct {
+	Vignette  float64 `json:"vignette,omitempty"`  // 0..1 darkening of the corners
+	Letterbox float64 `json:"letterbox,omitempty"` // bar height as a fraction of the frame, landscape only
+	// LetterboxIn is when the bars finish sliding in (seconds).
+	LetterboxIn float64 `json:"letterbox_in,omitempty"`
+}
+
+// Element types the runtime draws.
+const (
+	TypeCircle    = "circle"
+	TypeRect      = "rect"
+	TypeStar      = "star"
+	TypeHeart     = "heart"
+	TypeTriangle  = "triangle"
+	TypeRing      = "ring"
+	TypeWave      = "wave"
+	TypeText      = "text"
+	TypeParticles = "particles"
+	TypeChart     = "chart"
+	TypeCounter   = "counter"
+	TypeLogo      = "logo"
+	TypeCard      = "card"
+	TypeIcon      = "icon"  // a named pictogram (Variant: rocket, bird, cloud…)
+	TypeImage     = "image" // a picture from the project's files (Src)
+	TypePath      = "path"  // custom SVG path data (Path), drawn with progress
+	TypeMorph     = "morph" // an outline morphing through Shapes as progress goes 0→1
+)
+
+var elementTypes = []string{TypeCircle, TypeRect, TypeStar, TypeHeart, TypeTriangle, TypeRing,
+	TypeWave, TypeText, TypeParticles, TypeChart, TypeCounter, TypeLogo, TypeCard, TypeIcon, TypeImage,
+	TypePath, TypeMorph}
+
+// Icons the runtime draws for TypeIcon.
+var Icons = []string{"rocket", "bird", "cloud", "bolt", "check", "bell", "mail", "pin", "leaf", "flame",
+	"music", "chat", "gift", "cup", "car", "house", "trophy", "tree", "fish", "flower", "sun", "moon", "camera", "cart"}
+
+// MorphShapes are the outlines TypeMorph can pass through.
+var MorphShapes = []string{"circle", "square", "star", "heart", "triangle", "blob"}
+
+// Element is one thing on screen. Base fields give its resting state; Tracks animate
+// properties with keyframes and Motions add procedural movement (bounces, floats…)
+// that is still a pure function of time.
+type Element struct {
+	ID    string `json:"id"`
+	Type  string `json:"type"`
+	Label string `json:"label,omitempty"` // the word from the prompt ("ball"), for editors
+
+	// Visible from Start to End seconds (End 0 means to the end).
+	Start float64 `json:"start"`
+	End   float64 `json:"end,omitempty"`
+
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Size   float64 `json:"size"` // fraction of the frame's shorter side (radius, half-size or font size)
+	Aspect float64 `json:"aspect,omitempty"`
+	Color  string  `json:"color,omitempty"`
+	Color2 string  `json:"color2,omitempty"` // secondary colour: gradient, stroke or detail
+	// TextColor colours an element's own words (a logo's name, a counter's caption), so
+	// they read on the background rather than on the element.
+	TextColor string  `json:"text_color,omitempty"`
+	Shadow    bool    `json:"shadow,omitempty"` // soft drop shadow; a bouncing element also gets a ground shadow
+	Glow      float64 `json:"glow,omitempty"`   // 0..1 outer glow in the element's colour
+
+	Text    string    `json:"text,omitempty"`
+	Sub     string    `json:"sub,omitempty"` // secondary line (cards, logos, counters)
+	Weight  int       `json:"weight,omitempty"`
+	Reveal  string    `json:"reveal,omitempty"` // text reveal: "pop", "rise", "fade", "track", "type"
+	Count   int       `json:"count,omitempty"`  // particles, star points, bars
+	Values  []float64 `json:"values,omitempty"` // chart bars
+	From    float64   `json:"from,omitempty"`   // counter
+	To      float64   `json:"to,omitempty"`
+	Prefix  string    `json:"prefix,omitempty"`
+	Suffix  string    `json:"suffix,omitempty"`
+	Variant string    `json:"variant,omitempty"` // particles: stars, confetti, bubbles, sparkles, snow, dust; wave: line (default) or fill
+	Seed    int       `json:"seed,omitempty"`
+	Depth   float64   `json:"depth,omitempty"` // camera parallax factor; 0 means 1 (moves with the camera)
+
+	Src    string   `json:"src,omitempty"`    // image: a file of the project ("assets/logo.png")
+	Path   string   `json:"path,omitempty"`   // path: SVG path data in a 2×2 box centred on 0,0
+	Shapes []string `json:"shapes,omitempty"` // morph: outlines passed through as progress goes 0→1
+	// Items are lines of a staggered list (text elements): each is revealed Stagger
+	// seconds after the previous one.
+	Items   []string `json:"items,omitempty"`
+	Stagger float64  `json:"stagger,omitempty"`
+
+	// Tracks: "x", "y", "scale", "sx", "sy", "rotation" (degrees), "opacity", "progress"
+	// (0..1: text reveal, chart growth, counter, ring/wave drawing).
+	Tracks  map[string][]Keyframe `json:"tracks,omitempty"`
+	Motions []*Motion             `json:"motions,omitempty"`
+}
+
+// Keyframe sets a property's value at time T; Ease shapes the segment arriving at it.
+type Keyframe struct {
+	T    float64 `json:"t"`
+	V    float64 `json:"v"`
+	Ease string  `json:"ease,omitempty"`
+}
+
+// Motion types.
+const (
+	MotionBounce = "bounce" // parabolic hops with squash and stretch, travelling FromX→ToX
+	MotionFloat  = "float"  // gentle vertical bob
+	MotionSpin   = "spin"   // continuous rotation
+	MotionPulse  = "pulse"  // breathing scale
+	MotionOrbit  = "orbit"  // circles around the base position
+	MotionWiggle = "wiggle" // playful rotation shake
+	MotionDrift  = "drift"  // slow sideways travel FromX→ToX
+	MotionSlide  = "slide"  // eased travel FromX→ToX, FromY→ToY
+)
+
+var motionTypes = []string{MotionBounce, MotionFloat, MotionSpin, MotionPulse, MotionOrbit,
+	MotionWiggle, MotionDrift, MotionSlide}
+
+// Motion is procedural movement during [Start, End].
+type Motion struct {
+	Type   string  `json:"type"`
+	Start  float64 `json:"start"`
+	End    float64 `json:"end"`
+	Amp    float64 `json:"amp,omitempty"`    // height / amplitude in frame units; degrees for wiggle; scale for pulse
+	Count  float64 `json:"count,omitempty"`  // hops or cycles
+	Decay  float64 `json:"decay,omitempty"`  // bounce: each hop's height relative to the previous (0..1]
+	Squash float64 `json:"squash,omitempty"` // bounce: squash-and-stretch strength (0..1)
+	FromX  float64 `json:"from_x,omitempty"`
+	ToX    float64 `json:"to_x,omitempty"`
+	FromY  float64 `json:"from_y,omitempty"`
+	ToY    float64 `json:"to_y,omitempty"`
+	Ease   string  `json:"ease,omitempty"` // travel easing
+}
+
+// Easings the runtime knows; "cubic-bezier(x1,y1,x2,y2)" is accepted as well.
+var Easings = []string{
+	"linear", "easeInSine", "easeOutSine", "easeInOutSine",
+	"easeInQuad", "easeOutQuad", "easeInOutQuad",
+	"easeInCubic", "easeOutCubic", "easeInOutCubic",
+	"easeInQuart", "easeOutQuart", "easeInOutQuart",
+	"easeInQuint", "easeOutQuint", "easeInOutQuint",
+	"easeInExpo", "easeOutExpo", "easeInOutExpo",
+	"easeInBack", "easeOutBack", "easeInOutBack",
+	"easeOutElastic", "easeOutBounce",
+}
+
+var bezierRE = regexp.MustCompile(`^cubic-bezier\(\s*(-?[0-9.]+)\s*,\s*(-?[0-9.]+)\s*,\s*(-?[0-9.]+)\s*,\s*(-?[0-9.]+)\s*\)$`)
+
+// ValidEasing reports whether the runtime can play the named easing ("" means linear).
+func ValidEasing(name string) bool {
+	if name == "" || bezierRE.MatchString(name) {
+		return true
+	}
+	for _, e := range Easings {
+		if e == name {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	svgPathRE   = regexp.MustCompile(`^[MmLlHhVvCcSsQqTtAaZz0-9eE.,+\-\s]+$`)
+	hexRE       = regexp.MustCompile(`^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
+	trackNames  = []string{"x", "y", "scale", "sx", "sy", "rotation", "opacity", "progress"}
+	cameraNames = []string{"zoom", "x", "y", "rotation"}
+)
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Validate checks a description the way the runtime will read it, so a bad description
+// (from a model, or a bug) fails before anything is rendered. Errors name the field.
+func (d *Description) Validate() error {
+	var errs []string
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	if d.Version != Version {
+		bad("version %d unsupported (want %d)", d.Version, Version)
+	}
+	if !finite(d.Duration) || d.Duration <= 0 || d.Duration > 600 {
+		bad("duration %g out of range (0, 600]", d.Duration)
+	}
+	if d.FPS < 1 || d.FPS > 120 {
+		bad("fps %d out of range 1..120", d.FPS)
+	}
+	if len(d.Background.Colors) == 0 || len(d.Background.Colors) > 3 {
+		bad("background needs 1–3 colours, has %d", len(d.Background.Colors))
+	}
+	for i, c := range d.Background.Colors {
+		if !hexRE.MatchString(c) {
+			bad("background.colors[%d] %q is not a #rgb or #rrggbb colour", i, c)
+		}
+	}
+	if g := d.Background.Glow; g != "" && !hexRE.MatchString(g) {
+		bad("background.glow %q is not a colour", g)
+	}
+	checkTracks := func(where string, tracks map[string][]Keyframe, names []string) {
+		for name, kfs := range tracks {
+			if !contains(names, name) {
+				bad("%s: unknown track %q", where, name)
+			}
+			if len(kfs) == 0 {
+				bad("%s.%s: no keyframes", where, name)
+			}
+			for i, k := range kfs {
+				if !finite(k.T) || !finite(k.V) {
+					bad("%s.%s[%d]: not a finite number", where, name, i)
+				}
+				if i > 0 && k.T < kfs[i-1].T {
+					bad("%s.%s[%d]: keyframes out of order (%g after %g)", where, name, i, k.T, kfs[i-1].T)
+				}
+				if !ValidEasing(k.Ease) {
+					bad("%s.%s[%d]: unknown easing %q", where, name, i, k.Ease)
+				}
+			}
+		}
+	}
+	checkTracks("camera", d.Camera.Tracks, cameraNames)
+	if len(d.Elements) == 0 {
+		bad("no elements")
+	}
+	ids := map[string]bool{}
+	for i, e := range d.Elements {
+		where := fmt.Sprintf("elements[%d]", i)
+		if e == nil {
+			bad("%s: null", where)
+			continue
+		}
+		if e.ID == "" || ids[e.ID] {
+			bad("%s: id %q empty or repeated", where, e.ID)
+		}
+		ids[e.ID] = true
+		where = fmt.Sprintf("element %q", e.ID)
+		if !contains(elementTypes, e.Type) {
+			bad("%s: unknown type %q (known: %s)", where, e.Type, strings.Join(elementTypes, ", "))
+		}
+		if e.Size <= 0 || e.Size > 2 || !finite(e.Size) {
+			bad("%s: size %g out of range (0, 2]", where, e.Size)
+		}
+		if e.End != 0 && e.End <= e.Start {
+			bad("%s: ends (%g) before it starts (%g)", where, e.End, e.Start)
+		}
+		for _, c := range []string{e.Color, e.Color2, e.TextColor} {
+			if c != "" && !hexRE.MatchString(c) {
+				bad("%s: %q is not a colour", where, c)
+			}
+		}
+		if e.Type == TypeText && strings.TrimSpace(e.Text) == "" && len(e.Items) == 0 {
+			bad("%s: text is empty", where)
+		}
+		if e.Type == TypeIcon && !contains(Icons, e.Variant) {
+			bad("%s: unknown icon %q (known: %s)", where, e.Variant, strings.Join(Icons, ", "))
+		}
+		if e.Type == TypeImage && (e.Src == "" || strings.HasPrefix(e.Src, "/") || strings.Contains(e.Src, "..") || strings.Contains(e.Src, "://")) {
+			bad("%s: image src %q must be a relative path inside the project", where, e.Src)
+		}
+		if e.Type == TypePath && (len(e.Path) > 20000 || !svgPathRE.MatchString(e.Path)) {
+			bad("%s: path %q is not SVG path data", where, e.Path)
+		}
+		if e.Type == TypeMorph {
+			if len(e.Shapes) < 2 {
+				bad("%s: morph needs at least 2 shapes", where)
+			}
+			for _, sh := range e.Shapes {
+				if !contains(MorphShapes, sh) {
+					bad("%s: unknown morph shape %q (known: %s)", where, sh, strings.Join(MorphShapes, ", "))
+				}
+			}
+		}
+		if e.Type == TypeChart && len(e.Values) == 0 {
+			bad("%s: chart has no values", where)
+		}
+		checkTracks(where, e.Tracks, trackNames)
+		for j, m := range e.Motions {
+			if m == nil || !contains(motionTypes, m.Type) {
+				bad("%s: motions[%d]: unknown type", where, j)
+				continue
+			}
+			if m.End <= m.Start {
+				bad("%s: motions[%d] (%s) ends before it starts", where, j, m.Type)
+			}
+			if !ValidEasing(m.Ease) {
+				bad("%s: motions[%d]: unknown easing %q", where, j, m.Ease)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("invalid scene description: %s", strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// Element returns the element with the given id, or nil.
+func (d *Description) Element(id string) *Element {
+	for _, e := range d.Elements {
+		if e.ID == id {
+			return e
+		}
+	}
+	return nil
+}
+
+// JSON returns the description as indented JSON (scene.json).
+func (d *Description) JSON() ([]byte, error) {
+	b, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode scene description: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// Script returns scene.js: the description assigned to window.__scene.
+func (d *Description) Script() ([]byte, error) {
+	b, err := d.JSON()
+	if err != nil {
+		return nil, err
+	}
+	out := []byte("// Generated by Koda from scene.json: edit the description, not this file.\nwindow.__scene = ")
+	out = append(out, b[:len(b)-1]...)
+	return append(out, ";\n"...), nil
+}
+
+// Parse reads scene.json and validates it against the schema: unknown fields (a
+// misspelt property a model invented) are errors, not silently dropped.
+func Parse(b []byte) (*Description, error) {
+	var d Description
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&d); err != nil {
+		return nil, fmt.Errorf("decode scene description: %w", err)
+	}
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// ScaleTime stretches every time in the description by f (durations, keyframes, motions,
+// marks), which is how "faster", "slower" and "make it N seconds" keep all relative timing.
+func (d *Description) ScaleTime(f float64) {
+	r := func(v float64) float64 { return math.Round(v*f*1000) / 1000 }
+	d.Duration = r(d.Duration)
+	for i := range d.Scenes {
+		d.Scenes[i].Start = r(d.Scenes[i].Start)
+		d.Scenes[i].End = r(d.Scenes[i].End)
+	}
+	d.Effects.LetterboxIn = r(d.Effects.LetterboxIn)
+	scaleTracks := func(tr map[string][]Keyframe) {
+		for _, kfs := range tr {
+			for i := range kfs {
+				kfs[i].T = r(kfs[i].T)
+			}
+		}
+	}
+	scaleTracks(d.Camera.Tracks)
+	for _, e := range d.Elements {
+		e.Start = r(e.Start)
+		e.End = r(e.End)
+		scaleTracks(e.Tracks)
+		for _, m := range e.Motions {
+			m.Start = r(m.Start)
+			m.End = r(m.End)
+		}
+	}
+}
+
+// Types lists the element types in use, sorted (for messages and tests).
+func (d *Description) Types() []string {
+	seen := map[string]bool{}
+	for _, e := range d.Elements {
+		seen[e.Type] = true
+	}
+	out := make([]string, 0, len(seen))
+	for t := range seen {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,79 @@
+package scene_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/kodahq/koda/agent/scene"
+)
+
+func valid() *scene.Description {
+	return &scene.Description{
+		Version: scene.Version, Duration: 4, FPS: 30,
+		Background: scene.Background{Colors: []string{"#000000", "#ffffff"}},
+		Elements: []*scene.Element{{
+			ID: "ball", Type: scene.TypeCircle, Size: 0.1, Color: "#ff0000",
+			Tracks:  map[string][]scene.Keyframe{"x": {{T: 0, V: -0.5}, {T: 2, V: 0.5, Ease: "easeOutBack"}}},
+			Motions: []*scene.Motion{{Type: scene.MotionBounce, Start: 1, End: 3, Amp: 0.5, Count: 2}},
+		}},
+	}
+}
+
+func TestValidate(t *testing.T) {
+	if err := valid().Validate(); err != nil {
+		t.Fatalf("valid description rejected: %v", err)
+	}
+	tests := map[string]func(d *scene.Description){
+		"version":        func(d *scene.Description) { d.Version = 9 },
+		"duration":       func(d *scene.Description) { d.Duration = 0 },
+		"background":     func(d *scene.Description) { d.Background.Colors = []string{"red"} },
+		"element type":   func(d *scene.Description) { d.Elements[0].Type = "hologram" },
+		"size":           func(d *scene.Description) { d.Elements[0].Size = 0 },
+		"colour":         func(d *scene.Description) { d.Elements[0].Color = "#12345" },
+		"easing":         func(d *scene.Description) { d.Elements[0].Tracks["x"][1].Ease = "easeSideways" },
+		"keyframe order": func(d *scene.Description) { d.Elements[0].Tracks["x"][1].T = -1 },
+		"track name":     func(d *scene.Description) { d.Elements[0].Tracks["wobble"] = []scene.Keyframe{{}} },
+		"motion":         func(d *scene.Description) { d.Elements[0].Motions[0].End = 0 },
+		"duplicate id":   func(d *scene.Description) { d.Elements = append(d.Elements, d.Elements[0]) },
+		"empty text":     func(d *scene.Description) { d.Elements[0].Type = scene.TypeText },
+		"no elements":    func(d *scene.Description) { d.Elements = nil },
+	}
+	for name, mutate := range tests {
+		d := valid()
+		mutate(d)
+		if err := d.Validate(); err == nil {
+			t.Errorf("%s: invalid description accepted", name)
+		}
+	}
+	if !scene.ValidEasing("cubic-bezier(0.7, 0, 0.2, 1)") || scene.ValidEasing("cubic-bezier(1,2)") {
+		t.Error("cubic-bezier parsing")
+	}
+}
+
+func TestRoundTripAndScale(t *testing.T) {
+	d := valid()
+	js, err := d.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := scene.Parse(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js2, _ := back.JSON()
+	if !bytes.Equal(js, js2) {
+		t.Error("JSON round trip changed the description")
+	}
+	script, _ := d.Script()
+	if !strings.Contains(string(script), "window.__scene = {") || !strings.HasSuffix(string(script), "};\n") {
+		t.Errorf("scene.js: %s", script)
+	}
+	back.ScaleTime(2)
+	if back.Duration != 8 || back.Elements[0].Tracks["x"][1].T != 4 || back.Elements[0].Motions[0].End != 6 {
+		t.Errorf("ScaleTime(2): %+v", back)
+	}
+	if !bytes.Contains(scene.RuntimeJS(), []byte("__exportSeekTo")) || !bytes.Contains(scene.IndexHTML(), []byte(`src="runtime.js"`)) {
+		t.Error("embedded runtime or page missing the protocol")
+	}
+}

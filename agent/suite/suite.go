@@ -1,0 +1,398 @@
+// Package suite runs the agent quality suite: every prompt of agent/testdata/prompts.json
+// goes through the builtin agent (Analyze → Plan → Generate) into a real sandbox, is
+// rendered to MP4 by the real renderer, and the video is checked the way a person
+// would judge it: the planned length, no blank frames, motion in every scene, the quoted
+// text readable (tesseract), the requested colours on screen.
+package suite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/agent"
+	"github.com/kodahq/koda/agent/builtin"
+	"github.com/kodahq/koda/agent/scene"
+	"github.com/kodahq/koda/renderer"
+	"github.com/kodahq/koda/sandbox/local"
+)
+
+// Config configures a suite run. Zero fields take the documented defaults.
+type Config struct {
+	// WorkDir holds sandboxes, videos and stills. Required.
+	WorkDir string
+	// FPS of the checked videos; default 10 (enough to see motion, cheap to capture).
+	FPS int
+	// Parallel is how many prompts run at once; default 2.
+	Parallel int
+	// Renderer renders the videos; default renderer.New with one browser per render.
+	Renderer koda.Renderer
+	// Chromium is the browser used for the OCR stills; default renderer.FindChromium().
+	Chromium string
+	// Logger receives progress; default discards.
+	Logger *slog.Logger
+	// Only, when non-empty, runs only the prompts with these IDs.
+	Only []string
+}
+
+// Result is the verdict on one prompt.
+type Result struct {
+	ID       string
+	Prompt   string
+	Failures []string
+	Elapsed  time.Duration
+	// Measured values, for reports and threshold tuning.
+	DurationS   float64
+	Frames      int
+	MinMotion   float64 // lowest per-scene motion energy
+	Dominant    []string
+	OCR         map[string]string // expected text → what tesseract read
+	SceneMotion []float64
+}
+
+// Passed reports whether every check held.
+func (r *Result) Passed() bool { return len(r.Failures) == 0 }
+
+func (r *Result) failf(format string, args ...any) {
+	r.Failures = append(r.Failures, fmt.Sprintf(format, args...))
+}
+
+// Report is the outcome of a suite run.
+type Report struct {
+	Results []*Result
+	Elapsed time.Duration
+}
+
+// Passed counts the prompts that passed.
+func (rp *Report) Passed() int {
+	n := 0
+	for _, r := range rp.Results {
+		if r.Passed() {
+			n++
+		}
+	}
+	return n
+}
+
+// String is "N/M passed" followed by one line per failure.
+func (rp *Report) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d/%d passed in %v\n", rp.Passed(), len(rp.Results), rp.Elapsed.Round(time.Second))
+	for _, r := range rp.Results {
+		for _, f := range r.Failures {
+			fmt.Fprintf(&b, "FAIL %s: %s\n", r.ID, f)
+		}
+	}
+	return b.String()
+}
+
+// Thresholds of the checks.
+const (
+	// MinSceneMotion is the least motion energy a scene may have: the mean absolute
+	// difference between consecutive frames, in 0..255 per channel, averaged over the
+	// scene. Measured at 320×180: identical frames decode to exactly 0 (x264 codes
+	// them as skips); the slow background drift and glow alone, with nothing else
+	// moving, give 0.03–0.12; a single element easing across a sixth of the frame gives
+	// ~1, a bounce 1.5–4, a text reveal 0.5–2. 0.2 is above everything that is not a
+	// visible change and below every motion a viewer notices.
+	MinSceneMotion = 0.2
+	// BlankShare: a frame is blank when this share of its pixels is within blankTol of
+	// its median colour (one flat colour: a white page, a black frame, a failed draw).
+	BlankShare = 0.985
+	blankTol   = 10.0
+	// DominantShare is the share of the sampled pixels a colour bucket needs to count as
+	// dominant: 0.25 % of 320×180 is 144 pixels, a dot of radius 7 px, on every frame.
+	DominantShare = 0.0025
+)
+
+// Run runs the suite over prompts (all of them when nil).
+func Run(ctx context.Context, cfg Config, prompts []agent.SuitePrompt) (*Report, error) {
+	if cfg.WorkDir == "" {
+		return nil, errors.New("suite: WorkDir is required")
+	}
+	if cfg.FPS <= 0 {
+		cfg.FPS = 10
+	}
+	if cfg.Parallel <= 0 {
+		cfg.Parallel = 2
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Renderer == nil {
+		cfg.Renderer = renderer.New(renderer.Config{Browsers: 1, Logger: cfg.Logger})
+	}
+	if cfg.Chromium == "" {
+		cfg.Chromium = renderer.FindChromium()
+	}
+	if prompts == nil {
+		var err error
+		if prompts, err = agent.SuitePrompts(); err != nil {
+			return nil, err
+		}
+	}
+	if len(cfg.Only) > 0 {
+		keep := map[string]bool{}
+		for _, id := range cfg.Only {
+			keep[id] = true
+		}
+		var sel []agent.SuitePrompt
+		for _, p := range prompts {
+			if keep[p.ID] {
+				sel = append(sel, p)
+			}
+		}
+		prompts = sel
+	}
+	start := time.Now()
+	sbs := local.New(local.Config{Root: filepath.Join(cfg.WorkDir, "sandboxes"), Logger: cfg.Logger})
+	defer func() { _ = sbs.Close(context.WithoutCancel(ctx)) }()
+	br, err := startBrowser(ctx, cfg.Chromium)
+	if err != nil {
+		return nil, err
+	}
+	defer br.close()
+
+	r := &runner{cfg: cfg, sandboxes: sbs, browser: br, agent: builtin.New(cfg.Logger)}
+	results := make([]*Result, len(prompts))
+	sem := make(chan struct{}, cfg.Parallel)
+	var wg sync.WaitGroup
+	for i, p := range prompts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				results[i] = &Result{ID: p.ID, Prompt: p.Prompt, Failures: []string{ctx.Err().Error()}}
+				return
+			}
+			defer func() { <-sem }()
+			results[i] = r.run(ctx, p)
+			cfg.Logger.Info("prompt checked", "id", p.ID, "passed", results[i].Passed(),
+				"elapsed", results[i].Elapsed.Round(time.Millisecond), "failures", results[i].Failures)
+		}()
+	}
+	wg.Wait()
+	return &Report{Results: results, Elapsed: time.Since(start)}, ctx.Err()
+}
+
+type runner struct {
+	cfg       Config
+	sandboxes *local.Provider
+	browser   *browser
+	agent     *builtin.Agent
+}
+
+// frameSize is the checked video's size for an aspect; stillSize the OCR still's.
+func frameSize(aspect string) (w, h int) {
+	switch aspect {
+	case "portrait":
+		return 180, 320
+	case "square":
+		return 240, 240
+	}
+	return 320, 180
+}
+
+func stillSize(aspect string) (w, h int) {
+	switch aspect {
+	case "portrait":
+		return 720, 1280
+	case "square":
+		return 900, 900
+	}
+	return 1280, 720
+}
+
+// nopReporter discards the agent's progress reports.
+type nopReporter struct{}
+
+func (nopReporter) TodoUpdate(context.Context, string, koda.TodoStatus) {}
+func (nopReporter) Thinking(context.Context, string)                    {}
+func (nopReporter) Message(context.Context, string, string)             {}
+func (nopReporter) FileWritten(context.Context, string, int64)          {}
+
+func (r *runner) run(ctx context.Context, sp agent.SuitePrompt) *Result {
+	res := &Result{ID: sp.ID, Prompt: sp.Prompt, OCR: map[string]string{}}
+	began := time.Now()
+	defer func() { res.Elapsed = time.Since(began) }()
+
+	p := &koda.Project{ID: "prj_" + strings.ReplaceAll(sp.ID, "-", "_"), Prompt: sp.Prompt}
+	an, err := r.agent.Analyze(ctx, p)
+	if err != nil {
+		res.failf("analyze: %v", err)
+		return res
+	}
+	wantAspect := orDefault(sp.Expect.Aspect, "landscape")
+	if got := orDefault(an.Aspect, "landscape"); got != wantAspect {
+		res.failf("aspect %s, want %s", got, wantAspect)
+	}
+	if an.Question != nil {
+		// The user picks the style the agent read in the prompt, or the calm default.
+		p.Question = an.Question
+		p.Question.Answer = &koda.Answer{OptionID: string(orStyle(an.Style, koda.StyleSmooth))}
+	}
+	pl, err := r.agent.Plan(ctx, p, "")
+	if err != nil {
+		res.failf("plan: %v", err)
+		return res
+	}
+	p.Plan = pl
+	res.DurationS = pl.DurationS
+	if d := sp.Expect.DurationS; d > 0 && pl.DurationS != d {
+		res.failf("plan lasts %gs, the prompt asked for %gs", pl.DurationS, d)
+	}
+	for _, f := range CheckPlan(pl) {
+		res.failf("plan: %s", f)
+	}
+
+	sb, err := r.sandboxes.Create(ctx, koda.SandboxSpec{ProjectID: p.ID})
+	if err != nil {
+		res.failf("sandbox: %v", err)
+		return res
+	}
+	defer func() { _ = r.sandboxes.Destroy(context.WithoutCancel(ctx), sb.ID()) }()
+	if err := r.agent.Generate(ctx, p, sb, nopReporter{}); err != nil {
+		res.failf("generate: %v", err)
+		return res
+	}
+	raw, err := sb.ReadFile(ctx, scene.FileJSON, 0, 0)
+	if err != nil {
+		res.failf("read scene: %v", err)
+		return res
+	}
+	d, err := scene.Parse(raw)
+	if err != nil {
+		res.failf("scene: %v", err)
+		return res
+	}
+
+	w, h := frameSize(wantAspect)
+	out := filepath.Join(r.cfg.WorkDir, "videos", sp.ID+".mp4")
+	preset := koda.PresetSpec{Name: "custom", Width: w, Height: h, FPS: r.cfg.FPS, CRF: 23, Format: koda.FormatMP4}
+	if _, err := r.cfg.Renderer.Render(ctx, koda.RenderRequest{Dir: sb.Dir(), Preset: preset, DurationS: pl.DurationS, VideoPath: out}, nil); err != nil {
+		res.failf("render: %v", err)
+		return res
+	}
+	want := preset.Frames(pl.DurationS)
+	n, err := probeFrames(ctx, out)
+	if err != nil {
+		res.failf("ffprobe: %v", err)
+		return res
+	}
+	res.Frames = n
+	if n != want {
+		res.failf("video has %d frames, want %d (%gs at %d fps)", n, want, pl.DurationS, r.cfg.FPS)
+	}
+	frames, err := decodeFrames(ctx, out, w, h)
+	if err != nil {
+		res.failf("decode: %v", err)
+		return res
+	}
+	for i, f := range frames {
+		if blank(f) {
+			res.failf("frame %d (%.1fs) is blank", i, float64(i)/float64(r.cfg.FPS))
+			break
+		}
+	}
+	res.MinMotion = math.Inf(1)
+	for _, sc := range pl.Scenes {
+		e := motionEnergy(frames, sc.StartS, sc.EndS, r.cfg.FPS)
+		res.SceneMotion = append(res.SceneMotion, math.Round(e*100)/100)
+		res.MinMotion = math.Min(res.MinMotion, e)
+		if e < MinSceneMotion {
+			res.failf("scene %q (%.2f–%.2fs) barely moves: motion energy %.3f < %.2f", sc.Name, sc.StartS, sc.EndS, e, MinSceneMotion)
+		}
+	}
+	dom := dominantColors(frames)
+	for _, c := range dom {
+		res.Dominant = append(res.Dominant, c.hex())
+	}
+	for _, name := range sp.Expect.Colors {
+		if !hasColor(dom, name) {
+			res.failf("colour %s not among the dominant colours %v", name, res.Dominant)
+		}
+	}
+	if len(sp.Expect.Texts) > 0 {
+		sw, shh := stillSize(wantAspect)
+		for _, text := range sp.Expect.Texts {
+			got, err := r.readText(ctx, sb.Dir(), d, text, sw, shh, filepath.Join(r.cfg.WorkDir, "stills", sp.ID))
+			res.OCR[text] = got
+			if err != nil {
+				res.failf("text %q: %v", text, err)
+				continue
+			}
+			if !textMatches(text, got) {
+				res.failf("text %q not read on screen (tesseract read %q)", text, got)
+			}
+		}
+	}
+	return res
+}
+
+// CheckPlan checks the specification's planning rules: scenes of at least 1.5 s, 3–7
+// scenes under 30 s and 5–12 from 30 s (fewer when they would not fit at 1.5 s each),
+// contiguous from 0 to the total, each with entry, hold and exit, and a todo per scene.
+func CheckPlan(pl *koda.Plan) []string {
+	var out []string
+	n := len(pl.Scenes)
+	lo, hi := 3, 7
+	if pl.DurationS >= 30 {
+		lo, hi = 5, 12
+	}
+	fit := int(math.Floor(pl.DurationS/1.5 + 1e-9))
+	lo, hi = min(lo, max(fit, 1)), min(hi, max(fit, 1))
+	if n < lo || n > hi {
+		out = append(out, fmt.Sprintf("%d scenes for %gs, want %d–%d", n, pl.DurationS, lo, hi))
+	}
+	at := 0.0
+	for _, sc := range pl.Scenes {
+		if math.Abs(sc.StartS-at) > 1e-6 {
+			out = append(out, fmt.Sprintf("scene %q starts at %g, previous ended at %g", sc.Name, sc.StartS, at))
+		}
+		if sc.EndS-sc.StartS < 1.5-1e-6 && n > 1 {
+			out = append(out, fmt.Sprintf("scene %q lasts %.2fs < 1.5s", sc.Name, sc.EndS-sc.StartS))
+		}
+		if sc.Entry == "" || sc.Hold == "" || sc.Exit == "" {
+			out = append(out, fmt.Sprintf("scene %q lacks entry, hold or exit", sc.Name))
+		}
+		at = sc.EndS
+	}
+	if math.Abs(at-pl.DurationS) > 1e-6 {
+		out = append(out, fmt.Sprintf("scenes end at %g, plan lasts %g", at, pl.DurationS))
+	}
+	if len(pl.Todos) < n {
+		out = append(out, fmt.Sprintf("%d todos for %d scenes", len(pl.Todos), n))
+	}
+	return out
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+func orStyle(s, d koda.Style) koda.Style {
+	if s == "" || s == koda.StyleCustom {
+		return d
+	}
+	return s
+}
+
+// saveStill keeps a still for a person to look at when a text check fails.
+func saveStill(dir, name string, png []byte) {
+	if err := os.MkdirAll(dir, 0o755); err == nil {
+		_ = os.WriteFile(filepath.Join(dir, name), png, 0o644)
+	}
+}

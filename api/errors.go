@@ -1,0 +1,68 @@
+package api
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kodahq/koda"
+)
+
+// statuses maps error kinds to HTTP statuses, in one table.
+var statuses = map[koda.Kind]int{
+	koda.EINVALID:       fiber.StatusBadRequest,
+	koda.EUNPROCESSABLE: fiber.StatusUnprocessableEntity,
+	koda.ENOTFOUND:      fiber.StatusNotFound,
+	koda.ECONFLICT:      fiber.StatusConflict,
+	koda.EUNAUTHORIZED:  fiber.StatusUnauthorized,
+	koda.ELIMIT:         fiber.StatusTooManyRequests,
+	koda.EUNAVAILABLE:   fiber.StatusServiceUnavailable,
+	koda.ETIMEOUT:       fiber.StatusGatewayTimeout,
+	koda.EINTERNAL:      fiber.StatusInternalServerError,
+}
+
+type errorBody struct {
+	Error errorDetail `json:"error"`
+}
+
+type errorDetail struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Phase   string `json:"phase,omitempty"`
+}
+
+// errorHandler writes every error as {"error":{"code","message"}} and logs only
+// internal ones: the others are the client's to fix.
+func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
+	var fe *fiber.Error
+	if errors.As(err, &fe) {
+		code := "HTTP_" + strconv.Itoa(fe.Code)
+		switch fe.Code {
+		case fiber.StatusNotFound:
+			code = koda.CodeNotFound
+		case fiber.StatusRequestEntityTooLarge:
+			code = "BODY_TOO_LARGE"
+		case fiber.StatusMethodNotAllowed:
+			code = "METHOD_NOT_ALLOWED"
+		}
+		return c.Status(fe.Code).JSON(errorBody{errorDetail{Code: code, Message: fe.Message}})
+	}
+	kind := koda.ErrorKind(err)
+	status, ok := statuses[kind]
+	if !ok {
+		status = fiber.StatusInternalServerError
+	}
+	if kind == koda.EINTERNAL {
+		s.log().Error("request failed", "method", c.Method(), "path", c.Path(), "err", err)
+	}
+	body := errorBody{errorDetail{Code: koda.ErrorCode(err), Message: koda.ErrorMessage(err)}}
+	var ke *koda.Error
+	if errors.As(err, &ke) {
+		body.Error.Phase = string(ke.Phase)
+		if ke.RetryAfter > 0 {
+			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(ke.RetryAfter))
+		}
+	}
+	return c.Status(status).JSON(body)
+}

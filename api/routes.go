@@ -1,0 +1,102 @@
+package api
+
+import (
+	"crypto/subtle"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	"github.com/gofiber/fiber/v2/middleware/recover"
+
+	"github.com/kodahq/koda"
+)
+
+// routes registers every route of the API in one place.
+func (s *Server) routes(app *fiber.App) {
+	app.Use(recover.New())
+	app.Get("/healthz", s.healthz)
+	app.Get("/readyz", s.readyz)
+	app.Get("/files/*", s.file)
+	if s.Monitoring != nil {
+		// Asynqmon routes itself under its RootPath, so the prefix stays on the request.
+		mon := adaptor.HTTPHandler(s.Monitoring)
+		// Fiber's routing ignores a trailing slash, so "/monitoring" also takes "/monitoring/";
+		// Asynqmon serves its index for both.
+		app.All("/monitoring", s.monitoringAuth, mon)
+		app.All("/monitoring/*", s.monitoringAuth, mon)
+	}
+	if s.Metrics != nil {
+		app.Get("/metrics", adaptor.HTTPHandler(s.Metrics))
+	}
+
+	app.Get("/openapi.json", s.openapi)
+
+	admin := app.Group("/admin", s.admin)
+	admin.Get("/tenants", s.adminListTenants)
+	admin.Post("/tenants", s.idempotent(s.adminCreateTenant))
+	admin.Get("/tenants/:id", s.adminGetTenant)
+	admin.Put("/tenants/:id/limits", s.adminSetLimits)
+	admin.Get("/tenants/:id/keys", s.adminListKeys)
+	admin.Post("/tenants/:id/keys", s.idempotent(s.adminCreateKey))
+	admin.Post("/tenants/:id/keys/:key/revoke", s.idempotent(s.adminRevokeKey))
+
+	v1 := app.Group("/v1", s.tenant)
+	v1.Post("/projects", s.idempotent(s.createProject))
+	v1.Get("/projects", s.listProjects)
+	v1.Get("/projects/:id", s.getProject)
+	v1.Delete("/projects/:id", s.deleteProject)
+	v1.Post("/projects/:id/answer", s.idempotent(s.answer))
+	v1.Post("/projects/:id/plan/approve", s.idempotent(s.approvePlan))
+	v1.Post("/projects/:id/plan/reject", s.idempotent(s.rejectPlan))
+	v1.Post("/projects/:id/preview/approve", s.idempotent(s.approvePreview))
+	v1.Post("/projects/:id/feedback", s.idempotent(s.feedback))
+	v1.Post("/projects/:id/retry", s.idempotent(s.retry))
+	v1.Post("/projects/:id/renders", s.idempotent(s.requestRenders))
+	v1.Get("/projects/:id/renders", s.listRenders)
+	v1.Get("/projects/:id/events", s.events)
+	v1.Get("/renders/:id", s.getRender)
+	v1.Post("/renders/:id/retry", s.idempotent(s.retryRender))
+	v1.Post("/batches", s.idempotent(s.createBatch))
+	v1.Get("/batches/:id", s.getBatch)
+	v1.Post("/batches/:id/cancel", s.idempotent(s.cancelBatch))
+	v1.Get("/webhook-deliveries", s.listDeliveries)
+	v1.Get("/webhook-deliveries/:id", s.getDelivery)
+	v1.Post("/webhook-deliveries/:id/redeliver", s.idempotent(s.redeliver))
+	v1.Get("/webhook-secret", s.getWebhookSecret)
+	v1.Post("/webhook-secret/rotate", s.idempotent(s.rotateWebhookSecret))
+	v1.Get("/usage", s.usage)
+	v1.Get("/presets", s.presets)
+	v1.Post("/sandboxes", s.createSandbox)
+	v1.Get("/sandboxes", s.listSandboxes)
+	v1.Get("/sandboxes/:id", s.getSandbox)
+	v1.Delete("/sandboxes/:id", s.deleteSandbox)
+	v1.Post("/sandboxes/:id/tools/:name", s.sandboxTool)
+}
+
+// tenant authenticates the caller's API key and puts its tenant into the request
+// context; every handler below sees only that tenant's resources.
+func (s *Server) tenant(c *fiber.Ctx) error {
+	tenant := koda.DefaultTenant
+	if s.Auth != nil {
+		var err error
+		if tenant, err = s.Auth.Authenticate(c.UserContext(), c.Get(fiber.HeaderAuthorization)); err != nil {
+			c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="koda"`)
+			return err
+		}
+	}
+	c.SetUserContext(koda.NewContextWithTenant(c.UserContext(), tenant))
+	return c.Next()
+}
+
+// admin guards the admin API with the admin key, compared in constant time.
+func (s *Server) admin(c *fiber.Ctx) error {
+	if s.AdminKey == "" || s.Tenants == nil || s.TenantReader == nil {
+		return koda.NotFound("route", c.Path())
+	}
+	scheme, key, _ := strings.Cut(c.Get(fiber.HeaderAuthorization), " ")
+	if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(key)), []byte(s.AdminKey)) != 1 {
+		c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="koda-admin"`)
+		return koda.Errorf(koda.EUNAUTHORIZED, koda.CodeUnauthorized, "the admin API needs Authorization: Bearer <KODA_ADMIN_KEY>")
+	}
+	return c.Next()
+}

@@ -1,0 +1,167 @@
+// Package api is Koda's HTTP surface (DESIGN.md §3.2), built on Fiber. Handlers see
+// only interfaces set by cmd/koda; they never touch the database or the queue directly.
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kodahq/koda"
+)
+
+// Projects is the lifecycle of projects, renders and batches (internal/lifecycle).
+type Projects interface {
+	Create(ctx context.Context, n koda.NewProject) (*koda.Project, error)
+	Get(ctx context.Context, id string) (*koda.Project, error)
+	Answer(ctx context.Context, id string, a koda.Answer) (*koda.Project, error)
+	ApprovePlan(ctx context.Context, id string) (*koda.Project, error)
+	RejectPlan(ctx context.Context, id, feedback string) (*koda.Project, error)
+	ApprovePreview(ctx context.Context, id string, presets []koda.PresetSpec) (*koda.Project, *koda.Batch, error)
+	Feedback(ctx context.Context, id, message string) (*koda.Project, error)
+	Retry(ctx context.Context, id string) (*koda.Project, error)
+	RequestRenders(ctx context.Context, id string, presets []koda.PresetSpec) (*koda.Batch, error)
+	GetRender(ctx context.Context, id string) (*koda.Render, error)
+	ListRenders(ctx context.Context, projectID string) ([]*koda.Render, error)
+	GetBatch(ctx context.Context, id string) (*koda.Batch, []*koda.Render, error)
+
+	Delete(ctx context.Context, id string) error
+	List(ctx context.Context, q koda.ProjectQuery) ([]*koda.Project, string, error)
+	CreateBatch(ctx context.Context, req koda.BatchRequest) (*koda.Batch, error)
+	CancelBatch(ctx context.Context, id string) error
+	RetryRender(ctx context.Context, id string) (*koda.Render, error)
+	ListDeliveries(ctx context.Context, q koda.DeliveryQuery) ([]*koda.WebhookDelivery, string, error)
+	GetDelivery(ctx context.Context, id string) (*koda.WebhookDelivery, []*koda.WebhookAttempt, error)
+	Redeliver(ctx context.Context, id string) (*koda.WebhookDelivery, error)
+	Usage(ctx context.Context) (*koda.Usage, error)
+}
+
+// Auth resolves the tenant of an Authorization header; failures are EUNAUTHORIZED.
+type Auth interface {
+	Authenticate(ctx context.Context, header string) (tenantID string, err error)
+}
+
+// Tenants manages tenants, API keys and webhook secrets (internal/tenant).
+type Tenants interface {
+	CreateTenant(ctx context.Context, id, name string, limits koda.Limits) (*koda.Tenant, error)
+	SetLimits(ctx context.Context, id string, limits koda.Limits) (*koda.Tenant, error)
+	CreateKey(ctx context.Context, tenantID, name string) (*koda.APIKey, string, error)
+	RevokeKey(ctx context.Context, tenantID, id string) (*koda.APIKey, error)
+	RotateSecret(ctx context.Context, tenantID string, grace time.Duration, gen func() string) (*koda.Tenant, error)
+	CurrentSecret(ctx context.Context, tenantID string) (*koda.Tenant, string, error)
+}
+
+// TenantReader lists tenants and keys for the admin API.
+type TenantReader interface {
+	GetTenant(ctx context.Context, id string) (*koda.Tenant, error)
+	ListTenants(ctx context.Context) ([]*koda.Tenant, error)
+	ListAPIKeys(ctx context.Context, tenantID string) ([]*koda.APIKey, error)
+}
+
+// Events reads a project's stored events and wakes streams when new ones arrive.
+type Events interface {
+	ListEvents(ctx context.Context, projectID string, afterSeq int64, limit int) ([]*koda.Event, error)
+	Subscribe(projectID string) (<-chan struct{}, func())
+}
+
+// Idempotency stores first responses to requests with an Idempotency-Key. A key is
+// reserved before its request runs, so of two concurrent requests only one runs.
+type Idempotency interface {
+	GetIdempotency(ctx context.Context, tenantID, key string) (*koda.IdempotencyRecord, error)
+	ReserveIdempotency(ctx context.Context, rec *koda.IdempotencyRecord) (bool, error)
+	CompleteIdempotency(ctx context.Context, rec *koda.IdempotencyRecord) error
+	ReleaseIdempotency(ctx context.Context, tenantID, key string) error
+}
+
+// Files serves local storage through signed URLs.
+type Files interface {
+	Verify(key string, exp int64, sig string) error
+	Path(key string) (string, error)
+}
+
+// Server is the HTTP API. Set the fields, then call Handler or Listen.
+type Server struct {
+	Projects    Projects
+	Events      Events
+	Idempotency Idempotency
+	// Auth authenticates /v1 requests; nil lets every caller in as the default tenant
+	// (tests of handlers only: cmd/koda always sets it).
+	Auth Auth
+	// Tenants and TenantReader serve the admin API at /admin, guarded by AdminKey;
+	// an empty AdminKey disables it.
+	Tenants      Tenants
+	TenantReader TenantReader
+	AdminKey     string
+	// NewSecret makes webhook secrets on rotation.
+	NewSecret func() string
+	// IdempotencyWait is how long a request waits for a concurrent request with the
+	// same Idempotency-Key to finish before answering 409; 0 means 10 seconds.
+	IdempotencyWait time.Duration
+	Storage         koda.Storage
+	Files           Files // nil when storage serves its own URLs
+	// Monitoring is Asynqmon, mounted at /monitoring/ behind AdminKey.
+	Monitoring http.Handler
+	// Metrics serves Prometheus metrics at /metrics.
+	Metrics http.Handler
+	// Ready holds the readiness checks of /readyz by name (database, redis, storage).
+	Ready      map[string]func(context.Context) error
+	FileURLTTL time.Duration
+	Logger     *slog.Logger
+	// EventPoll is how often streams re-read the database for events written by other
+	// processes; 0 means one second.
+	EventPoll time.Duration
+	// Sandboxes serves /v1/sandboxes; nil answers 503 (a process without sandboxes).
+	Sandboxes Sandboxes
+
+	once sync.Once
+	app  *fiber.App
+	done chan struct{}
+}
+
+// App returns the Fiber app, built on first use.
+func (s *Server) App() *fiber.App {
+	s.once.Do(func() {
+		s.done = make(chan struct{})
+		s.app = fiber.New(fiber.Config{
+			ErrorHandler:          s.errorHandler,
+			DisableStartupMessage: true,
+			BodyLimit:             1 << 20,
+			ReadTimeout:           30 * time.Second,
+			IdleTimeout:           2 * time.Minute,
+		})
+		s.routes(s.app)
+	})
+	return s.app
+}
+
+// Listen serves on addr until Shutdown.
+func (s *Server) Listen(addr string) error { return s.App().Listen(addr) }
+
+// Shutdown ends event streams and stops the server, waiting up to timeout for requests.
+func (s *Server) Shutdown(timeout time.Duration) error {
+	app := s.App()
+	close(s.done)
+	return app.ShutdownWithTimeout(timeout)
+}
+
+func (s *Server) log() *slog.Logger {
+	if s.Logger != nil {
+		return s.Logger
+	}
+	return slog.Default()
+}
+
+func (s *Server) fileURL(key string) string {
+	if key == "" || s.Storage == nil {
+		return ""
+	}
+	ttl := s.FileURLTTL
+	if ttl <= 0 {
+		ttl = 24 * time.Hour
+	}
+	return s.Storage.URL(key, ttl)
+}

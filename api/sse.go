@@ -1,0 +1,122 @@
+package api
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kodahq/koda"
+)
+
+const eventPage = 500
+
+// events streams a project's events over SSE, resuming after Last-Event-ID; with
+// ?offset=N it returns the events after N as JSON for polling clients instead.
+func (s *Server) events(c *fiber.Ctx) error {
+	ctx := c.UserContext()
+	id := c.Params("id")
+	if _, err := s.Projects.Get(ctx, id); err != nil {
+		return err
+	}
+	if off := c.Query("offset"); off != "" || c.Query("format") == "json" {
+		after, err := parseSeq(off)
+		if err != nil {
+			return err
+		}
+		evs, err := s.Events.ListEvents(ctx, id, after, eventPage)
+		if err != nil {
+			return err
+		}
+		next := after
+		if len(evs) > 0 {
+			next = evs[len(evs)-1].Seq
+		}
+		if evs == nil {
+			evs = []*koda.Event{}
+		}
+		return c.JSON(fiber.Map{"events": evs, "next_offset": next})
+	}
+	after, err := parseSeq(c.Get("Last-Event-ID"))
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, "text/event-stream")
+	c.Set(fiber.HeaderCacheControl, "no-cache")
+	c.Set(fiber.HeaderConnection, "keep-alive")
+	c.Set("X-Accel-Buffering", "no")
+	wake, cancel := s.Events.Subscribe(id)
+	poll := s.EventPoll
+	if poll <= 0 {
+		poll = time.Second
+	}
+	done := s.done
+	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
+		defer cancel()
+		s.stream(id, after, w, wake, poll, done)
+	})
+	return nil
+}
+
+// stream writes events until the client goes away or the server shuts down. The
+// database is read after every wake-up and every poll interval, so events written by
+// other processes arrive too; Seq order makes each event appear exactly once.
+func (s *Server) stream(projectID string, after int64, w *bufio.Writer, wake <-chan struct{}, poll time.Duration, done <-chan struct{}) {
+	ticker := time.NewTicker(poll)
+	defer ticker.Stop()
+	lastWrite := time.Now()
+	// A comment first, so clients see the stream open even before any event.
+	if _, err := fmt.Fprint(w, ": stream open\n\n"); err != nil || w.Flush() != nil {
+		return
+	}
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		evs, err := s.Events.ListEvents(ctx, projectID, after, eventPage)
+		cancel()
+		if err != nil {
+			s.log().Warn("read events", "project", projectID, "err", err)
+		}
+		for _, e := range evs {
+			if _, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", e.Seq, e.Type, e.Data); err != nil {
+				return
+			}
+			after = e.Seq
+		}
+		if len(evs) > 0 {
+			if w.Flush() != nil {
+				return
+			}
+			lastWrite = time.Now()
+			if len(evs) == eventPage {
+				continue
+			}
+		}
+		if time.Since(lastWrite) > 15*time.Second {
+			// Heartbeat: keeps proxies from closing the stream and finds gone clients.
+			if _, err := fmt.Fprint(w, ": ping\n\n"); err != nil || w.Flush() != nil {
+				return
+			}
+			lastWrite = time.Now()
+		}
+		select {
+		case <-done:
+			return
+		case <-wake:
+		case <-ticker.C:
+		}
+	}
+}
+
+func parseSeq(s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return 0, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "event offset %q must be a non-negative integer", s)
+	}
+	return n, nil
+}

@@ -1,0 +1,181 @@
+package api
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/kodahq/koda"
+)
+
+// The JSON shapes of the API. They are apart from the domain types so the wire
+// format changes only on purpose.
+
+type projectView struct {
+	ID          string            `json:"id"`
+	Phase       koda.Phase        `json:"phase"`
+	Prompt      string            `json:"prompt"`
+	Style       koda.Style        `json:"style,omitempty"`
+	StyleNote   string            `json:"style_note,omitempty"`
+	DurationS   float64           `json:"duration_s,omitempty"`
+	AutoApprove bool              `json:"auto_approve"`
+	Presets     []presetView      `json:"presets"`
+	CallbackURL string            `json:"callback_url,omitempty"`
+	Metadata    json.RawMessage   `json:"metadata,omitempty"`
+	Question    *koda.Question    `json:"question"`
+	Plan        *koda.Plan        `json:"plan"`
+	Execution   executionView     `json:"execution"`
+	Preview     *videoView        `json:"preview"`
+	Output      []videoView       `json:"output"`
+	Error       *koda.Failure     `json:"error"`
+	Renders     []renderView      `json:"renders"`
+	Links       map[string]string `json:"links"`
+	CreatedAt   time.Time         `json:"created_at"`
+	UpdatedAt   time.Time         `json:"updated_at"`
+}
+
+type executionView struct {
+	Todos    []koda.Todo     `json:"todos"`
+	Thinking string          `json:"thinking"`
+	Files    []koda.FileInfo `json:"files"`
+	Messages []koda.Message  `json:"messages"`
+}
+
+type videoView struct {
+	RenderID     string `json:"render_id"`
+	Preset       string `json:"preset,omitempty"`
+	VideoURL     string `json:"video_url"`
+	ThumbnailURL string `json:"thumbnail_url"`
+}
+
+type presetView struct {
+	Name         string  `json:"name"`
+	Width        int     `json:"width"`
+	Height       int     `json:"height"`
+	FPS          int     `json:"fps"`
+	CRF          int     `json:"crf"`
+	Format       string  `json:"format"`
+	MaxDurationS float64 `json:"max_duration_s,omitempty"`
+}
+
+type renderView struct {
+	ID         string              `json:"id"`
+	ProjectID  string              `json:"project_id"`
+	BatchID    string              `json:"batch_id,omitempty"`
+	Kind       koda.RenderKind     `json:"kind"`
+	Preset     presetView          `json:"preset"`
+	DurationS  float64             `json:"duration_s"`
+	Status     koda.RenderStatus   `json:"status"`
+	Progress   koda.RenderProgress `json:"progress"`
+	VideoURL   string              `json:"video_url,omitempty"`
+	ThumbURL   string              `json:"thumbnail_url,omitempty"`
+	SizeBytes  int64               `json:"size_bytes,omitempty"`
+	Attempts   int                 `json:"attempts"`
+	Error      *koda.Failure       `json:"error"`
+	CreatedAt  time.Time           `json:"created_at"`
+	StartedAt  *time.Time          `json:"started_at"`
+	FinishedAt *time.Time          `json:"finished_at"`
+	RenderMS   int64               `json:"render_ms,omitempty"`
+}
+
+type batchView struct {
+	ID          string       `json:"id"`
+	ProjectID   string       `json:"project_id,omitempty"`
+	ProjectIDs  []string     `json:"project_ids"`
+	Status      string       `json:"status"` // running | completed | cancelled
+	Total       int          `json:"total"`
+	Queued      int          `json:"queued"`
+	Running     int          `json:"running"`
+	Succeeded   int          `json:"succeeded"`
+	Failed      int          `json:"failed"`
+	Renders     []renderView `json:"renders"`
+	CreatedAt   time.Time    `json:"created_at"`
+	CompletedAt *time.Time   `json:"completed_at"`
+	CancelledAt *time.Time   `json:"cancelled_at"`
+}
+
+func viewPreset(p koda.PresetSpec) presetView {
+	return presetView{Name: p.Name, Width: p.Width, Height: p.Height, FPS: p.FPS, CRF: p.CRF, Format: p.Format, MaxDurationS: p.MaxDurationS}
+}
+
+func (s *Server) viewRender(r *koda.Render) renderView {
+	v := renderView{
+		ID: r.ID, ProjectID: r.ProjectID, BatchID: r.BatchID, Kind: r.Kind, Preset: viewPreset(r.Preset),
+		DurationS: r.DurationS, Status: r.Status, Progress: r.Progress, SizeBytes: r.SizeBytes,
+		Attempts: r.Attempts, Error: r.Error, CreatedAt: r.CreatedAt, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt,
+	}
+	if r.Status == koda.RenderSucceeded {
+		v.VideoURL, v.ThumbURL = s.fileURL(r.VideoKey), s.fileURL(r.ThumbKey)
+	}
+	if r.StartedAt != nil && r.FinishedAt != nil {
+		v.RenderMS = r.FinishedAt.Sub(*r.StartedAt).Milliseconds()
+	}
+	return v
+}
+
+func (s *Server) viewProject(p *koda.Project, renders []*koda.Render) projectView {
+	v := projectView{
+		ID: p.ID, Phase: p.Phase, Prompt: p.Prompt, Style: p.Style, StyleNote: p.StyleNote, DurationS: p.DurationS,
+		AutoApprove: p.AutoApprove, CallbackURL: p.CallbackURL, Metadata: p.Metadata,
+		Question: p.Question, Plan: p.Plan, Error: p.Error,
+		Execution: executionView{Todos: p.Execution.Todos, Thinking: p.Execution.Thinking, Files: p.Execution.Files, Messages: p.Execution.Messages},
+		Presets:   []presetView{}, Output: []videoView{}, Renders: []renderView{},
+		Links: map[string]string{
+			"self": "/v1/projects/" + p.ID, "events": "/v1/projects/" + p.ID + "/events",
+		},
+		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
+	}
+	for _, ps := range p.Presets {
+		v.Presets = append(v.Presets, viewPreset(ps))
+	}
+	if v.Execution.Todos == nil {
+		v.Execution.Todos = []koda.Todo{}
+	}
+	if v.Execution.Files == nil {
+		v.Execution.Files = []koda.FileInfo{}
+	}
+	if v.Execution.Messages == nil {
+		v.Execution.Messages = []koda.Message{}
+	}
+	if p.Preview != nil {
+		v.Preview = &videoView{RenderID: p.Preview.RenderID, Preset: "preview",
+			VideoURL: s.fileURL(p.Preview.VideoKey), ThumbnailURL: s.fileURL(p.Preview.ThumbnailKey)}
+	}
+	for _, r := range renders {
+		v.Renders = append(v.Renders, s.viewRender(r))
+		if r.Kind == koda.RenderFinal && r.Status == koda.RenderSucceeded {
+			v.Output = append(v.Output, videoView{RenderID: r.ID, Preset: r.Preset.Name,
+				VideoURL: s.fileURL(r.VideoKey), ThumbnailURL: s.fileURL(r.ThumbKey)})
+		}
+	}
+	return v
+}
+
+func (s *Server) viewBatch(b *koda.Batch, rs []*koda.Render) batchView {
+	v := batchView{ID: b.ID, ProjectID: b.ProjectID, ProjectIDs: []string{}, Total: len(rs), Renders: []renderView{},
+		CreatedAt: b.CreatedAt, CompletedAt: b.CompletedAt, CancelledAt: b.CancelledAt, Status: "running"}
+	seen := map[string]bool{}
+	for _, r := range rs {
+		v.Renders = append(v.Renders, s.viewRender(r))
+		if !seen[r.ProjectID] {
+			seen[r.ProjectID] = true
+			v.ProjectIDs = append(v.ProjectIDs, r.ProjectID)
+		}
+		switch r.Status {
+		case koda.RenderQueued:
+			v.Queued++
+		case koda.RenderRunning:
+			v.Running++
+		case koda.RenderSucceeded:
+			v.Succeeded++
+		case koda.RenderFailed:
+			v.Failed++
+		}
+	}
+	switch {
+	case b.CancelledAt != nil:
+		v.Status = "cancelled"
+	case v.Queued+v.Running == 0 && b.CompletedAt != nil:
+		v.Status = "completed"
+	}
+	return v
+}

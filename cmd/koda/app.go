@@ -1,0 +1,310 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/hibiken/asynqmon"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/agent"
+	"github.com/kodahq/koda/agent/builtin"
+	"github.com/kodahq/koda/api"
+	"github.com/kodahq/koda/internal/config"
+	"github.com/kodahq/koda/internal/embedredis"
+	"github.com/kodahq/koda/internal/events"
+	"github.com/kodahq/koda/internal/lifecycle"
+	"github.com/kodahq/koda/internal/ssrf"
+	"github.com/kodahq/koda/internal/storage"
+	"github.com/kodahq/koda/internal/store"
+	"github.com/kodahq/koda/internal/tasks"
+	"github.com/kodahq/koda/internal/tenant"
+	"github.com/kodahq/koda/internal/webhook"
+	"github.com/kodahq/koda/jobs"
+	"github.com/kodahq/koda/renderer"
+	"github.com/kodahq/koda/sandbox"
+	"github.com/kodahq/koda/sandbox/local"
+	"github.com/kodahq/koda/workers"
+)
+
+// Main is one koda process: the API, worker pools, or both, wired from a Config.
+// It is the only place that constructs the database, Redis, asynq and Fiber.
+type Main struct {
+	Config *config.Config
+	Logger *slog.Logger
+	// API serves HTTP when set; Pools run worker pools (empty: none).
+	API   bool
+	Pools []string
+	// Agent replaces the builtin agent when set (tests).
+	Agent koda.Agent
+	// ReconcileEvery and ReconcileGrace tune the reconciler (tests shorten them).
+	ReconcileEvery time.Duration
+	ReconcileGrace time.Duration
+	// GenerateKey makes (once, kept in the data dir) a local API key for the default
+	// tenant when KODA_API_KEY is unset: koda serve and koda demo on embedded defaults.
+	GenerateKey bool
+	// EventPoll and WebhookTimeout override the API's database poll of event streams
+	// and one webhook attempt's time limit (tests shorten or lengthen them).
+	EventPoll      time.Duration
+	WebhookTimeout time.Duration
+	// ChunkFrames splits final renders of at least twice this many frames into chunk
+	// tasks (0: workers.DefaultChunkFrames; tests lower it).
+	ChunkFrames int
+
+	// Set by Open.
+	Addr      string // the address the API listens on
+	PublicURL string
+	APIKey    string // the key accepted for the default tenant, if any
+
+	embedded  *embedredis.Server
+	rdb       redis.UniversalClient
+	store     *store.Store
+	storage   *storage.Local
+	client    *asynq.Client
+	lifecycle *lifecycle.Service
+	server    *api.Server
+	runner    *workers.Runner
+	sandboxes *local.Provider
+	pool      *sandbox.Pool
+	listener  net.Listener
+	serveErr  chan error
+	ops       ops
+	tenants   *tenant.Service
+	guard     *ssrf.Guard
+	relay     *events.Relay
+	stopRelay context.CancelFunc
+}
+
+// Open builds and starts everything the process runs.
+func (m *Main) Open(ctx context.Context) (err error) {
+	defer func() {
+		if err != nil {
+			m.Close()
+		}
+	}()
+	c := m.Config
+	log := m.Logger
+	if err := c.EnsureSecrets(webhook.GenerateSecret); err != nil {
+		return err
+	}
+	if m.store, err = store.Open(ctx, c.DatabaseURLOrDefault(), log); err != nil {
+		return fmt.Errorf("open database: %w", err)
+	}
+	redisURL := c.RedisURL
+	if redisURL == "" {
+		if m.embedded, err = embedredis.Start("127.0.0.1:0"); err != nil {
+			return err
+		}
+		redisURL = m.embedded.URL()
+		log.Info("using the in-process Redis; set KODA_REDIS_URL to share queues between processes")
+	}
+	ropts, err := redis.ParseURL(redisURL)
+	if err != nil {
+		return fmt.Errorf("KODA_REDIS_URL: %w", err)
+	}
+	m.rdb = redis.NewClient(ropts)
+	if err := m.rdb.Ping(ctx).Err(); err != nil {
+		log.Warn("redis is not answering yet; tasks are enqueued once it is back", "err", err)
+	}
+
+	// The listener comes first: file URLs embed the address when KODA_PUBLIC_URL is unset.
+	if m.API {
+		if m.listener, err = net.Listen("tcp", c.Addr); err != nil {
+			return fmt.Errorf("listen on %s: %w", c.Addr, err)
+		}
+		m.Addr = m.listener.Addr().String()
+	}
+	m.PublicURL = c.PublicURL
+	if m.PublicURL == "" {
+		m.PublicURL = "http://" + reachable(m.Addr, c.Addr)
+	}
+	m.storage = storage.NewLocal(filepath.Join(c.DataDir, "storage"), m.PublicURL, []byte(c.SigningSecret))
+	m.client = asynq.NewClientFromRedisClient(m.rdb)
+	m.openOps()
+	broker := events.NewBroker()
+	// Wake-ups travel through Redis so streams on every API process see events
+	// committed by any process.
+	m.relay = events.NewRelay(m.rdb, broker, log)
+	if err := m.openTenancy(); err != nil {
+		return err
+	}
+	m.lifecycle = &lifecycle.Service{
+		Store: m.store, Queue: jobs.NewClient(m.client), Storage: m.storage,
+		Notify: m.relay.Publish, FileURLTTL: c.FileURLTTL, Logger: log,
+		Tasks: tasks.New(asynq.NewInspectorFromRedisClient(m.rdb)), Callbacks: m.guard,
+	}
+
+	if len(m.Pools) > 0 {
+		if err := m.startWorkers(ctx, redisURL); err != nil {
+			return err
+		}
+	}
+	if m.API {
+		if err := m.startAPI(redisURL, broker); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *Main) startWorkers(ctx context.Context, redisURL string) error {
+	c := m.Config
+	schedConn, err := asynq.ParseRedisURI(redisURL)
+	if err != nil {
+		return fmt.Errorf("scheduler redis: %w", err)
+	}
+	sender, err := webhook.NewSender(c.WebhookSecret, m.guard.Client(), m.Logger)
+	if err != nil {
+		return fmt.Errorf("webhook sender: %w", err)
+	}
+	sender.Secrets = m.tenants
+	if m.WebhookTimeout > 0 {
+		sender.Timeout = m.WebhookTimeout
+	}
+	work := filepath.Join(c.DataDir, "work")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return err
+	}
+	pool, err := m.openSandboxes()
+	if err != nil {
+		return err
+	}
+	h := &workers.Handlers{
+		Lifecycle: m.lifecycle, Store: m.store, Storage: m.storage, Queue: jobs.NewClient(m.client),
+		Agent:     m.agentOr(builtin.New(m.Logger)),
+		Sandboxes: pool,
+		Renderer: renderer.New(renderer.Config{
+			ChromiumPath: c.Chromium, FFmpegPath: c.FFmpeg, Browsers: c.Browsers, Logger: m.Logger,
+			Sandbox: renderer.SandboxConfig{Enabled: c.Sandbox.Render},
+		}),
+		Webhooks: sender, WorkDir: work, Logger: m.Logger, ReconcileGrace: m.ReconcileGrace,
+		ChunkFrames: m.ChunkFrames,
+	}
+	if m.Agent == nil && c.Agent.Kind != "" && c.Agent.Kind != config.AgentBuiltin {
+		a := c.Agent
+		if h.Agent, err = agent.New(agent.Options{Kind: a.Kind, AnthropicKey: a.AnthropicKey, OpenAIKey: a.OpenAIKey,
+			Model: a.Model, OpenAIBaseURL: a.OpenAIBaseURL, MaxInFlight: a.MaxInFlight, Redis: m.rdb, Node: c.Node,
+			Renderer: h.Renderer, Logger: m.Logger}); err != nil {
+			return fmt.Errorf("agent: %w", err)
+		}
+	}
+	if err := m.configureWorkers(h); err != nil {
+		return err
+	}
+	m.runner, err = workers.Start(m.rdb, h, workers.Options{
+		Pools: m.Pools, Concurrency: c.Concurrency, ShutdownTimeout: c.ShutdownTimeout,
+		WebhookRetry: c.WebhookRetry, ReconcileEvery: m.ReconcileEvery, Logger: m.Logger,
+		SchedulerConn: schedConn,
+	})
+	return err
+}
+
+func (m *Main) startAPI(redisURL string, broker *events.Broker) error {
+	monOpt, err := asynq.ParseRedisURI(redisURL)
+	if err != nil {
+		return fmt.Errorf("asynqmon redis: %w", err)
+	}
+	mon := asynqmon.New(m.monitoringOptions(monOpt))
+	sbAPI, err := m.openSandboxes()
+	if err != nil {
+		return err
+	}
+	m.server = &api.Server{
+		Projects:    m.lifecycle,
+		Events:      eventSource{m.store, broker},
+		Idempotency: m.store,
+		Auth:        m.tenants, Tenants: m.tenants, TenantReader: m.store,
+		AdminKey: m.Config.AdminKey, NewSecret: webhook.GenerateSecret, EventPoll: m.EventPoll,
+		Storage:    m.storage,
+		Files:      m.storage,
+		Monitoring: mon,
+		Metrics:    m.ops.metrics.Handler(),
+		Sandboxes:  sbAPI,
+		FileURLTTL: m.Config.FileURLTTL,
+		Logger:     m.Logger,
+		Ready: map[string]func(context.Context) error{
+			"database": m.store.Ping,
+			"redis":    func(ctx context.Context) error { return m.rdb.Ping(ctx).Err() },
+			"storage":  m.storage.Ping,
+		},
+	}
+	relayCtx, stop := context.WithCancel(context.Background())
+	m.stopRelay = stop
+	go m.relay.Run(relayCtx)
+	m.serveErr = make(chan error, 1)
+	ln := m.listener
+	go func() { m.serveErr <- m.server.App().Listener(ln) }()
+	m.Logger.Info("API listening", "addr", m.Addr, "public_url", m.PublicURL,
+		"monitoring", m.PublicURL+"/monitoring/")
+	return nil
+}
+
+// Wait blocks until ctx ends or the HTTP server fails.
+func (m *Main) Wait(ctx context.Context) error {
+	select {
+	case <-ctx.Done():
+		return nil
+	case err := <-m.serveErr:
+		return err
+	}
+}
+
+// Close drains the workers (running tasks get the shutdown timeout), stops the API and
+// releases connections.
+func (m *Main) Close() error {
+	var errs []error
+	if m.runner != nil {
+		m.runner.Shutdown()
+	}
+	m.closeOps()
+	if m.stopRelay != nil {
+		m.stopRelay()
+	}
+	if m.server != nil {
+		errs = append(errs, m.server.Shutdown(5*time.Second))
+	} else if m.listener != nil {
+		m.listener.Close()
+	}
+	errs = append(errs, m.closeSandboxes())
+	// m.client shares m.rdb, which is closed below; asynq refuses to close shared clients.
+	if m.rdb != nil {
+		m.rdb.Close()
+	}
+	if m.embedded != nil {
+		m.embedded.Close()
+	}
+	if m.store != nil {
+		errs = append(errs, m.store.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// eventSource reads events from the store and wake-ups from the broker.
+type eventSource struct {
+	*store.Store
+	*events.Broker
+}
+
+// reachable turns a listen address into one a local client can dial.
+func reachable(actual, configured string) string {
+	addr := actual
+	if addr == "" {
+		addr = configured
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
+}

@@ -1,0 +1,270 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/kodahq/koda/internal/embedredis"
+	"github.com/kodahq/koda/internal/kodatest"
+)
+
+// proc is one koda process of the deployment under test.
+type proc struct {
+	name string
+	cmd  *exec.Cmd
+	out  *syncBuffer
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// One deployment of three processes — `koda api` and two `koda worker` — sharing Redis,
+// the database (PostgreSQL when KODA_TEST_DATABASE_URL is set, else one SQLite file)
+// and storage. A batch renders with its renders spread over both workers; one worker
+// is SIGKILLed in the middle of a render, which then completes on the other worker
+// with at most one extra attempt, and no chromium or ffmpeg of the killed worker
+// survives it.
+func TestSeveralProcessesAndAKilledWorker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("several processes and asynq's crash recovery take about two minutes")
+	}
+	bin := filepath.Join(t.TempDir(), "koda")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build koda: %v\n%s", err, out)
+	}
+	redisURL := ""
+	if kodatest.RedisKind() == "real" {
+		redisURL = kodatest.MustRedis(t, 5)
+	} else {
+		rs, err := embedredis.Start("127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(rs.Close)
+		redisURL = rs.URL()
+	}
+	data := t.TempDir()
+	dbURL := filepath.Join(data, "koda.db")
+	if os.Getenv(kodatest.PostgresEnv) != "" {
+		dbURL = kodatest.PostgresURL(t)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	env := append(os.Environ(),
+		"KODA_DATA_DIR="+data, "KODA_DATABASE_URL="+dbURL, "KODA_REDIS_URL="+redisURL, "KODA_ADDR="+addr,
+		"KODA_PUBLIC_URL=http://"+addr, "KODA_API_KEY="+testAPIKey, "KODA_ADMIN_KEY="+testAdminKey,
+		"KODA_WEBHOOK_SECRET="+testSecret, "KODA_BROWSERS=1", "KODA_LOG_LEVEL=debug",
+		"KODA_CONCURRENCY=render=1,preview=1,agent=2", "KODA_SHUTDOWN_TIMEOUT=5s")
+	start := func(name string, args ...string) *proc {
+		p := &proc{name: name, out: &syncBuffer{}}
+		p.cmd = exec.Command(bin, args...)
+		p.cmd.Env, p.cmd.Stdout, p.cmd.Stderr = env, p.out, p.out
+		if err := p.cmd.Start(); err != nil {
+			t.Fatalf("start %s: %v", name, err)
+		}
+		t.Cleanup(func() {
+			if p.cmd.ProcessState == nil {
+				_ = p.cmd.Process.Signal(syscall.SIGTERM)
+				done := make(chan struct{})
+				go func() { _ = p.cmd.Wait(); close(done) }()
+				select {
+				case <-done:
+				case <-time.After(20 * time.Second):
+					_ = p.cmd.Process.Kill()
+					<-done
+				}
+			}
+			if t.Failed() {
+				t.Logf("%s log:\n%s", name, tail(p.out.String(), 40))
+			}
+		})
+		return p
+	}
+	// Migrate first, so the three processes do not race to create the schema.
+	mig := exec.Command(bin, "migrate")
+	mig.Env = env
+	if out, err := mig.CombinedOutput(); err != nil {
+		t.Fatalf("migrate: %v\n%s", err, out)
+	}
+	start("api", "api")
+	w1 := start("worker1", "worker", "--pools", "agent,preview,render,webhooks,maintenance")
+	w2 := start("worker2", "worker", "--pools", "agent,preview,render,webhooks,maintenance")
+	c := client{t: t, base: "http://" + addr}
+	waitFor(t, "the API", 30*time.Second, func() bool {
+		resp, err := http.Get(c.base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err == nil && resp.StatusCode == 200
+	})
+
+	var created project
+	if status, _ := c.do(http.MethodPost, "/v1/projects", map[string]any{
+		"prompt": "a playful purple circle bounces", "duration_s": 3, "auto_approve": true, "presets": tinyPresets[:1],
+	}, &created); status != http.StatusAccepted {
+		t.Fatalf("create: %d", status)
+	}
+	c.waitProject(created.ID, 3*time.Minute, "complete", func(p project) bool { return p.Phase == "complete" && finalsDone(p, 1) })
+	// A batch with bigger frames, so a render is still under way when its worker dies.
+	presets := []any{}
+	for i := range 6 {
+		presets = append(presets, map[string]any{"width": 640 + 32*i, "height": 360, "fps": 30})
+	}
+	var batch struct {
+		ID string `json:"id"`
+	}
+	if status, _ := c.do(http.MethodPost, "/v1/projects/"+created.ID+"/renders", map[string]any{"presets": presets}, &batch); status != http.StatusAccepted {
+		t.Fatalf("batch: %d", status)
+	}
+	// Once both workers have finished renders, kill one that is running a browser for
+	// another render, mid-render.
+	waitFor(t, "renders done by both workers", 3*time.Minute, func() bool {
+		return rendersDone(w1) > 0 && rendersDone(w2) > 0
+	})
+	var victim *proc
+	var groups []int
+	waitFor(t, "a worker running chromium", 2*time.Minute, func() bool {
+		for _, w := range []*proc{w1, w2} {
+			if gs := childGroups(w.cmd.Process.Pid); len(gs) > 0 {
+				victim, groups = w, gs
+				return true
+			}
+		}
+		return false
+	})
+	time.Sleep(500 * time.Millisecond)
+	groups = append(groups, childGroups(victim.cmd.Process.Pid)...)
+	if err := victim.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = victim.cmd.Wait()
+	t.Logf("SIGKILLed %s with child process groups %v", victim.name, groups)
+	waitFor(t, "the killed worker's chromium and ffmpeg to exit", 20*time.Second, func() bool {
+		return len(groupMembers(groups)) == 0
+	})
+
+	p := c.waitProject(created.ID, 4*time.Minute, "every batch render done", func(p project) bool { return finalsDone(p, 1+len(presets)) })
+	for _, r := range p.Renders {
+		var got struct {
+			Status   string `json:"status"`
+			Attempts int    `json:"attempts"`
+		}
+		c.do(http.MethodGet, "/v1/renders/"+r.ID, nil, &got)
+		if got.Status != "succeeded" || got.Attempts > 2 {
+			t.Errorf("render %s: %s after %d attempts", r.ID, got.Status, got.Attempts)
+		}
+	}
+	t.Logf("renders completed: %s %d, %s %d", w1.name, rendersDone(w1), w2.name, rendersDone(w2))
+}
+
+// rendersDone counts the render tasks a worker completed, from its debug log.
+func rendersDone(w *proc) int {
+	n := 0
+	for _, line := range strings.Split(w.out.String(), "\n") {
+		if strings.Contains(line, `msg="task done"`) && strings.Contains(line, "type=render ") {
+			n++
+		}
+	}
+	return n
+}
+
+// childGroups lists the process groups of pid's children other than pid's own:
+// chromium and ffmpeg run in groups of their own.
+func childGroups(pid int) []int {
+	own, _ := syscall.Getpgid(pid)
+	seen := map[int]bool{}
+	var out []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", child))
+		if err != nil {
+			continue
+		}
+		// Fields after the command name: state ppid pgrp …
+		s := string(stat)
+		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(fields) < 3 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(fields[1])
+		pgrp, _ := strconv.Atoi(fields[2])
+		if ppid == pid && pgrp != own && !seen[pgrp] {
+			seen[pgrp] = true
+			out = append(out, pgrp)
+		}
+	}
+	return out
+}
+
+// groupMembers lists live processes in any of groups.
+func groupMembers(groups []int) []int {
+	want := map[int]bool{}
+	for _, g := range groups {
+		want[g] = true
+	}
+	var out []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		s := string(stat)
+		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(fields) < 3 || fields[0] == "Z" {
+			continue
+		}
+		if pgrp, _ := strconv.Atoi(fields[2]); want[pgrp] {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+func waitFor(t *testing.T, what string, d time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s", d, what)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}

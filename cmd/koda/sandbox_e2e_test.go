@@ -1,0 +1,218 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/agent/builtin"
+	"github.com/kodahq/koda/sandbox"
+)
+
+// startKodaWith is startKoda with a hook to adjust Main before it opens.
+func startKodaWith(t *testing.T, adjust func(m *Main)) *Main {
+	t.Helper()
+	return startTuned(t, "", adjust)
+}
+
+// killingAgent is the builtin agent whose first Generate has its sandbox killed (no
+// checkpoint, as a crash would) right after the second todo is done.
+type killingAgent struct {
+	koda.Agent
+	kill func(id string)
+
+	mu        sync.Mutex
+	calls     int
+	sandboxes []string
+	startWith [][]string // files present when each Generate began
+}
+
+func (a *killingAgent) Generate(ctx context.Context, p *koda.Project, sb koda.Sandbox, r koda.Reporter) error {
+	files, _ := sb.ListFiles(ctx, ".", true)
+	var names []string
+	for _, f := range files {
+		names = append(names, f.Path)
+	}
+	a.mu.Lock()
+	a.calls++
+	first := a.calls == 1
+	a.sandboxes = append(a.sandboxes, sb.ID())
+	a.startWith = append(a.startWith, names)
+	a.mu.Unlock()
+	if first {
+		r = &killAfter{Reporter: r, n: 2, kill: func() { a.kill(sb.ID()) }}
+	}
+	return a.Agent.Generate(ctx, p, sb, r)
+}
+
+type killAfter struct {
+	koda.Reporter
+	n    int
+	done int
+	kill func()
+}
+
+func (k *killAfter) TodoUpdate(ctx context.Context, id string, s koda.TodoStatus) {
+	k.Reporter.TodoUpdate(ctx, id, s) // checkpoints first: a todo done is a resume point
+	if s == koda.TodoDone {
+		k.done++
+		if k.done == k.n {
+			k.kill()
+		}
+	}
+}
+
+// TestCodegenResumesAfterSandboxKilled kills the codegen sandbox mid-job: the task is
+// retried in a new sandbox restored from the last checkpoint, and the project reaches
+// its preview.
+func TestCodegenResumesAfterSandboxKilled(t *testing.T) {
+	agent := &killingAgent{}
+	m := startKodaWith(t, func(m *Main) {
+		agent.Agent = builtin.New(m.Logger)
+		m.Agent = agent
+	})
+	agent.kill = func(id string) {
+		// Straight at the provider, bypassing the pool: no checkpoint before death.
+		if err := m.sandboxes.Destroy(context.Background(), id); err != nil {
+			t.Errorf("kill sandbox: %v", err)
+		}
+	}
+	c := client{t: t, base: m.PublicURL}
+	var p project
+	if code, _ := c.do(http.MethodPost, "/v1/projects", map[string]any{
+		"prompt": "A playful red ball bounces across the screen", "style": "playful", "duration_s": 2,
+	}, &p); code != http.StatusCreated && code != http.StatusAccepted {
+		t.Fatalf("create project: %d", code)
+	}
+	c.waitProject(p.ID, time.Minute, "a plan", func(p project) bool { return p.Phase == "plan" && p.Plan != nil })
+	if code, _ := c.do(http.MethodPost, "/v1/projects/"+p.ID+"/plan/approve", nil, nil); code >= 300 {
+		t.Fatalf("approve plan: %d", code)
+	}
+	done := c.waitProject(p.ID, 2*time.Minute, "the preview", func(p project) bool { return p.Phase == "preview" && p.Preview != nil })
+
+	agent.mu.Lock()
+	defer agent.mu.Unlock()
+	t.Logf("generate calls %d in sandboxes %v; files at start %v", agent.calls, agent.sandboxes, agent.startWith)
+	if agent.calls != 2 || agent.sandboxes[0] == agent.sandboxes[1] {
+		t.Fatalf("want one retry in a new sandbox, got %d calls in %v", agent.calls, agent.sandboxes)
+	}
+	if len(agent.startWith[0]) != 0 {
+		t.Fatalf("first sandbox was not empty: %v", agent.startWith[0])
+	}
+	if !slices.Contains(agent.startWith[1], "index.html") {
+		t.Fatalf("the new sandbox did not start from the checkpoint: %v", agent.startWith[1])
+	}
+	st, err := sandbox.LoadState(context.Background(), m.storage, sandbox.ProjectPrefix(p.ID))
+	if err != nil || st == nil {
+		t.Fatalf("state.json: %v", err)
+	}
+	if st.LastCheckpoint.SandboxID != agent.sandboxes[1] || st.LastCheckpoint.Reason != "before preview" || st.Plan == nil {
+		t.Fatalf("state.json last checkpoint %+v", st.LastCheckpoint)
+	}
+	if len(done.Execution.Files) == 0 {
+		t.Fatal("no files recorded for the preview")
+	}
+	// The codegen sandboxes are gone.
+	if list, _ := m.pool.ListFor(context.Background(), ""); len(list) != 0 {
+		t.Fatalf("sandboxes left: %+v", list)
+	}
+}
+
+// TestSandboxHTTPAPI drives the sandbox tool API over HTTP.
+func TestSandboxHTTPAPI(t *testing.T) {
+	m := startKodaWith(t, func(*Main) {})
+	c := client{t: t, base: m.PublicURL}
+	var info struct {
+		ID        string `json:"id"`
+		State     string `json:"state"`
+		ProjectID string `json:"project_id"`
+	}
+	code, hdr := c.do(http.MethodPost, "/v1/sandboxes", map[string]any{"project_id": "session-1", "name": "main"}, &info)
+	if code != http.StatusCreated || info.State != "ready" || hdr.Get("Location") != "/v1/sandboxes/"+info.ID {
+		t.Fatalf("create: %d %+v", code, info)
+	}
+	var again struct{ ID string }
+	c.do(http.MethodPost, "/v1/sandboxes", map[string]any{"project_id": "session-1", "name": "main"}, &again)
+	if again.ID != info.ID {
+		t.Fatal("the same project and name gave another sandbox")
+	}
+	tool := func(name string, in any, out any) int {
+		code, _ := c.do(http.MethodPost, "/v1/sandboxes/"+info.ID+"/tools/"+name, in, out)
+		return code
+	}
+	var w struct {
+		SizeBytes int64 `json:"size_bytes"`
+	}
+	if code := tool("write_file", map[string]any{"path": "hello.sh", "content": "echo hello from $(pwd)"}, &w); code != 200 || w.SizeBytes != 22 {
+		t.Fatalf("write_file %d %+v", code, w)
+	}
+	var run struct {
+		Stdout   string `json:"stdout"`
+		ExitCode int    `json:"exit_code"`
+	}
+	if code := tool("run_command", map[string]any{"command": "sh hello.sh"}, &run); code != 200 || run.Stdout != "hello from /work\n" {
+		t.Fatalf("run_command %d %+v", code, run)
+	}
+	var e apiError
+	if code := tool("read_file", map[string]any{"path": "../../etc/passwd"}, &e); code != 400 || e.Error.Code != koda.CodeInvalidPath {
+		t.Fatalf("escape: %d %+v", code, e)
+	}
+	if code := tool("run_command", map[string]any{"command": "sleep 3", "timeout_ms": 100}, &e); code != http.StatusGatewayTimeout || e.Error.Code != koda.CodeTimeout {
+		t.Fatalf("timeout: %d %+v", code, e)
+	}
+
+	// Streaming: output events while it runs, then the result.
+	req, _ := http.NewRequest(http.MethodPost, m.PublicURL+"/v1/sandboxes/"+info.ID+"/tools/run_command",
+		strings.NewReader(`{"command":"echo one; sleep 0.3; echo two"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	c.authorize(req)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []string
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		if ev, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
+			events = append(events, ev)
+		}
+	}
+	resp.Body.Close()
+	if len(events) < 3 || events[0] != "output" || events[len(events)-1] != "result" {
+		t.Fatalf("stream events %v", events)
+	}
+
+	var list struct {
+		Sandboxes []json.RawMessage `json:"sandboxes"`
+	}
+	if c.do(http.MethodGet, "/v1/sandboxes", nil, &list); len(list.Sandboxes) != 1 {
+		t.Fatalf("list %s", list.Sandboxes)
+	}
+	if code, _ := c.do(http.MethodDelete, "/v1/sandboxes/"+info.ID, nil, nil); code != http.StatusNoContent {
+		t.Fatalf("delete %d", code)
+	}
+	if code, _ := c.do(http.MethodGet, "/v1/sandboxes/"+info.ID, nil, &e); code != 404 || e.Error.Code != koda.CodeSandboxNotFound {
+		t.Fatalf("after delete: %d %+v", code, e)
+	}
+	// Deleting checkpointed it: a new sandbox for the same session starts with its files.
+	c.do(http.MethodPost, "/v1/sandboxes", map[string]any{"project_id": "session-1", "name": "main"}, &info)
+	var rf struct {
+		Content string `json:"content"`
+	}
+	if code := tool("read_file", map[string]any{"path": "hello.sh"}, &rf); code != 200 || !strings.HasPrefix(rf.Content, "echo hello") {
+		t.Fatalf("restored session: %d %+v", code, rf)
+	}
+	// Without a key there is no tenant and no sandbox.
+	anon := client{t: t, base: m.PublicURL, key: "-"}
+	if code, _ := anon.do(http.MethodGet, "/v1/sandboxes", nil, nil); code != http.StatusUnauthorized {
+		t.Fatalf("anonymous list: %d", code)
+	}
+}

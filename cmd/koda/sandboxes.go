@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+
+	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/sandbox"
+	"github.com/kodahq/koda/sandbox/local"
+)
+
+// openSandboxes builds, once per process, the local sandbox provider and the pool that
+// workers (codegen) and the sandbox API share: limits per tenant and node, idle reaping
+// (the maintenance task), checkpoints to storage.
+func (m *Main) openSandboxes() (*sandbox.Pool, error) {
+	if m.pool != nil {
+		return m.pool, nil
+	}
+	c := m.Config.Sandbox
+	lc := local.Config{
+		Root:   filepath.Join(m.Config.DataDir, "sandboxes"),
+		Logger: m.Logger,
+		Limits: local.Limits{
+			MemoryBytes: int64(c.MemoryMiB) << 20, Pids: c.Pids, CPUs: c.CPUs, DiskBytes: int64(c.DiskMiB) << 20,
+		},
+	}
+	if tpl := templateDir(m.Config.DataDir, c.NodeTemplate); tpl != "" {
+		lc.ReadOnly = append(lc.ReadOnly, local.Bind{Host: tpl, Sandbox: sandbox.NodeTemplateSandboxPath})
+	}
+	m.sandboxes = local.New(lc)
+	// Sandboxes of an earlier run of this process are dead: remove their mounts,
+	// cgroups and folders.
+	if err := m.sandboxes.Sweep(context.Background()); err != nil {
+		m.Logger.Warn("sweep old sandboxes", "err", err)
+	}
+	m.pool = sandbox.NewPool(sandbox.PoolConfig{
+		Provider: m.sandboxes, Storage: m.storage, Logger: m.Logger,
+		MaxPerTenant: orDefault(c.MaxPerTenant, 8), MaxPerNode: orDefault(c.MaxPerNode, 32),
+		IdleTimeout: c.Idle,
+	})
+	return m.pool, nil
+}
+
+// closeSandboxes checkpoints and destroys every sandbox, then releases the provider.
+func (m *Main) closeSandboxes() error {
+	var errs []error
+	if m.pool != nil {
+		errs = append(errs, m.pool.Close(context.Background()))
+	}
+	if m.sandboxes != nil {
+		errs = append(errs, m.sandboxes.Close(context.Background()))
+	}
+	return errors.Join(errs...)
+}
+
+func (m *Main) agentOr(def koda.Agent) koda.Agent {
+	if m.Agent != nil {
+		return m.Agent
+	}
+	return def
+}
+
+func orDefault(n, def int) int {
+	if n > 0 {
+		return n
+	}
+	return def
+}

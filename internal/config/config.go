@@ -1,0 +1,340 @@
+// Package config reads Koda's configuration once, from flags and KODA_* environment
+// variables, into a Config with documented defaults. Every setting is one row of the
+// table in Flags; cmd/koda passes values on explicitly, nothing reads the environment later.
+package config
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v3"
+)
+
+// Pool names, as accepted by --pools.
+const (
+	PoolAgent       = "agent"
+	PoolPreview     = "preview"
+	PoolRender      = "render"
+	PoolWebhooks    = "webhooks"
+	PoolMaintenance = "maintenance"
+)
+
+// AllPools lists every worker pool.
+var AllPools = []string{PoolAgent, PoolPreview, PoolRender, PoolWebhooks, PoolMaintenance}
+
+// Config is the whole configuration of a koda process.
+type Config struct {
+	Addr        string // KODA_ADDR
+	DataDir     string // KODA_DATA_DIR
+	DatabaseURL string // KODA_DATABASE_URL; empty = SQLite under DataDir
+	RedisURL    string // KODA_REDIS_URL; empty = embedded Redis
+	PublicURL   string // KODA_PUBLIC_URL; empty = http://<Addr>
+	Chromium    string // KODA_CHROMIUM
+	FFmpeg      string // KODA_FFMPEG
+
+	WebhookSecret string // KODA_WEBHOOK_SECRET (whsec_…); empty = generated once, kept in DataDir
+	SigningSecret string // KODA_SIGNING_SECRET for file URLs; empty = generated once, kept in DataDir
+	FileURLTTL    time.Duration
+	// WebhookRetry overrides the retry schedule (tests, local development).
+	WebhookRetry []time.Duration
+
+	// APIKey (KODA_API_KEY) is accepted as the default tenant's key; AdminKey
+	// (KODA_ADMIN_KEY) guards the admin API, which is off when it is empty.
+	APIKey   string
+	AdminKey string
+	// WebhookAllow (KODA_WEBHOOK_ALLOW) lists CIDR prefixes webhooks may reach although
+	// they are loopback or private, for local development and tests.
+	WebhookAllow string
+
+	Pools       []string
+	Concurrency map[string]int
+	// Limits (KODA_LIMITS) caps shared resources: browser, encoder and sandbox slots
+	// per node, llm slots per provider across the cluster, sandbox_tenant per tenant.
+	Limits map[string]int
+	// Node (KODA_NODE) names this machine for its per-node limits; default the hostname.
+	Node string
+	// MetricsAddr (KODA_METRICS_ADDR) serves /metrics in processes without the API.
+	MetricsAddr     string
+	Browsers        int
+	ShutdownTimeout time.Duration
+	LogLevel        string
+	LogFormat       string
+	Sandbox         Sandbox
+	Agent           Agent
+}
+
+// Flags returns every setting as a flag that also reads its KODA_* variable.
+func Flags() []cli.Flag {
+	return append([]cli.Flag{
+		&cli.StringFlag{Name: "addr", Value: ":8080", Usage: "HTTP listen address", Sources: cli.EnvVars("KODA_ADDR")},
+		&cli.StringFlag{Name: "data-dir", Value: "./data", Usage: "folder for the SQLite database, local storage and sandboxes", Sources: cli.EnvVars("KODA_DATA_DIR")},
+		&cli.StringFlag{Name: "database-url", Usage: "postgres://… or a SQLite path (default: <data-dir>/koda.db)", Sources: cli.EnvVars("KODA_DATABASE_URL")},
+		&cli.StringFlag{Name: "redis-url", Usage: "redis://host:port/db (default: an in-process Redis)", Sources: cli.EnvVars("KODA_REDIS_URL")},
+		&cli.StringFlag{Name: "public-url", Usage: "base URL clients reach this server at, for file links (default: http://<addr>)", Sources: cli.EnvVars("KODA_PUBLIC_URL")},
+		&cli.StringFlag{Name: "chromium", Usage: "path to the chromium binary (default: found on PATH)", Sources: cli.EnvVars("KODA_CHROMIUM")},
+		&cli.StringFlag{Name: "ffmpeg", Value: "ffmpeg", Usage: "path to the ffmpeg binary", Sources: cli.EnvVars("KODA_FFMPEG")},
+		&cli.StringFlag{Name: "webhook-secret", Usage: "whsec_… secret that signs webhooks (default: generated once and kept in the data dir)", Sources: cli.EnvVars("KODA_WEBHOOK_SECRET")},
+		&cli.StringFlag{Name: "signing-secret", Usage: "secret that signs file URLs (default: generated once and kept in the data dir)", Sources: cli.EnvVars("KODA_SIGNING_SECRET")},
+		&cli.DurationFlag{Name: "file-url-ttl", Value: 24 * time.Hour, Usage: "how long signed file URLs stay valid", Sources: cli.EnvVars("KODA_FILE_URL_TTL")},
+		&cli.StringFlag{Name: "webhook-retry", Usage: "comma-separated webhook retry delays, e.g. 1s,5s (default: 5s,5m,30m,2h,5h,10h…)", Sources: cli.EnvVars("KODA_WEBHOOK_RETRY")},
+		&cli.StringFlag{Name: "api-key", Usage: "a koda_… key accepted for the default tenant (default: koda serve/demo generate one, kept in the data dir)", Sources: cli.EnvVars("KODA_API_KEY")},
+		&cli.StringFlag{Name: "admin-key", Usage: "key guarding the admin API at /admin (tenants, API keys); empty disables it", Sources: cli.EnvVars("KODA_ADMIN_KEY")},
+		&cli.StringFlag{Name: "webhook-allow", Usage: "comma-separated CIDR prefixes webhooks may reach although private or loopback, e.g. 127.0.0.0/8 for local development", Sources: cli.EnvVars("KODA_WEBHOOK_ALLOW")},
+		&cli.StringFlag{Name: "pools", Value: strings.Join(AllPools, ","), Usage: "worker pools this process runs", Sources: cli.EnvVars("KODA_POOLS")},
+		&cli.StringFlag{Name: "concurrency", Usage: "per-pool concurrency, e.g. agent=4,render=1 (defaults: agent=4,preview=1,render=1,webhooks=10,maintenance=1)", Sources: cli.EnvVars("KODA_CONCURRENCY")},
+		&cli.StringFlag{Name: "limits", Usage: "resource slots, e.g. browser=2,encoder=2,llm=8,sandbox=8,sandbox_tenant=4 (browser, encoder, sandbox per node; llm per provider; sandbox_tenant per tenant)", Sources: cli.EnvVars("KODA_LIMITS")},
+		&cli.StringFlag{Name: "node", Usage: "name of this machine for per-node limits (default: the hostname)", Sources: cli.EnvVars("KODA_NODE")},
+		&cli.StringFlag{Name: "metrics-addr", Usage: "listen address for /metrics in a process without the API, e.g. :9090 (the API serves /metrics itself)", Sources: cli.EnvVars("KODA_METRICS_ADDR")},
+		&cli.IntFlag{Name: "browsers", Value: runtime.NumCPU(), Usage: "browser processes one render may use", Sources: cli.EnvVars("KODA_BROWSERS")},
+		&cli.DurationFlag{Name: "shutdown-timeout", Value: 30 * time.Second, Usage: "how long running tasks may take to finish on SIGTERM", Sources: cli.EnvVars("KODA_SHUTDOWN_TIMEOUT")},
+		&cli.StringFlag{Name: "log-level", Value: "info", Usage: "debug, info, warn or error", Sources: cli.EnvVars("KODA_LOG_LEVEL")},
+		&cli.StringFlag{Name: "log-format", Value: "text", Usage: "text or json", Sources: cli.EnvVars("KODA_LOG_FORMAT")},
+	}, append(sandboxFlags(), agentFlags()...)...)
+}
+
+// DefaultConcurrency is each pool's concurrency unless configured. Rendering is bounded
+// by CPU: one render at a time already uses every core through several browsers.
+var DefaultConcurrency = map[string]int{
+	PoolAgent: 4, PoolPreview: 1, PoolRender: 1, PoolWebhooks: 10, PoolMaintenance: 1,
+}
+
+// FromCommand builds a Config from parsed flags, fills defaults and validates it.
+func FromCommand(cmd *cli.Command) (*Config, error) {
+	c := &Config{
+		Addr:            cmd.String("addr"),
+		DataDir:         cmd.String("data-dir"),
+		DatabaseURL:     cmd.String("database-url"),
+		RedisURL:        cmd.String("redis-url"),
+		PublicURL:       cmd.String("public-url"),
+		Chromium:        cmd.String("chromium"),
+		FFmpeg:          cmd.String("ffmpeg"),
+		WebhookSecret:   cmd.String("webhook-secret"),
+		SigningSecret:   cmd.String("signing-secret"),
+		FileURLTTL:      cmd.Duration("file-url-ttl"),
+		Browsers:        int(cmd.Int("browsers")),
+		ShutdownTimeout: cmd.Duration("shutdown-timeout"),
+		LogLevel:        cmd.String("log-level"),
+		LogFormat:       cmd.String("log-format"),
+		APIKey:          cmd.String("api-key"),
+		AdminKey:        cmd.String("admin-key"),
+		WebhookAllow:    cmd.String("webhook-allow"),
+		Sandbox:         sandboxFromCommand(cmd),
+		Agent:           agentFromCommand(cmd),
+	}
+	var err error
+	if c.Pools, err = ParsePools(cmd.String("pools")); err != nil {
+		return nil, err
+	}
+	if c.Concurrency, err = ParseConcurrency(cmd.String("concurrency")); err != nil {
+		return nil, err
+	}
+	if c.Limits, err = ParseLimits(cmd.String("limits")); err != nil {
+		return nil, err
+	}
+	c.Node, c.MetricsAddr = cmd.String("node"), cmd.String("metrics-addr")
+	if c.Node == "" {
+		c.Node, _ = os.Hostname()
+	}
+	if s := cmd.String("webhook-retry"); s != "" {
+		for _, part := range strings.Split(s, ",") {
+			d, err := time.ParseDuration(strings.TrimSpace(part))
+			if err != nil || d < 0 {
+				return nil, fmt.Errorf("KODA_WEBHOOK_RETRY: %q is not a duration", part)
+			}
+			c.WebhookRetry = append(c.WebhookRetry, d)
+		}
+	}
+	return c, c.Validate()
+}
+
+// Validate checks values and cross-field rules, naming the variable at fault.
+func (c *Config) Validate() error {
+	if err := c.Agent.validate(); err != nil {
+		return err
+	}
+	if c.DataDir == "" {
+		return fmt.Errorf("KODA_DATA_DIR must not be empty")
+	}
+	if c.Addr == "" {
+		return fmt.Errorf("KODA_ADDR must not be empty")
+	}
+	if c.RedisURL != "" {
+		if u, err := url.Parse(c.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") {
+			return fmt.Errorf("KODA_REDIS_URL %q must be redis://host:port/db", c.RedisURL)
+		}
+	}
+	if c.PublicURL != "" {
+		if u, err := url.Parse(c.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("KODA_PUBLIC_URL %q must be an http(s) URL", c.PublicURL)
+		}
+	}
+	if c.WebhookSecret != "" && !strings.HasPrefix(c.WebhookSecret, "whsec_") {
+		return fmt.Errorf("KODA_WEBHOOK_SECRET must start with whsec_")
+	}
+	if c.APIKey != "" && (!strings.HasPrefix(c.APIKey, "koda_") || len(c.APIKey) < 25) {
+		return fmt.Errorf("KODA_API_KEY must start with koda_ and be at least 25 characters long")
+	}
+	if c.AdminKey != "" && len(c.AdminKey) < 16 {
+		return fmt.Errorf("KODA_ADMIN_KEY must be at least 16 characters long")
+	}
+	if c.FileURLTTL <= 0 {
+		return fmt.Errorf("KODA_FILE_URL_TTL must be positive")
+	}
+	if c.Browsers < 1 {
+		return fmt.Errorf("KODA_BROWSERS must be at least 1")
+	}
+	switch c.LogFormat {
+	case "text", "json":
+	default:
+		return fmt.Errorf("KODA_LOG_FORMAT must be text or json, not %q", c.LogFormat)
+	}
+	return nil
+}
+
+// LimitClasses are the resource classes KODA_LIMITS accepts.
+var LimitClasses = []string{"browser", "encoder", "llm", "sandbox", "sandbox_tenant"}
+
+// ParseLimits reads "class=n,…"; classes left out keep the workers' defaults.
+func ParseLimits(s string) (map[string]int, error) {
+	m := map[string]int{}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		name, num, ok := strings.Cut(part, "=")
+		n, err := strconv.Atoi(num)
+		valid := false
+		for _, c := range LimitClasses {
+			valid = valid || c == name
+		}
+		if !ok || err != nil || n < 1 || !valid {
+			return nil, fmt.Errorf("KODA_LIMITS: %q must be class=n with n ≥ 1 and a class among %s", part, strings.Join(LimitClasses, ","))
+		}
+		m[name] = n
+	}
+	return m, nil
+}
+
+// ParsePools reads a comma-separated pool list.
+func ParsePools(s string) ([]string, error) {
+	var pools []string
+	for _, p := range strings.Split(s, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if !known(p) {
+			return nil, fmt.Errorf("KODA_POOLS: unknown pool %q (known: %s)", p, strings.Join(AllPools, ","))
+		}
+		pools = append(pools, p)
+	}
+	return pools, nil
+}
+
+// ParseConcurrency reads "pool=n,…" over the defaults.
+func ParseConcurrency(s string) (map[string]int, error) {
+	m := make(map[string]int, len(DefaultConcurrency))
+	for k, v := range DefaultConcurrency {
+		m[k] = v
+	}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		name, num, ok := strings.Cut(part, "=")
+		n, err := strconv.Atoi(num)
+		if !ok || err != nil || n < 1 || !known(name) {
+			return nil, fmt.Errorf("KODA_CONCURRENCY: %q must be pool=n with a known pool and n ≥ 1", part)
+		}
+		m[name] = n
+	}
+	return m, nil
+}
+
+func known(pool string) bool {
+	for _, p := range AllPools {
+		if p == pool {
+			return true
+		}
+	}
+	return false
+}
+
+// DatabaseURLOrDefault is the configured database or the SQLite file under DataDir.
+func (c *Config) DatabaseURLOrDefault() string {
+	if c.DatabaseURL != "" {
+		return c.DatabaseURL
+	}
+	return filepath.Join(c.DataDir, "koda.db")
+}
+
+// EnsureSecrets fills the webhook and signing secrets when unset, from files in DataDir
+// created on first use, so restarts keep verifying old signatures and URLs.
+func (c *Config) EnsureSecrets(newWebhookSecret func() string) error {
+	if err := os.MkdirAll(c.DataDir, 0o755); err != nil {
+		return fmt.Errorf("create data dir: %w", err)
+	}
+	var err error
+	if c.WebhookSecret == "" {
+		if c.WebhookSecret, err = persisted(filepath.Join(c.DataDir, "webhook_secret"), newWebhookSecret); err != nil {
+			return err
+		}
+	}
+	if c.SigningSecret == "" {
+		if c.SigningSecret, err = persisted(filepath.Join(c.DataDir, "signing_secret"), randomHex); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func persisted(path string, gen func() string) (string, error) {
+	if b, err := os.ReadFile(path); err == nil && len(strings.TrimSpace(string(b))) > 0 {
+		return strings.TrimSpace(string(b)), nil
+	}
+	v := gen()
+	if err := os.WriteFile(path, []byte(v+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	return v, nil
+}
+
+func randomHex() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// String prints the configuration with secrets redacted.
+func (c *Config) String() string {
+	redact := func(s string) string {
+		if s == "" {
+			return ""
+		}
+		return "[redacted]"
+	}
+	return fmt.Sprintf("addr=%s data_dir=%s database=%s redis=%s public_url=%s pools=%v concurrency=%v webhook_secret=%s signing_secret=%s api_key=%s admin_key=%s webhook_allow=%s",
+		c.Addr, c.DataDir, redactURL(c.DatabaseURLOrDefault()), redactURL(c.RedisURL), c.PublicURL, c.Pools, c.Concurrency,
+		redact(c.WebhookSecret), redact(c.SigningSecret), redact(c.APIKey), redact(c.AdminKey), c.WebhookAllow)
+}
+
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxx")
+	}
+	return u.String()
+}

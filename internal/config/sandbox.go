@@ -1,0 +1,49 @@
+package config
+
+import (
+	"time"
+
+	"github.com/urfave/cli/v3"
+)
+
+// Sandbox configures the sandboxes generated code runs in (sandbox/local). Zero values
+// take the documented defaults.
+type Sandbox struct {
+	MaxPerTenant int           // KODA_SANDBOX_MAX_PER_TENANT: live sandboxes per tenant on a node (default 8)
+	MaxPerNode   int           // KODA_SANDBOX_MAX_PER_NODE: live sandboxes on a node (default 32)
+	MemoryMiB    int           // KODA_SANDBOX_MEMORY_MIB (default 1024)
+	Pids         int           // KODA_SANDBOX_PIDS (default 256)
+	CPUs         float64       // KODA_SANDBOX_CPUS (default 1)
+	DiskMiB      int           // KODA_SANDBOX_DISK_MIB: the project folder's quota (default 512)
+	Idle         time.Duration // KODA_SANDBOX_IDLE: checkpoint and destroy after this idle time (default 5m)
+	NodeTemplate string        // KODA_NODE_TEMPLATE: folder of the prepared node template (default <data-dir>/node-template)
+	Render       bool          // KODA_RENDER_SANDBOX: render in a browser inside bubblewrap without network (default true)
+}
+
+func sandboxFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.IntFlag{Name: "sandbox-max-per-tenant", Value: 8, Usage: "live sandboxes one tenant may hold on a node", Sources: cli.EnvVars("KODA_SANDBOX_MAX_PER_TENANT")},
+		&cli.IntFlag{Name: "sandbox-max-per-node", Value: 32, Usage: "live sandboxes on a node", Sources: cli.EnvVars("KODA_SANDBOX_MAX_PER_NODE")},
+		&cli.IntFlag{Name: "sandbox-memory-mib", Value: 1024, Usage: "memory cap of one sandbox, MiB", Sources: cli.EnvVars("KODA_SANDBOX_MEMORY_MIB")},
+		&cli.IntFlag{Name: "sandbox-pids", Value: 256, Usage: "process cap of one sandbox", Sources: cli.EnvVars("KODA_SANDBOX_PIDS")},
+		&cli.FloatFlag{Name: "sandbox-cpus", Value: 1, Usage: "CPU cap of one sandbox, in cores", Sources: cli.EnvVars("KODA_SANDBOX_CPUS")},
+		&cli.IntFlag{Name: "sandbox-disk-mib", Value: 512, Usage: "disk quota of one sandbox's project folder, MiB", Sources: cli.EnvVars("KODA_SANDBOX_DISK_MIB")},
+		&cli.DurationFlag{Name: "sandbox-idle", Value: 5 * time.Minute, Usage: "idle time after which a sandbox is checkpointed and destroyed", Sources: cli.EnvVars("KODA_SANDBOX_IDLE")},
+		&cli.StringFlag{Name: "node-template", Usage: "folder of the node template made by `koda sandbox prepare` (default: <data-dir>/node-template)", Sources: cli.EnvVars("KODA_NODE_TEMPLATE")},
+		&cli.BoolFlag{Name: "render-sandbox", Value: true, Usage: "render generated pages in a browser inside bubblewrap with no network (needs root and bwrap)", Sources: cli.EnvVars("KODA_RENDER_SANDBOX")},
+	}
+}
+
+func sandboxFromCommand(cmd *cli.Command) Sandbox {
+	return Sandbox{
+		MaxPerTenant: int(cmd.Int("sandbox-max-per-tenant")),
+		MaxPerNode:   int(cmd.Int("sandbox-max-per-node")),
+		MemoryMiB:    int(cmd.Int("sandbox-memory-mib")),
+		Pids:         int(cmd.Int("sandbox-pids")),
+		CPUs:         cmd.Float("sandbox-cpus"),
+		DiskMiB:      int(cmd.Int("sandbox-disk-mib")),
+		Idle:         cmd.Duration("sandbox-idle"),
+		NodeTemplate: cmd.String("node-template"),
+		Render:       cmd.Bool("render-sandbox"),
+	}
+}

@@ -1,0 +1,224 @@
+package lifecycle
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/kodahq/koda"
+)
+
+// GetRender returns a render the caller may see.
+func (s *Service) GetRender(ctx context.Context, id string) (*koda.Render, error) {
+	r, err := s.Store.GetRender(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if t := koda.TenantFromContext(ctx); t != "" && t != r.TenantID {
+		return nil, koda.NotFound("render", id)
+	}
+	return r, nil
+}
+
+// ListRenders returns a project's renders, oldest first.
+func (s *Service) ListRenders(ctx context.Context, projectID string) ([]*koda.Render, error) {
+	if _, err := s.Get(ctx, projectID); err != nil {
+		return nil, err
+	}
+	return s.Store.ListRenders(ctx, koda.RenderFilter{ProjectID: projectID})
+}
+
+// GetBatch returns a batch the caller may see with its renders.
+func (s *Service) GetBatch(ctx context.Context, id string) (*koda.Batch, []*koda.Render, error) {
+	b, err := s.Store.GetBatch(ctx, id)
+	if koda.ErrorKind(err) == koda.ENOTFOUND {
+		return nil, nil, koda.NotFound("batch", id)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if t := koda.TenantFromContext(ctx); t != "" && t != b.TenantID {
+		return nil, nil, koda.NotFound("batch", id)
+	}
+	rs, err := s.Store.ListRenders(ctx, koda.RenderFilter{BatchID: id})
+	return b, rs, err
+}
+
+// StartRender marks a render running for a new attempt. It reports false when the
+// render already finished (a duplicate task), so the caller does nothing.
+func (s *Service) StartRender(ctx context.Context, id string) (*koda.Render, bool, error) {
+	var out *koda.Render
+	var run bool
+	err := s.inTx(ctx, func(tx koda.Store, c *change) error {
+		r, err := tx.GetRender(ctx, id)
+		if err != nil {
+			return err
+		}
+		out = r
+		if r.Status.Done() {
+			return nil
+		}
+		now := s.now()
+		r.Status = koda.RenderRunning
+		r.Attempts++
+		r.StartedAt = &now
+		r.Progress = koda.RenderProgress{Stage: koda.StagePreparing, FramesTotal: r.Progress.FramesTotal}
+		run = true
+		return tx.UpdateRender(ctx, r)
+	})
+	return out, run, err
+}
+
+// RenderProgress records progress; it never moves backwards within an attempt.
+func (s *Service) RenderProgress(ctx context.Context, id string, pr koda.RenderProgress) error {
+	return s.inTx(ctx, func(tx koda.Store, c *change) error {
+		r, err := tx.GetRender(ctx, id)
+		if err != nil {
+			return err
+		}
+		if r.Status != koda.RenderRunning || pr.Percent < r.Progress.Percent {
+			return nil
+		}
+		r.Progress = pr
+		if err := tx.UpdateRender(ctx, r); err != nil {
+			return err
+		}
+		if _, err := tx.AppendEvent(ctx, r.ProjectID, koda.EventRenderProgress, map[string]any{
+			"render_id": r.ID, "stage": pr.Stage, "percent": pr.Percent,
+			"frames_done": pr.FramesDone, "frames_total": pr.FramesTotal,
+		}); err != nil {
+			return err
+		}
+		c.touched(r.ProjectID)
+		return nil
+	})
+}
+
+// RenderOutput is what a successful render produced.
+type RenderOutput struct {
+	VideoKey  string
+	ThumbKey  string
+	SizeBytes int64
+	Frames    int
+}
+
+// FinishRender records the outcome of a render: cause nil for success. Final renders
+// send render.completed or render.failed, and batch.completed once when the batch's
+// last render finishes.
+func (s *Service) FinishRender(ctx context.Context, id string, out RenderOutput, cause error) (*koda.Render, error) {
+	var done *koda.Render
+	err := s.inTx(ctx, func(tx koda.Store, c *change) error {
+		r, err := tx.GetRender(ctx, id)
+		if err != nil {
+			return err
+		}
+		if r.Status.Done() {
+			done = r
+			return nil
+		}
+		now := s.now()
+		r.FinishedAt = &now
+		if cause == nil {
+			r.Status = koda.RenderSucceeded
+			r.VideoKey, r.ThumbKey, r.SizeBytes = out.VideoKey, out.ThumbKey, out.SizeBytes
+			r.Progress = koda.RenderProgress{Stage: koda.StageDone, Percent: 100, FramesDone: out.Frames, FramesTotal: out.Frames}
+		} else {
+			r.Status = koda.RenderFailed
+			r.Error = &koda.Failure{Code: koda.ErrorCode(cause), Message: koda.ErrorMessage(cause), At: now}
+			if r.Error.Code == koda.CodeInternal {
+				r.Error.Code = koda.CodeRenderFailed
+			}
+		}
+		if err := tx.UpdateRender(ctx, r); err != nil {
+			return fmt.Errorf("finish render %s: %w", id, err)
+		}
+		if err := s.recordUsage(ctx, tx, r, out.Frames); err != nil {
+			return err
+		}
+		done = r
+		p, err := tx.GetProject(ctx, r.ProjectID)
+		if err != nil {
+			return err
+		}
+		if err := s.renderEvents(ctx, tx, p, r, c); err != nil {
+			return err
+		}
+		if r.BatchID == "" {
+			return nil
+		}
+		return s.maybeCompleteBatch(ctx, tx, p, r.BatchID, c)
+	})
+	return done, err
+}
+
+func (s *Service) renderEvents(ctx context.Context, tx koda.Store, p *koda.Project, r *koda.Render, c *change) error {
+	if r.Status == koda.RenderFailed {
+		if err := s.event(ctx, tx, p, koda.EventError, map[string]any{
+			"render_id": r.ID, "code": r.Error.Code, "message": r.Error.Message,
+		}, c); err != nil {
+			return err
+		}
+	} else if err := s.event(ctx, tx, p, koda.EventRenderProgress, map[string]any{
+		"render_id": r.ID, "stage": koda.StageDone, "percent": 100,
+		"frames_done": r.Progress.FramesDone, "frames_total": r.Progress.FramesTotal,
+	}, c); err != nil {
+		return err
+	}
+	if r.Kind != koda.RenderFinal {
+		return nil
+	}
+	if r.Status == koda.RenderFailed {
+		return s.webhook(ctx, tx, p, koda.WebhookRenderFailed, map[string]any{
+			"project_id": p.ID, "render_id": r.ID, "batch_id": r.BatchID, "preset": r.Preset.Name,
+			"error": map[string]string{"code": r.Error.Code, "message": r.Error.Message},
+		}, c)
+	}
+	return s.webhook(ctx, tx, p, koda.WebhookRenderCompleted, s.RenderView(r, p.ID), c)
+}
+
+// RenderView is the JSON shape of a finished render in webhooks.
+func (s *Service) RenderView(r *koda.Render, projectID string) map[string]any {
+	return map[string]any{
+		"project_id": projectID, "render_id": r.ID, "batch_id": r.BatchID, "preset": r.Preset.Name,
+		"width": r.Preset.Width, "height": r.Preset.Height, "fps": r.Preset.FPS, "format": r.Preset.Format,
+		"video_url": s.fileURL(r.VideoKey), "thumbnail_url": s.fileURL(r.ThumbKey), "size_bytes": r.SizeBytes,
+	}
+}
+
+func (s *Service) maybeCompleteBatch(ctx context.Context, tx koda.Store, p *koda.Project, batchID string, c *change) error {
+	rs, err := tx.ListRenders(ctx, koda.RenderFilter{BatchID: batchID})
+	if err != nil {
+		return err
+	}
+	succeeded, failed := 0, 0
+	for _, r := range rs {
+		switch r.Status {
+		case koda.RenderSucceeded:
+			succeeded++
+		case koda.RenderFailed:
+			failed++
+		default:
+			return nil
+		}
+	}
+	first, err := tx.CompleteBatch(ctx, batchID, s.now())
+	if err != nil || !first {
+		return err
+	}
+	b, err := tx.GetBatch(ctx, batchID)
+	if err != nil {
+		return err
+	}
+	ids := make([]string, 0, len(rs))
+	for _, r := range rs {
+		ids = append(ids, r.ID)
+	}
+	data := map[string]any{
+		"project_id": b.ProjectID, "batch_id": batchID, "render_ids": ids,
+		"succeeded": succeeded, "failed": failed, "cancelled": b.CancelledAt != nil,
+	}
+	if b.ProjectID == "" {
+		// A batch over several projects reports to its own callback URL.
+		return s.webhookTo(ctx, tx, b.TenantID, "", b.CallbackURL, koda.WebhookBatchCompleted, data, c)
+	}
+	return s.webhook(ctx, tx, p, koda.WebhookBatchCompleted, data, c)
+}

@@ -1,0 +1,34 @@
+package jobs
+
+// Periodic maintenance kinds, enqueued by the one elected scheduler of the cluster.
+// Never rename: they are stored in Redis.
+const (
+	KindCleanPreviews = "maintenance:previews"  // delete preview videos older than a day
+	KindReapSandboxes = "maintenance:sandboxes" // destroy sandboxes idle too long
+	KindDailyCleanup  = "maintenance:daily"     // orphaned sandboxes, stale sessions
+	KindUsage         = "maintenance:usage"     // aggregate usage
+)
+
+// CleanPreviewsArgs asks for the deletion of old preview videos (final videos stay).
+type CleanPreviewsArgs struct{}
+
+func (CleanPreviewsArgs) Kind() string   { return KindCleanPreviews }
+func (CleanPreviewsArgs) TaskID() string { return "" }
+
+// ReapSandboxesArgs asks the sandbox provider to checkpoint and destroy idle sandboxes.
+type ReapSandboxesArgs struct{}
+
+func (ReapSandboxesArgs) Kind() string   { return KindReapSandboxes }
+func (ReapSandboxesArgs) TaskID() string { return "" }
+
+// DailyCleanupArgs asks for the daily clean-up of orphaned sandboxes and stale sessions.
+type DailyCleanupArgs struct{}
+
+func (DailyCleanupArgs) Kind() string   { return KindDailyCleanup }
+func (DailyCleanupArgs) TaskID() string { return "" }
+
+// UsageArgs asks for the aggregation of usage records.
+type UsageArgs struct{}
+
+func (UsageArgs) Kind() string   { return KindUsage }
+func (UsageArgs) TaskID() string { return "" }

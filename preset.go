@@ -1,0 +1,127 @@
+package koda
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Video container/codec formats.
+const (
+	FormatMP4  = "mp4"  // H.264 yuv420p, +faststart
+	FormatWebM = "webm" // VP9
+)
+
+// PresetSpec is a concrete output: a named preset from the table or a custom one.
+type PresetSpec struct {
+	Name   string `json:"name"` // "custom" for a custom spec
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+	FPS    int    `json:"fps"`
+	CRF    int    `json:"crf"`
+	Format string `json:"format"`
+	// MaxDurationS is the platform's limit on video length; 0 means none.
+	MaxDurationS float64 `json:"max_duration_s,omitempty"`
+}
+
+// Frames returns the number of frames for a video of durationS seconds.
+func (p PresetSpec) Frames(durationS float64) int {
+	n := int(durationS*float64(p.FPS) + 0.5)
+	if n < 1 {
+		n = 1
+	}
+	return n
+}
+
+// Vertical reports whether the frame is taller than wide.
+func (p PresetSpec) Vertical() bool { return p.Height > p.Width }
+
+// The named presets of DESIGN.md §3.6.
+var presets = map[string]PresetSpec{
+	"preview":         {Width: 640, Height: 360, FPS: 15, CRF: 28, Format: FormatMP4},
+	"final":           {Width: 1920, Height: 1080, FPS: 60, CRF: 18, Format: FormatMP4},
+	"1080p":           {Width: 1920, Height: 1080, FPS: 60, CRF: 18, Format: FormatMP4},
+	"1080p30":         {Width: 1920, Height: 1080, FPS: 30, CRF: 18, Format: FormatMP4},
+	"720p":            {Width: 1280, Height: 720, FPS: 30, CRF: 18, Format: FormatMP4},
+	"720p60":          {Width: 1280, Height: 720, FPS: 60, CRF: 18, Format: FormatMP4},
+	"4k":              {Width: 3840, Height: 2160, FPS: 30, CRF: 18, Format: FormatMP4},
+	"4k60":            {Width: 3840, Height: 2160, FPS: 60, CRF: 18, Format: FormatMP4},
+	"youtube":         {Width: 1920, Height: 1080, FPS: 60, CRF: 18, Format: FormatMP4},
+	"instagram_reels": {Width: 1080, Height: 1920, FPS: 30, CRF: 18, Format: FormatMP4, MaxDurationS: 90},
+	"tiktok":          {Width: 1080, Height: 1920, FPS: 30, CRF: 18, Format: FormatMP4, MaxDurationS: 180},
+	"twitter":         {Width: 1920, Height: 1080, FPS: 30, CRF: 18, Format: FormatMP4, MaxDurationS: 140},
+}
+
+// Bounds of a custom preset. Sizes must be even for yuv420p.
+const (
+	MinFrameSize   = 16
+	MaxFrameSize   = 3840
+	MaxFramePixels = 3840 * 2160
+	MinFPS         = 1
+	MaxFPS         = 60
+	MaxCRF         = 51
+)
+
+// PresetNames lists the named presets in a stable order.
+func PresetNames() []string {
+	names := make([]string, 0, len(presets))
+	for n := range presets {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// LookupPreset returns the named preset or an UNKNOWN_PRESET error.
+func LookupPreset(name string) (PresetSpec, error) {
+	p, ok := presets[strings.ToLower(strings.TrimSpace(name))]
+	if !ok {
+		return PresetSpec{}, Errorf(EINVALID, CodeUnknownPreset,
+			"unknown preset %q; known presets: %s", name, strings.Join(PresetNames(), ", "))
+	}
+	p.Name = strings.ToLower(strings.TrimSpace(name))
+	return p, nil
+}
+
+// Validate checks a custom preset against the renderer's bounds, filling defaults
+// (format mp4, CRF 18) for fields left zero.
+func (p *PresetSpec) Validate() error {
+	if p.Name == "" {
+		p.Name = "custom"
+	}
+	if p.Format == "" {
+		p.Format = FormatMP4
+	}
+	if p.CRF == 0 {
+		p.CRF = 18
+	}
+	bad := func(format string, args ...any) error {
+		return Errorf(EINVALID, CodeInvalidPreset, "preset %s: %s", p.Name, fmt.Sprintf(format, args...))
+	}
+	switch {
+	case p.Width < MinFrameSize || p.Width > MaxFrameSize || p.Height < MinFrameSize || p.Height > MaxFrameSize:
+		return bad("size %dx%d out of range (%d..%d per side)", p.Width, p.Height, MinFrameSize, MaxFrameSize)
+	case p.Width*p.Height > MaxFramePixels:
+		return bad("size %dx%d exceeds 4K (%d pixels)", p.Width, p.Height, MaxFramePixels)
+	case p.Width%2 != 0 || p.Height%2 != 0:
+		return bad("width and height must be even, got %dx%d", p.Width, p.Height)
+	case p.FPS < MinFPS || p.FPS > MaxFPS:
+		return bad("fps %d out of range (%d..%d)", p.FPS, MinFPS, MaxFPS)
+	case p.CRF < 0 || p.CRF > MaxCRF:
+		return bad("crf %d out of range (0..%d)", p.CRF, MaxCRF)
+	case p.Format != FormatMP4 && p.Format != FormatWebM:
+		return bad("format %q not supported (mp4 or webm)", p.Format)
+	case p.MaxDurationS < 0:
+		return bad("negative duration limit")
+	}
+	return nil
+}
+
+// CheckDuration returns DURATION_OVER_PRESET_LIMIT when durationS exceeds the preset's limit.
+func (p PresetSpec) CheckDuration(durationS float64) error {
+	if p.MaxDurationS > 0 && durationS > p.MaxDurationS {
+		return Errorf(EUNPROCESSABLE, CodeDurationOverLimit,
+			"duration %gs exceeds the %gs limit of preset %s", durationS, p.MaxDurationS, p.Name)
+	}
+	return nil
+}

@@ -1,0 +1,599 @@
+package renderer
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/inspector"
+	"github.com/chromedp/cdproto/page"
+	cdpruntime "github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/kodahq/koda"
+)
+
+// minFramesPerBrowser keeps short renders from paying for browsers they barely use:
+// starting one costs about as much as capturing a dozen small frames.
+const minFramesPerBrowser = 12
+
+// captureMode says how a tab turns the page into a frame.
+type captureMode int
+
+const (
+	// modeScreenshot captures the compositor's output (Page.captureScreenshot, JPEG).
+	modeScreenshot captureMode = iota
+	// modeCanvas reads a JPEG straight from the page's only, full-frame 2D canvas, which
+	// skips compositing and the screenshot path entirely.
+	modeCanvas
+)
+
+// pageKind records what the first tab learnt about the page, so the other tabs start
+// in the right mode without probing again.
+type pageKind struct {
+	virtual bool // no export hooks: drive the page with the injected virtual clock
+	canvas  bool // frames may be read from the page's canvas
+}
+
+// frameResult is one captured frame on its way to the encoder.
+type frameResult struct {
+	i    int
+	data []byte
+}
+
+// capture captures frames [j.start, j.end) with up to cfg.Browsers browsers and calls
+// emit for each in frame order.
+func (r *Renderer) capture(ctx context.Context, j *job, emit func(i int, frame []byte) error) error {
+	n := min(r.cfg.Browsers, max(1, j.frames()/minFramesPerBrowser))
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+
+	// The window bounds frames held in memory: a worker takes a token before it takes a
+	// frame index, and the token returns once that frame reached the encoder. Indices
+	// are taken in order, so the oldest missing frame always belongs to a running
+	// worker and the collector cannot starve.
+	window := 3 * n
+	tokens := make(chan struct{}, window)
+	results := make(chan frameResult, window)
+	var next atomic.Int64
+	next.Store(int64(j.start))
+
+	// The first worker probes the page; the others wait for its verdict.
+	var kind pageKind
+	probed := make(chan struct{})
+	var probeOnce sync.Once
+	setKind := func(k pageKind) { probeOnce.Do(func() { kind = k; close(probed) }) }
+
+	var wg sync.WaitGroup
+	var firstErr error
+	var errOnce sync.Once
+	fail := func(err error) {
+		errOnce.Do(func() { firstErr = err; cancel(err) })
+	}
+	for w := 0; w < n; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			// Worker 0 probes the page; the others start their browsers meanwhile and
+			// wait for its verdict before opening the page.
+			verdict := func() (*pageKind, bool) {
+				if w == 0 {
+					return nil, true
+				}
+				select {
+				case <-probed:
+					return &kind, true
+				case <-ctx.Done():
+					return nil, false
+				}
+			}
+			err := r.worker(ctx, j, w, verdict, setKind, tokens, &next, results)
+			if err != nil {
+				fail(err)
+			}
+		}(w)
+	}
+	go func() { wg.Wait(); close(results) }()
+
+	pending := make(map[int][]byte)
+	want := j.start
+collect:
+	for want < j.end {
+		var res frameResult
+		var ok bool
+		select {
+		case res, ok = <-results:
+			if !ok {
+				break collect
+			}
+		case <-ctx.Done():
+			break collect
+		}
+		pending[res.i] = res.data
+		for {
+			data, ok := pending[want]
+			if !ok {
+				break
+			}
+			delete(pending, want)
+			if err := emit(want, data); err != nil {
+				fail(err)
+				break collect
+			}
+			want++
+			<-tokens
+		}
+	}
+	cancel(errors.New("capture finished"))
+	for range results { // let workers finish closing their browsers
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	if want < j.end {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		return fmt.Errorf("capture stopped at frame %d of [%d,%d)", want, j.start, j.end)
+	}
+	return nil
+}
+
+// worker runs one browser, taking frame indices until none are left. A browser that
+// dies under it is replaced up to cfg.Retries times and the frame is captured again.
+func (r *Renderer) worker(ctx context.Context, j *job, w int, verdict func() (*pageKind, bool), setKind func(pageKind),
+	tokens chan struct{}, next *atomic.Int64, results chan<- frameResult) error {
+	retries := r.cfg.Retries
+	var known *pageKind
+	var b *browser
+	var t *tab
+	defer func() {
+		if t != nil {
+			t.close()
+		}
+		if b != nil {
+			b.close()
+		}
+	}()
+	restart := func() {
+		if t != nil {
+			t.close()
+			t = nil
+		}
+		if b != nil {
+			b.close()
+			b = nil
+		}
+	}
+
+	i := -1
+	for {
+		if i < 0 {
+			select {
+			case tokens <- struct{}{}:
+			case <-ctx.Done():
+				return nil
+			}
+			i = int(next.Add(1) - 1)
+			if i >= j.end {
+				return nil
+			}
+		}
+		var err error
+		if b == nil {
+			if b, err = r.browserFor(ctx, j); err != nil {
+				return err
+			}
+		}
+		if t != nil && r.cfg.TabFrames > 0 && t.frames >= r.cfg.TabFrames {
+			t.close()
+			t = nil
+		}
+		if t == nil {
+			if known == nil {
+				var ok bool
+				if known, ok = verdict(); !ok {
+					return nil
+				}
+			}
+			if t, err = r.openTab(ctx, b, j, known); err == nil && known == nil {
+				k := t.kind
+				known = &k
+				setKind(k)
+			}
+		}
+		var data []byte
+		if err == nil {
+			data, err = t.frame(ctx, i)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil // another worker failed or the caller cancelled
+			}
+			if retries > 0 && (errors.Is(err, errTabGone) || !b.alive()) {
+				retries--
+				r.log.Warn("browser died; restarting", "worker", w, "frame", i, "err", err)
+				restart()
+				continue
+			}
+			return err
+		}
+		select {
+		case results <- frameResult{i: i, data: data}:
+		case <-ctx.Done():
+			return nil
+		}
+		i = -1
+	}
+}
+
+// tab is one page loaded and ready for seeking.
+type tab struct {
+	r      *Renderer
+	ctx    context.Context
+	cancel context.CancelFunc
+	j      *job
+	kind   pageKind
+	mode   captureMode
+	frames int
+
+	crashed atomic.Bool
+
+	mu        sync.Mutex
+	exception string // first uncaught exception, for error messages
+}
+
+// errTabGone marks a frame lost because the tab or its browser died, which a fresh
+// browser may retry.
+var errTabGone = errors.New("browser tab gone")
+
+func (t *tab) close() { t.cancel() }
+
+func (t *tab) thrown() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.exception
+}
+
+// openTab opens the page in a new tab of b and waits until it is ready. With known ==
+// nil it also finds out whether the page has export hooks and a canvas to read from.
+func (r *Renderer) openTab(ctx context.Context, b *browser, j *job, known *pageKind) (*tab, error) {
+	began := time.Now()
+	tctx, cancel := chromedp.NewContext(b.ctx)
+	t := &tab{r: r, ctx: tctx, cancel: cancel, j: j}
+	chromedp.ListenTarget(tctx, func(ev any) {
+		switch e := ev.(type) {
+		case *cdpruntime.EventExceptionThrown:
+			t.mu.Lock()
+			if t.exception == "" {
+				t.exception = exceptionText(e.ExceptionDetails)
+			}
+			t.mu.Unlock()
+		case *inspector.EventTargetCrashed:
+			// The renderer process died; nothing will answer on this tab again.
+			t.crashed.Store(true)
+			go cancel()
+		}
+	})
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+
+	// The first Run creates the tab, whose event loop lives as long as the context
+	// given to that Run; so it gets the tab's own context, bounded by a timer instead.
+	timer := time.AfterFunc(r.cfg.ReadyTimeout, cancel)
+	err := chromedp.Run(tctx)
+	timer.Stop()
+	rctx, rcancel := context.WithTimeout(tctx, r.cfg.ReadyTimeout)
+	defer rcancel()
+	virtual := j.hooks == hooksAbsent
+	if known != nil {
+		virtual = known.virtual
+	}
+	if err == nil {
+		err = chromedp.Run(rctx,
+			emulation.SetDeviceMetricsOverride(int64(j.preset.Width), int64(j.preset.Height), 1, false),
+			emulation.SetScrollbarsHidden(true),
+			// A tab Chrome considers hidden produces no frames, and screenshots wait forever.
+			page.BringToFront(),
+			emulation.SetFocusEmulationEnabled(true),
+		)
+	}
+	if err == nil {
+		err = t.load(rctx, virtual)
+	}
+	var bare bool
+	if err == nil {
+		bare, err = t.waitReady(rctx, known == nil && j.hooks == hooksUnknown)
+	}
+	if err == nil && bare {
+		// No hooks after the load event: load it again under the virtual clock.
+		virtual = true
+		if err = t.load(rctx, true); err == nil {
+			_, err = t.waitReady(rctx, false)
+		}
+	}
+	if err == nil {
+		if known != nil {
+			t.kind = *known
+			if t.kind.canvas {
+				var single bool
+				if err = chromedp.Run(rctx, chromedp.Evaluate(canvasProbeJS, &single)); err == nil && !single {
+					t.kind.canvas = false // the page differs between loads; play safe
+				}
+			}
+		} else {
+			t.kind, err = t.probe(rctx)
+			t.kind.virtual = virtual
+		}
+	}
+	if err != nil {
+		cancel()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		var ke *koda.Error
+		if errors.As(err, &ke) {
+			return nil, err
+		}
+		if rctx.Err() != nil {
+			if ex := t.thrown(); ex != "" {
+				return nil, renderFailed(err, "page threw before it was ready: %s", ex)
+			}
+			return nil, renderTimeout(err, "page did not set window.__exportReady within %s", r.cfg.ReadyTimeout)
+		}
+		return nil, fmt.Errorf("open page: %w", err)
+	}
+	if t.kind.canvas {
+		t.mode = modeCanvas
+	}
+	r.log.Debug("page ready", "url", j.url, "virtual", t.kind.virtual, "canvas", t.kind.canvas, "took", time.Since(began))
+	return t, nil
+}
+
+// load navigates the tab to the page, first installing the virtual clock if asked.
+// It does not wait for the load event: a page may be ready (or hang) before it, and
+// readiness is what counts.
+func (t *tab) load(ctx context.Context, virtual bool) error {
+	return chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		if virtual {
+			if _, err := page.AddScriptToEvaluateOnNewDocument(virtualClockScript(t.j.preset.FPS, t.r.cfg.RandomSeed)).Do(ctx); err != nil {
+				return fmt.Errorf("install virtual clock: %w", err)
+			}
+		}
+		_, _, errText, _, err := page.Navigate(t.j.url).Do(ctx)
+		if err != nil {
+			return err
+		}
+		if errText != "" {
+			return renderFailed(nil, "load %s: %s", t.j.url, errText)
+		}
+		return nil
+	}))
+}
+
+// bareGrace is how long a loaded page without any export hook is given to define one
+// before it is treated as a page for the virtual clock.
+const bareGrace = time.Second
+
+// readyStateJS tells a ready page from one still loading and from a loaded page that
+// shows no sign of the export protocol.
+const readyStateJS = `window.__exportReady === true ? 'ready' :
+  (document.readyState === 'complete' && typeof window.__exportSeekTo === 'undefined' &&
+   typeof window.__exportReady === 'undefined') ? 'bare' : 'wait'`
+
+// waitReady polls window.__exportReady and then waits for web fonts, so the first frame
+// never shows fallback glyphs. With detect, it instead reports bare = true for a page
+// that stays loaded without hooks for bareGrace.
+func (t *tab) waitReady(ctx context.Context, detect bool) (bare bool, err error) {
+	var bareSince time.Time
+	for {
+		var state string
+		if err := chromedp.Run(ctx, chromedp.Evaluate(readyStateJS, &state)); err != nil {
+			return false, err
+		}
+		if state == "ready" {
+			break
+		}
+		if detect && state == "bare" {
+			if bareSince.IsZero() {
+				bareSince = time.Now()
+			} else if time.Since(bareSince) >= bareGrace {
+				return true, nil
+			}
+		} else {
+			bareSince = time.Time{}
+		}
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-time.After(25 * time.Millisecond):
+		}
+	}
+	var hooks bool
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`typeof window.__exportSeekTo === 'function'`, &hooks)); err != nil {
+		return false, err
+	}
+	if !hooks {
+		return false, renderFailed(nil, "page set __exportReady but defines no window.__exportSeekTo(t)")
+	}
+	return false, chromedp.Run(ctx, chromedp.Evaluate(`document.fonts ? document.fonts.ready.then(() => true) : true`, nil,
+		func(p *cdpruntime.EvaluateParams) *cdpruntime.EvaluateParams { return p.WithAwaitPromise(true) }))
+}
+
+// canvasProbeJS finds a page whose picture is exactly one 2D canvas: the canvas's
+// backing store has the viewport's size and covers it, and no other element has a
+// visible box. It remembers the canvas as window.__kodaCanvas.
+const canvasProbeJS = `(() => {
+  const cs = document.getElementsByTagName('canvas');
+  if (cs.length !== 1) return false;
+  const c = cs[0], W = innerWidth, H = innerHeight;
+  if (c.width !== W || c.height !== H) return false;
+  const r = c.getBoundingClientRect();
+  if (Math.abs(r.left) > 0.5 || Math.abs(r.top) > 0.5 || Math.abs(r.width - W) > 0.5 || Math.abs(r.height - H) > 0.5) return false;
+  let g = null;
+  try { g = c.getContext('2d'); } catch (e) { return false; }
+  if (!g) return false;
+  const chain = new Set();
+  for (let e = c; e; e = e.parentElement) {
+    chain.add(e);
+    const s = getComputedStyle(e);
+    if (s.opacity !== '1' || s.filter !== 'none' || (e === c && s.transform !== 'none') || s.mixBlendMode !== 'normal') return false;
+  }
+  const skip = new Set(['SCRIPT', 'STYLE', 'LINK', 'META', 'TEMPLATE', 'NOSCRIPT', 'TITLE']);
+  for (const e of document.body.getElementsByTagName('*')) {
+    if (chain.has(e) || skip.has(e.tagName)) continue;
+    const b = e.getBoundingClientRect();
+    if (b.width > 0 && b.height > 0 && getComputedStyle(e).visibility !== 'hidden') return false;
+  }
+  window.__kodaCanvas = c;
+  return true;
+})()`
+
+// canvasTolerance is the mean absolute difference per channel (0..255) allowed between
+// a canvas frame and a screenshot of the same frame: JPEG noise stays well below it, a
+// missing background or overlay does not.
+const canvasTolerance = 2.5
+
+// probe looks at the ready page once: may frames be read from its canvas? The cheap
+// structural test is confirmed by capturing the first frame both ways, which catches
+// what it cannot see (transparent pixels over a page background, pseudo-elements).
+func (t *tab) probe(ctx context.Context) (pageKind, error) {
+	var k pageKind
+	if t.r.cfg.DisableCanvasCapture {
+		return k, nil
+	}
+	var single bool
+	if err := chromedp.Run(ctx, chromedp.Evaluate(canvasProbeJS, &single)); err != nil {
+		return k, err
+	}
+	if !single {
+		return k, nil
+	}
+	shot, err := t.captureAs(ctx, t.j.start, modeScreenshot)
+	if err != nil {
+		return k, err
+	}
+	fromCanvas, err := t.captureAs(ctx, t.j.start, modeCanvas)
+	if err != nil {
+		return k, err
+	}
+	diff, err := meanAbsDiff(shot, fromCanvas)
+	if err != nil {
+		return k, fmt.Errorf("compare capture paths: %w", err)
+	}
+	k.canvas = diff <= canvasTolerance
+	t.r.log.Debug("canvas capture probe", "diff", diff, "canvas", k.canvas)
+	return k, nil
+}
+
+// frame seeks the page to frame i and captures it as JPEG.
+func (t *tab) frame(ctx context.Context, i int) ([]byte, error) {
+	data, err := t.captureAs(ctx, i, t.mode)
+	if err == nil {
+		t.frames++
+	}
+	return data, err
+}
+
+func (t *tab) captureAs(ctx context.Context, i int, mode captureMode) ([]byte, error) {
+	fctx, cancel := context.WithTimeout(t.ctx, t.r.cfg.FrameTimeout)
+	defer cancel()
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+
+	sec := strconv.FormatFloat(float64(i)/float64(t.j.preset.FPS), 'g', -1, 64)
+	var data []byte
+	err := chromedp.Run(fctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		switch mode {
+		case modeCanvas:
+			expr := `(async () => { await window.__exportSeekTo(` + sec + `); return window.__kodaCanvas.toDataURL('image/jpeg', ` +
+				strconv.FormatFloat(float64(t.r.cfg.JPEGQuality)/100, 'f', 2, 64) + `); })()`
+			url, err := t.eval(ctx, expr)
+			if err != nil {
+				return err
+			}
+			b64, ok := strings.CutPrefix(url, "data:image/jpeg;base64,")
+			if !ok {
+				return renderFailed(nil, "canvas returned no JPEG at frame %d", i)
+			}
+			data, err = base64.StdEncoding.DecodeString(b64)
+			return err
+		default:
+			// Two animation frames after the seek, the new style has been committed and
+			// painted; a screenshot taken earlier may mix tiles of the previous frame.
+			if _, err := t.eval(ctx, `(async () => { await window.__exportSeekTo(`+sec+`); `+
+				`const raf = window.__kodaRAF || requestAnimationFrame; `+
+				`await new Promise(r => raf(() => raf(r))); })()`); err != nil {
+				return err
+			}
+			var err error
+			data, err = page.CaptureScreenshot().
+				WithFormat(page.CaptureScreenshotFormatJpeg).
+				WithQuality(int64(t.r.cfg.JPEGQuality)).
+				WithOptimizeForSpeed(true).
+				Do(ctx)
+			return err
+		}
+	}))
+	if err != nil {
+		var ke *koda.Error
+		switch {
+		case errors.As(err, &ke):
+			return nil, err
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		case t.ctx.Err() != nil || t.crashed.Load():
+			return nil, fmt.Errorf("frame %d: browser tab gone: %w", i, errTabGone)
+		case errors.Is(fctx.Err(), context.DeadlineExceeded):
+			return nil, renderTimeout(err, "frame %d (t=%ss) took longer than %s", i, sec, t.r.cfg.FrameTimeout)
+		}
+		return nil, fmt.Errorf("frame %d: %w", i, err)
+	}
+	return data, nil
+}
+
+// eval evaluates a (possibly async) expression and returns its string value; a thrown
+// exception becomes RENDER_FAILED.
+func (t *tab) eval(ctx context.Context, expr string) (string, error) {
+	res, exc, err := cdpruntime.Evaluate(expr).WithAwaitPromise(true).WithReturnByValue(true).Do(ctx)
+	if err != nil {
+		return "", err
+	}
+	if exc != nil {
+		return "", renderFailed(nil, "page threw while seeking: %s", exceptionText(exc))
+	}
+	if res == nil || res.Type != cdpruntime.TypeString {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(res.Value, &s); err != nil {
+		return "", fmt.Errorf("decode evaluation result: %w", err)
+	}
+	return s, nil
+}
+
+func exceptionText(d *cdpruntime.ExceptionDetails) string {
+	if d == nil {
+		return ""
+	}
+	msg := d.Text
+	if d.Exception != nil && d.Exception.Description != "" {
+		msg = d.Exception.Description
+	}
+	if i := strings.IndexByte(msg, '\n'); i > 0 && len(msg) > 300 {
+		msg = msg[:i]
+	}
+	if len(msg) > 500 {
+		msg = msg[:500]
+	}
+	return msg
+}

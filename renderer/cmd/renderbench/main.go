@@ -1,0 +1,214 @@
+// Command renderbench renders the reference pages with the baseline (the original
+// specification's method: one tab, PNG per frame on disk, then ffmpeg) and with Koda's
+// renderer, and prints wall time, frames/s, the speed-up and the peak memory of the
+// child processes for each case.
+//
+//	go run ./renderer/cmd/renderbench [-cases canvas1080,preview,dom1080] [-baseline=false]
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"text/tabwriter"
+	"time"
+
+	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/renderer"
+)
+
+type benchCase struct {
+	name, page, preset string
+	durationS          float64
+}
+
+var allCases = []benchCase{
+	{"canvas1080", "bench_canvas.html", "1080p", 5},
+	{"preview", "bench_canvas.html", "preview", 5},
+	{"dom1080", "bench_dom.html", "1080p", 5},
+}
+
+func main() {
+	casesFlag := flag.String("cases", "canvas1080,preview,dom1080", "comma-separated cases: "+caseNames())
+	withBaseline := flag.Bool("baseline", true, "also render with the baseline and print the ratio")
+	browsers := flag.Int("browsers", runtime.NumCPU(), "browser processes for Koda's renderer")
+	pages := flag.String("pages", defaultPages(), "folder holding the reference pages")
+	out := flag.String("out", "", "folder for the videos (default: a temporary folder, removed)")
+	verbose := flag.Bool("v", false, "log renderer diagnostics")
+	flag.Parse()
+
+	level := slog.LevelWarn
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+
+	dir := *out
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "renderbench-*")
+		if err != nil {
+			fatal(err)
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	}
+	koda := renderer.New(renderer.Config{Logger: log, Browsers: *browsers})
+	base := renderer.NewBaseline(renderer.Config{Logger: log})
+
+	fmt.Printf("renderbench: %d CPUs, chromium %s, Koda with %d browsers\n", runtime.NumCPU(), koda.Config().ChromiumPath, *browsers)
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "case\trenderer\tframes\twall s\tcapture s\tframes/s\tspeed-up\tpeak RSS MB\t")
+	for _, name := range strings.Split(*casesFlag, ",") {
+		c, ok := findCase(strings.TrimSpace(name))
+		if !ok {
+			fatal(fmt.Errorf("unknown case %q (known: %s)", name, caseNames()))
+		}
+		var baseWall time.Duration
+		if *withBaseline {
+			res, wall, rss, err := run(ctx, base, c, *pages, filepath.Join(dir, c.name+"-baseline.mp4"))
+			if err != nil {
+				fatal(fmt.Errorf("%s baseline: %w", c.name, err))
+			}
+			baseWall = wall
+			row(tw, c.name, "baseline", res, wall, rss, "1.00x")
+		}
+		res, wall, rss, err := run(ctx, koda, c, *pages, filepath.Join(dir, c.name+"-koda.mp4"))
+		if err != nil {
+			fatal(fmt.Errorf("%s koda: %w", c.name, err))
+		}
+		ratio := "-"
+		if baseWall > 0 {
+			ratio = fmt.Sprintf("%.2fx", baseWall.Seconds()/wall.Seconds())
+		}
+		row(tw, c.name, "koda", res, wall, rss, ratio)
+		tw.Flush()
+	}
+	tw.Flush()
+}
+
+func row(tw *tabwriter.Writer, name, who string, res *koda.RenderResult, wall time.Duration, rss int64, ratio string) {
+	fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%.2f\t%.1f\t%s\t%d\t\n", name, who, res.Frames, wall.Seconds(),
+		res.CaptureTime.Seconds(), float64(res.Frames)/wall.Seconds(), ratio, rss>>20)
+}
+
+func run(ctx context.Context, r koda.Renderer, c benchCase, pages, out string) (*koda.RenderResult, time.Duration, int64, error) {
+	preset, err := koda.LookupPreset(c.preset)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	peak, stop := sampleRSS()
+	began := time.Now()
+	res, err := r.Render(ctx, koda.RenderRequest{Dir: pages, Entry: c.page, Preset: preset, DurationS: c.durationS, VideoPath: out}, nil)
+	wall := time.Since(began)
+	stop()
+	return res, wall, peak.Load(), err
+}
+
+// sampleRSS samples, every 50 ms, the summed resident memory of all descendants of this
+// process (browsers, their renderers and GPU processes, ffmpeg) and keeps the peak.
+func sampleRSS() (*atomic.Int64, func()) {
+	var peak atomic.Int64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			if s := descendantsRSS(os.Getpid()); s > peak.Load() {
+				peak.Store(s)
+			}
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return &peak, func() { close(done); wg.Wait() }
+}
+
+func descendantsRSS(root int) int64 {
+	ents, _ := os.ReadDir("/proc")
+	parent := map[int]int{}
+	rss := map[int]int64{}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		st, err := os.ReadFile("/proc/" + e.Name() + "/status")
+		if err != nil {
+			continue
+		}
+		for _, line := range bytes.Split(st, []byte("\n")) {
+			f := strings.Fields(string(line))
+			if len(f) < 2 {
+				continue
+			}
+			switch f[0] {
+			case "PPid:":
+				parent[pid], _ = strconv.Atoi(f[1])
+			case "VmRSS:":
+				kb, _ := strconv.ParseInt(f[1], 10, 64)
+				rss[pid] = kb << 10
+			}
+		}
+	}
+	var sum int64
+	for pid, size := range rss {
+		for p, n := parent[pid], 0; p != 0 && n < 64; p, n = parent[p], n+1 {
+			if p == root {
+				sum += size
+				break
+			}
+		}
+	}
+	return sum
+}
+
+func findCase(name string) (benchCase, bool) {
+	for _, c := range allCases {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return benchCase{}, false
+}
+
+func caseNames() string {
+	var n []string
+	for _, c := range allCases {
+		n = append(n, c.name)
+	}
+	return strings.Join(n, ",")
+}
+
+// defaultPages finds renderer/testdata from the repository root or the renderer folder.
+func defaultPages() string {
+	for _, d := range []string{"renderer/testdata", "testdata", "../../testdata"} {
+		if _, err := os.Stat(filepath.Join(d, "bench_canvas.html")); err == nil {
+			abs, _ := filepath.Abs(d)
+			return abs
+		}
+	}
+	return "renderer/testdata"
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "renderbench:", err)
+	os.Exit(1)
+}

@@ -1,0 +1,264 @@
+package renderer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	ffmpeg "github.com/u2takey/ffmpeg-go"
+
+	"github.com/kodahq/koda"
+)
+
+type encodeOptions struct {
+	preset     koda.PresetSpec
+	frames     int
+	out        string
+	x264Preset string
+}
+
+// encoder is one ffmpeg process reading JPEG frames on stdin and writing a temporary
+// file that finish renames to the output path.
+type encoder struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stderr *tailBuffer
+	tmp    string
+	out    string
+	done   chan struct{}
+	err    error
+	once   sync.Once
+}
+
+// encoderArgs builds ffmpeg's arguments with ffmpeg-go. Every output starts with a
+// keyframe (x264 and libvpx always open with one), so frame-range chunks can later be
+// joined with -c copy.
+func encoderArgs(o encodeOptions, tmp string) []string {
+	fps := strconv.Itoa(o.preset.FPS)
+	in := ffmpeg.Input("pipe:0", ffmpeg.KwArgs{"f": "image2pipe", "c:v": "mjpeg", "framerate": fps})
+	out := ffmpeg.KwArgs{
+		"frames:v": strconv.Itoa(o.frames),
+		"pix_fmt":  "yuv420p",
+		"crf":      strconv.Itoa(o.preset.CRF),
+		"r":        fps,
+	}
+	switch o.preset.Format {
+	case koda.FormatWebM:
+		out["f"] = "webm"
+		out["c:v"] = "libvpx-vp9"
+		out["b:v"] = "0"
+		out["deadline"] = "realtime"
+		out["cpu-used"] = "8"
+		out["row-mt"] = "1"
+	default:
+		out["f"] = "mp4"
+		out["c:v"] = "libx264"
+		out["preset"] = o.x264Preset
+		out["movflags"] = "+faststart"
+		// JPEG frames decode as full-range yuvj420p; players expect limited range.
+		out["color_range"] = "tv"
+	}
+	args := in.Output(tmp, out).OverWriteOutput().GetArgs()
+	return append([]string{"-hide_banner", "-loglevel", "error", "-nostats"}, args...)
+}
+
+func startEncoder(ctx context.Context, ffmpegPath string, o encodeOptions) (*encoder, error) {
+	ext := filepath.Ext(o.out)
+	f, err := os.CreateTemp(filepath.Dir(o.out), "."+filepath.Base(o.out)+".part-*"+ext)
+	if err != nil {
+		return nil, fmt.Errorf("create temp video: %w", err)
+	}
+	tmp := f.Name()
+	_ = f.Close()
+
+	cmd := exec.CommandContext(ctx, ffmpegPath, encoderArgs(o, tmp)...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 3 * time.Second
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		_ = os.Remove(tmp)
+		return nil, fmt.Errorf("ffmpeg stdin: %w", err)
+	}
+	e := &encoder{cmd: cmd, stdin: stdin, stderr: &tailBuffer{max: 4096}, tmp: tmp, out: o.out, done: make(chan struct{})}
+	cmd.Stderr = e.stderr
+	if err := cmd.Start(); err != nil {
+		_ = os.Remove(tmp)
+		return nil, renderFailed(err, "start ffmpeg %s: %v", ffmpegPath, err)
+	}
+	go func() {
+		e.err = cmd.Wait()
+		close(e.done)
+	}()
+	return e, nil
+}
+
+func (e *encoder) write(frame []byte) error {
+	if _, err := e.stdin.Write(frame); err != nil {
+		select {
+		case <-e.done:
+			return renderFailed(e.err, "ffmpeg exited early: %s", e.stderr.String())
+		default:
+		}
+		return fmt.Errorf("write frame to ffmpeg: %w", err)
+	}
+	return nil
+}
+
+// finish closes ffmpeg's input, waits for it and moves the file into place.
+func (e *encoder) finish() (int64, error) {
+	_ = e.stdin.Close()
+	<-e.done
+	if e.err != nil {
+		_ = os.Remove(e.tmp)
+		return 0, renderFailed(e.err, "ffmpeg failed: %s", e.stderr.String())
+	}
+	st, err := os.Stat(e.tmp)
+	if err != nil {
+		return 0, fmt.Errorf("stat encoded video: %w", err)
+	}
+	if err := os.Rename(e.tmp, e.out); err != nil {
+		_ = os.Remove(e.tmp)
+		return 0, fmt.Errorf("move encoded video into place: %w", err)
+	}
+	e.once.Do(func() {}) // abort is now a no-op
+	return st.Size(), nil
+}
+
+// abort kills ffmpeg, waits for it and removes the partial file.
+func (e *encoder) abort() {
+	e.once.Do(func() {
+		_ = e.stdin.Close()
+		select {
+		case <-e.done:
+		case <-time.After(200 * time.Millisecond):
+			_ = syscall.Kill(-e.cmd.Process.Pid, syscall.SIGKILL)
+			<-e.done
+		}
+		_ = os.Remove(e.tmp)
+	})
+}
+
+// tailBuffer keeps the last max bytes written to it, for error messages.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = t.b[len(t.b)-t.max:]
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}
+
+// Concat joins video files that share codec parameters (frame-range chunks of one
+// render, each opening with a keyframe) into out without re-encoding. H.264 parts go
+// through MPEG-TS first: the MP4 edit lists that B-frames bring make the concat demuxer
+// misplace frames at the seams, while TS timestamps join exactly.
+func Concat(ctx context.Context, ffmpegPath string, parts []string, out string) error {
+	if len(parts) == 0 {
+		return errors.New("concat: no parts")
+	}
+	if ffmpegPath == "" {
+		ffmpegPath = FindFFmpeg()
+	}
+	work, err := os.MkdirTemp("", "koda-concat-*")
+	if err != nil {
+		return fmt.Errorf("concat: %w", err)
+	}
+	defer os.RemoveAll(work)
+
+	var list strings.Builder
+	for k, p := range parts {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return fmt.Errorf("concat part %s: %w", p, err)
+		}
+		switch strings.ToLower(filepath.Ext(p)) {
+		case ".mp4", ".m4v", ".mov":
+			ts := filepath.Join(work, fmt.Sprintf("%06d.ts", k))
+			args := ffmpeg.Input(abs).Output(ts, ffmpeg.KwArgs{"c": "copy", "bsf:v": "h264_mp4toannexb", "f": "mpegts"}).
+				OverWriteOutput().GetArgs()
+			if err := runFFmpeg(ctx, ffmpegPath, args); err != nil {
+				return fmt.Errorf("concat part %s: %w", p, err)
+			}
+			abs = ts
+		}
+		fmt.Fprintf(&list, "file '%s'\n", escapeConcatPath(abs))
+	}
+	listPath := filepath.Join(work, "list.txt")
+	if err := os.WriteFile(listPath, []byte(list.String()), 0o644); err != nil {
+		return fmt.Errorf("concat list: %w", err)
+	}
+
+	ext := filepath.Ext(out)
+	tmpf, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".part-*"+ext)
+	if err != nil {
+		return fmt.Errorf("concat output: %w", err)
+	}
+	tmp := tmpf.Name()
+	_ = tmpf.Close()
+	kw := ffmpeg.KwArgs{"c": "copy"}
+	switch strings.ToLower(ext) {
+	case ".mp4", ".m4v", ".mov":
+		kw["movflags"] = "+faststart"
+	}
+	args := ffmpeg.Input(listPath, ffmpeg.KwArgs{"f": "concat", "safe": "0"}).Output(tmp, kw).OverWriteOutput().GetArgs()
+	if err := runFFmpeg(ctx, ffmpegPath, args); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("concat %d parts: %w", len(parts), err)
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("concat: %w", err)
+	}
+	return nil
+}
+
+// runFFmpeg runs one short ffmpeg command, killed with ctx.
+func runFFmpeg(ctx context.Context, ffmpegPath string, args []string) error {
+	cmd := exec.CommandContext(ctx, ffmpegPath, append([]string{"-hide_banner", "-loglevel", "error", "-nostdin"}, args...)...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	cmd.WaitDelay = 3 * time.Second
+	stderr := &tailBuffer{max: 4096}
+	cmd.Stderr = stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return renderFailed(err, "ffmpeg: %s", strings.TrimSpace(stderr.String()))
+	}
+	return nil
+}
+
+func escapeConcatPath(p string) string {
+	out := make([]byte, 0, len(p))
+	for i := 0; i < len(p); i++ {
+		if p[i] == '\'' {
+			out = append(out, []byte(`'\''`)...)
+			continue
+		}
+		out = append(out, p[i])
+	}
+	return string(out)
+}

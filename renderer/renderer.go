@@ -1,0 +1,292 @@
+// Package renderer turns web pages into videos with headless Chromium (chromedp) and
+// ffmpeg (ffmpeg-go). It implements koda.Renderer.
+//
+// A render serves the page folder on a loopback port, opens it with ?export=1 in up to
+// Config.Browsers browser processes, seeks every frame through the export protocol
+// (DESIGN.md §3.5), and pipes JPEG frames in order into one ffmpeg process. Pages without
+// the export hooks are driven by an injected virtual clock.
+package renderer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/kodahq/koda"
+)
+
+// Config configures a Renderer. Zero fields take the documented defaults.
+type Config struct {
+	// ChromiumPath is the browser binary; default FindChromium().
+	ChromiumPath string
+	// FFmpegPath is the ffmpeg binary; default "ffmpeg" from PATH.
+	FFmpegPath string
+	// Logger receives render diagnostics; default discards.
+	Logger *slog.Logger
+	// Browsers is the number of browser processes one render uses; default runtime.NumCPU().
+	Browsers int
+	// ReadyTimeout bounds the page load until window.__exportReady; default 30 s.
+	ReadyTimeout time.Duration
+	// FrameTimeout bounds one seek plus capture; default 20 s.
+	FrameTimeout time.Duration
+	// JPEGQuality of captured frames (1..100); default 92.
+	JPEGQuality int
+	// X264Preset is libx264's speed preset; default "veryfast".
+	X264Preset string
+	// TabFrames restarts a browser tab after this many frames, because long capture
+	// loops leak memory in Chrome; default 1200. Negative disables restarts.
+	TabFrames int
+	// Retries is how many times a browser that crashed mid-render is replaced; default 2.
+	Retries int
+	// DisableCanvasCapture turns off reading frames from a full-frame canvas in the page
+	// (used by benchmarks and tests to compare the capture paths).
+	DisableCanvasCapture bool
+	// RandomSeed seeds Math.random in pages driven by the virtual clock; default 1.
+	RandomSeed uint32
+	// Sandbox runs the browsers inside bubblewrap without network (see sandboxed.go).
+	Sandbox SandboxConfig
+}
+
+// Renderer renders pages to video. It is safe for concurrent use; each Render starts and
+// stops its own browser and encoder processes.
+type Renderer struct {
+	cfg Config
+	log *slog.Logger
+}
+
+var _ koda.Renderer = (*Renderer)(nil)
+
+// New returns a Renderer with cfg's defaults filled in.
+func New(cfg Config) *Renderer {
+	if cfg.ChromiumPath == "" {
+		cfg.ChromiumPath = FindChromium()
+	}
+	if cfg.FFmpegPath == "" {
+		cfg.FFmpegPath = FindFFmpeg()
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Browsers <= 0 {
+		cfg.Browsers = runtime.NumCPU()
+	}
+	if cfg.ReadyTimeout <= 0 {
+		cfg.ReadyTimeout = 30 * time.Second
+	}
+	if cfg.FrameTimeout <= 0 {
+		cfg.FrameTimeout = 20 * time.Second
+	}
+	if cfg.JPEGQuality <= 0 || cfg.JPEGQuality > 100 {
+		cfg.JPEGQuality = 92
+	}
+	if cfg.X264Preset == "" {
+		cfg.X264Preset = "veryfast"
+	}
+	if cfg.TabFrames == 0 {
+		cfg.TabFrames = 1200
+	}
+	if cfg.Retries == 0 {
+		cfg.Retries = 2
+	}
+	if cfg.RandomSeed == 0 {
+		cfg.RandomSeed = 1
+	}
+	return &Renderer{cfg: cfg, log: cfg.Logger}
+}
+
+// Config returns the effective configuration.
+func (r *Renderer) Config() Config { return r.cfg }
+
+// job is one validated render request.
+type job struct {
+	req        koda.RenderRequest
+	preset     koda.PresetSpec
+	start, end int // frame range [start, end)
+	total      int // frames in the whole video
+	url        string
+	hooks      hookState
+}
+
+func (j *job) frames() int { return j.end - j.start }
+
+// validate checks the request and resolves the frame range.
+func validate(req koda.RenderRequest) (*job, error) {
+	p := req.Preset
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if req.DurationS <= 0 || req.DurationS > 3600 {
+		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidDuration, "duration %gs out of range", req.DurationS)
+	}
+	if req.VideoPath == "" {
+		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "render request has no video path")
+	}
+	if req.URL == "" && req.Dir == "" {
+		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "render request has neither a folder nor a URL")
+	}
+	if req.AudioPath != "" {
+		if st, err := os.Stat(req.AudioPath); err != nil || st.IsDir() {
+			return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "audio file %s is not readable", req.AudioPath)
+		}
+	}
+	j := &job{req: req, preset: p, total: p.Frames(req.DurationS)}
+	j.start, j.end = req.FrameStart, req.FrameEnd
+	if j.start == 0 && j.end == 0 {
+		j.end = j.total
+	}
+	if j.start < 0 || j.end > j.total || j.start >= j.end {
+		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest,
+			"frame range [%d,%d) outside the video's %d frames", req.FrameStart, req.FrameEnd, j.total)
+	}
+	return j, nil
+}
+
+// Render renders req to req.VideoPath (and req.ThumbnailPath). Failures are *koda.Error
+// with code RENDER_FAILED or TIMEOUT; when ctx is cancelled the error wraps ctx.Err().
+// Every browser and encoder process it started has exited when it returns, and no
+// partial file is left at VideoPath or ThumbnailPath.
+func (r *Renderer) Render(ctx context.Context, req koda.RenderRequest, progress func(koda.RenderProgress)) (*koda.RenderResult, error) {
+	began := time.Now()
+	j, err := validate(req)
+	if err != nil {
+		return nil, err
+	}
+	pr := newProgress(progress, j.frames())
+	pr.stage(koda.StagePreparing)
+
+	res, err := r.render(ctx, j, pr)
+	if err != nil {
+		err = classify(ctx, err)
+		r.log.Warn("render failed", "video", req.VideoPath, "frames", j.frames(), "err", err)
+		return nil, err
+	}
+	res.TotalTime = time.Since(began)
+	pr.stage(koda.StageDone)
+	r.log.Info("render done", "video", req.VideoPath, "frames", res.Frames,
+		"capture", res.CaptureTime, "total", res.TotalTime, "bytes", res.SizeBytes)
+	return res, nil
+}
+
+func (r *Renderer) render(ctx context.Context, j *job, pr *progress) (*koda.RenderResult, error) {
+	pageURL, stopServer, err := servePage(j.req)
+	if err != nil {
+		return nil, koda.Errorf(koda.EINTERNAL, koda.CodeRenderFailed, "serve page: %v", err)
+	}
+	defer stopServer()
+	j.url = pageURL
+	if j.req.URL == "" {
+		j.hooks = scanHooks(j.req.Dir, j.req.Entry)
+	}
+
+	if err := os.MkdirAll(filepath.Dir(j.req.VideoPath), 0o755); err != nil {
+		return nil, fmt.Errorf("create output folder: %w", err)
+	}
+	enc, err := startEncoder(ctx, r.cfg.FFmpegPath, encodeOptions{
+		preset: j.preset, frames: j.frames(), out: j.req.VideoPath, x264Preset: r.cfg.X264Preset,
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer enc.abort() // a no-op after a successful finish
+
+	mid := -1
+	if j.req.ThumbnailPath != "" {
+		mid = j.start + j.frames()/2
+	}
+	var thumb []byte
+	capStart := time.Now()
+	err = r.capture(ctx, j, func(i int, frame []byte) error {
+		if i == mid {
+			thumb = frame
+		}
+		if err := enc.write(frame); err != nil {
+			return err
+		}
+		pr.frames(i - j.start + 1)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	capTime := time.Since(capStart)
+
+	pr.stage(koda.StageEncoding)
+	size, err := enc.finish()
+	if err != nil {
+		return nil, err
+	}
+	// Audio belongs to the whole video only: chunks of a split render get theirs once
+	// joined (MuxAudio after Concat).
+	if j.req.AudioPath != "" && j.start == 0 && j.end == j.total {
+		dur := float64(j.total) / float64(j.preset.FPS)
+		if err := MuxAudio(ctx, r.cfg.FFmpegPath, j.req.VideoPath, j.req.AudioPath, dur); err != nil {
+			_ = os.Remove(j.req.VideoPath)
+			return nil, err
+		}
+		st, err := os.Stat(j.req.VideoPath)
+		if err != nil {
+			return nil, fmt.Errorf("stat video: %w", err)
+		}
+		size = st.Size()
+	}
+	if thumb != nil {
+		if err := writeFileAtomic(j.req.ThumbnailPath, thumb); err != nil {
+			_ = os.Remove(j.req.VideoPath)
+			return nil, fmt.Errorf("write thumbnail: %w", err)
+		}
+	}
+	return &koda.RenderResult{Frames: j.frames(), SizeBytes: size, CaptureTime: capTime}, nil
+}
+
+// classify turns any error into the contract's *koda.Error codes, keeping cancellation
+// recognisable with errors.Is(err, context.Canceled).
+func classify(ctx context.Context, err error) error {
+	var ke *koda.Error
+	if errors.As(err, &ke) {
+		return err
+	}
+	if ctx.Err() != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return &koda.Error{Kind: koda.ETIMEOUT, Code: koda.CodeTimeout, Message: "render ran out of time", Err: err}
+		}
+		return fmt.Errorf("render cancelled: %w", ctx.Err())
+	}
+	return &koda.Error{Kind: koda.EINTERNAL, Code: koda.CodeRenderFailed, Message: "render failed", Err: err}
+}
+
+func renderFailed(err error, format string, args ...any) *koda.Error {
+	return &koda.Error{Kind: koda.EUNPROCESSABLE, Code: koda.CodeRenderFailed, Message: fmt.Sprintf(format, args...), Err: err}
+}
+
+func renderTimeout(err error, format string, args ...any) *koda.Error {
+	return &koda.Error{Kind: koda.ETIMEOUT, Code: koda.CodeTimeout, Message: fmt.Sprintf(format, args...), Err: err}
+}
+
+// writeFileAtomic writes data next to path and renames it into place, so readers never
+// see a partial file.
+func writeFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".part-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	return nil
+}

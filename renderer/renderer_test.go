@@ -1,0 +1,657 @@
+package renderer_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"image"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/renderer"
+)
+
+// small is a quick preset for tests: 640x360 at 15 fps.
+var small = koda.PresetSpec{Name: "test", Width: 640, Height: 360, FPS: 15, CRF: 23, Format: koda.FormatMP4}
+
+// setup returns a renderer with short timeouts and a per-test TMPDIR. Every browser and
+// encoder the renderer starts inherits TMPDIR, which lets leftoverProcs find them.
+func setup(t *testing.T, mod func(*renderer.Config)) (*renderer.Renderer, string) {
+	t.Helper()
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	cfg := renderer.Config{ReadyTimeout: 20 * time.Second, FrameTimeout: 15 * time.Second}
+	if mod != nil {
+		mod(&cfg)
+	}
+	t.Cleanup(func() {
+		if procs := leftoverProcs(tmp); len(procs) > 0 {
+			t.Errorf("processes left running after the test: %v", procs)
+		}
+	})
+	return renderer.New(cfg), tmp
+}
+
+func fixture(name string) string {
+	abs, err := filepath.Abs(filepath.Join("testdata", name))
+	if err != nil {
+		panic(err)
+	}
+	return abs
+}
+
+// leftoverProcs lists live (non-zombie) processes whose environment carries TMPDIR=tmp.
+func leftoverProcs(tmp string) []string {
+	marker := []byte("TMPDIR=" + tmp + "\x00")
+	ents, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err != nil || !bytes.Contains(env, marker) {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// Field 3 of stat, after the parenthesised command name, is the state.
+		if i := bytes.LastIndexByte(stat, ')'); i > 0 && len(stat) > i+2 && stat[i+2] == 'Z' {
+			continue
+		}
+		comm, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "comm"))
+		out = append(out, e.Name()+":"+strings.TrimSpace(string(comm)))
+	}
+	return out
+}
+
+// waitNoLeftovers polls briefly: killed processes take a moment to leave the table.
+func waitNoLeftovers(t *testing.T, tmp string) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		procs := leftoverProcs(tmp)
+		if len(procs) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("processes of the render still running: %v", procs)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+type probeInfo struct {
+	Streams []struct {
+		CodecName string `json:"codec_name"`
+		PixFmt    string `json:"pix_fmt"`
+		Width     int    `json:"width"`
+		Height    int    `json:"height"`
+		FrameRate string `json:"r_frame_rate"`
+		NbFrames  string `json:"nb_read_frames"`
+	} `json:"streams"`
+	Format struct {
+		FormatName string `json:"format_name"`
+	} `json:"format"`
+}
+
+func ffprobe(t *testing.T, path string) probeInfo {
+	t.Helper()
+	out, err := exec.Command("ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+		"-show_entries", "stream=codec_name,pix_fmt,width,height,r_frame_rate,nb_read_frames:format=format_name",
+		"-of", "json", path).Output()
+	if err != nil {
+		t.Fatalf("ffprobe %s: %v", path, err)
+	}
+	var p probeInfo
+	if err := json.Unmarshal(out, &p); err != nil {
+		t.Fatalf("ffprobe output: %v", err)
+	}
+	if len(p.Streams) != 1 {
+		t.Fatalf("ffprobe %s: %d video streams", path, len(p.Streams))
+	}
+	return p
+}
+
+// frameHashes returns the MD5 of every decoded frame (ffmpeg -f framemd5).
+func frameHashes(t *testing.T, path string) []string {
+	t.Helper()
+	out, err := exec.Command("ffmpeg", "-v", "error", "-i", path, "-map", "0:v:0", "-f", "framemd5", "-").Output()
+	if err != nil {
+		t.Fatalf("framemd5 %s: %v", path, err)
+	}
+	var hashes []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, ",")
+		hashes = append(hashes, strings.TrimSpace(f[len(f)-1]))
+	}
+	return hashes
+}
+
+// decodeFrame returns frame n of path as raw RGB24.
+func decodeFrame(t *testing.T, path string, n int) []byte {
+	t.Helper()
+	out, err := exec.Command("ffmpeg", "-v", "error", "-i", path, "-vf", "select=eq(n\\,"+strconv.Itoa(n)+")",
+		"-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-").Output()
+	if err != nil || len(out) == 0 {
+		t.Fatalf("decode frame %d of %s: %v", n, path, err)
+	}
+	return out
+}
+
+func render(t *testing.T, r *renderer.Renderer, req koda.RenderRequest) (*koda.RenderResult, []koda.RenderProgress, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var mu sync.Mutex
+	var prog []koda.RenderProgress
+	res, err := r.Render(ctx, req, func(p koda.RenderProgress) {
+		mu.Lock()
+		prog = append(prog, p)
+		mu.Unlock()
+	})
+	return res, prog, err
+}
+
+func TestRenderCanvasMP4(t *testing.T) {
+	r, _ := setup(t, nil)
+	out := t.TempDir()
+	req := koda.RenderRequest{
+		Dir: fixture("canvas"), Preset: small, DurationS: 2,
+		VideoPath: filepath.Join(out, "v.mp4"), ThumbnailPath: filepath.Join(out, "thumb.jpg"),
+	}
+	res, prog, err := render(t, r, req)
+	if err != nil {
+		t.Fatalf("render: %v", err)
+	}
+	if res.Frames != 30 {
+		t.Errorf("result frames = %d, want 30", res.Frames)
+	}
+	if st, err := os.Stat(req.VideoPath); err != nil || st.Size() != res.SizeBytes {
+		t.Errorf("video size: stat %v, result %d", err, res.SizeBytes)
+	}
+
+	p := ffprobe(t, req.VideoPath)
+	s := p.Streams[0]
+	if s.CodecName != "h264" || s.PixFmt != "yuv420p" || s.Width != 640 || s.Height != 360 || s.FrameRate != "15/1" || s.NbFrames != "30" {
+		t.Errorf("ffprobe = %+v, want h264 yuv420p 640x360 15/1 with 30 frames", s)
+	}
+	if !strings.Contains(p.Format.FormatName, "mp4") {
+		t.Errorf("container %q, want mp4", p.Format.FormatName)
+	}
+	// +faststart puts the moov atom before mdat.
+	head := make([]byte, 64<<10)
+	f, _ := os.Open(req.VideoPath)
+	n, _ := f.Read(head)
+	f.Close()
+	if moov, mdat := bytes.Index(head[:n], []byte("moov")), bytes.Index(head[:n], []byte("mdat")); moov < 0 || (mdat >= 0 && moov > mdat) {
+		t.Errorf("moov atom not before mdat (moov at %d, mdat at %d): +faststart missing", moov, mdat)
+	}
+
+	if bytes.Equal(decodeFrame(t, req.VideoPath, 0), decodeFrame(t, req.VideoPath, 15)) {
+		t.Error("first and middle frames are identical; the animation did not move")
+	}
+
+	tf, err := os.Open(req.ThumbnailPath)
+	if err != nil {
+		t.Fatalf("thumbnail: %v", err)
+	}
+	defer tf.Close()
+	cfg, format, err := image.DecodeConfig(tf)
+	if err != nil || format != "jpeg" || cfg.Width != 640 || cfg.Height != 360 {
+		t.Errorf("thumbnail: %s %dx%d, err %v; want jpeg 640x360", format, cfg.Width, cfg.Height, err)
+	}
+
+	checkProgress(t, prog, 30)
+	if left, _ := filepath.Glob(filepath.Join(out, ".*part*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+func checkProgress(t *testing.T, prog []koda.RenderProgress, frames int) {
+	t.Helper()
+	if len(prog) < 3 {
+		t.Fatalf("only %d progress reports", len(prog))
+	}
+	order := map[string]int{koda.StagePreparing: 0, koda.StageCapturing: 1, koda.StageEncoding: 2, koda.StageDone: 3}
+	seen := map[string]bool{}
+	for i, p := range prog {
+		seen[p.Stage] = true
+		if p.FramesTotal != frames {
+			t.Errorf("report %d: frames_total %d, want %d", i, p.FramesTotal, frames)
+		}
+		if i > 0 {
+			q := prog[i-1]
+			if p.Percent < q.Percent || order[p.Stage] < order[q.Stage] || p.FramesDone < q.FramesDone {
+				t.Errorf("progress went backwards: %+v after %+v", p, q)
+			}
+		}
+	}
+	for _, st := range []string{koda.StagePreparing, koda.StageCapturing, koda.StageEncoding, koda.StageDone} {
+		if !seen[st] {
+			t.Errorf("stage %s never reported", st)
+		}
+	}
+	last := prog[len(prog)-1]
+	if last.Stage != koda.StageDone || last.Percent != 100 || last.FramesDone != frames {
+		t.Errorf("last report %+v, want done 100%% %d frames", last, frames)
+	}
+}
+
+func TestRenderWebM(t *testing.T) {
+	r, _ := setup(t, nil)
+	preset := small
+	preset.Format = koda.FormatWebM
+	req := koda.RenderRequest{Dir: fixture("dom"), Preset: preset, DurationS: 1, VideoPath: filepath.Join(t.TempDir(), "v.webm")}
+	if _, _, err := render(t, r, req); err != nil {
+		t.Fatalf("render: %v", err)
+	}
+	p := ffprobe(t, req.VideoPath)
+	if s := p.Streams[0]; s.CodecName != "vp9" || s.Width != 640 || s.Height != 360 || s.NbFrames != "15" {
+		t.Errorf("ffprobe = %+v, want vp9 640x360 with 15 frames", s)
+	}
+	if !strings.Contains(p.Format.FormatName, "webm") {
+		t.Errorf("container %q, want webm", p.Format.FormatName)
+	}
+}
+
+func TestRenderDeterministic(t *testing.T) {
+	r, _ := setup(t, nil)
+	dir := t.TempDir()
+	var hashes [2][]string
+	for k := range hashes {
+		req := koda.RenderRequest{Dir: fixture("dom"), Preset: small, DurationS: 1.6, VideoPath: filepath.Join(dir, strconv.Itoa(k)+".mp4")}
+		if _, _, err := render(t, r, req); err != nil {
+			t.Fatalf("render %d: %v", k, err)
+		}
+		hashes[k] = frameHashes(t, req.VideoPath)
+	}
+	if len(hashes[0]) != 24 {
+		t.Fatalf("%d frames, want 24", len(hashes[0]))
+	}
+	for i := range hashes[0] {
+		if hashes[0][i] != hashes[1][i] {
+			t.Errorf("frame %d differs between two renders: %s vs %s", i, hashes[0][i], hashes[1][i])
+		}
+	}
+}
+
+func wantCode(t *testing.T, err error, code string) {
+	t.Helper()
+	var ke *koda.Error
+	if !errors.As(err, &ke) || ke.Code != code {
+		t.Fatalf("error = %v, want *koda.Error with code %s", err, code)
+	}
+}
+
+func TestRenderFailures(t *testing.T) {
+	cases := []struct {
+		name, page string
+		code       string
+	}{
+		{"seek throws", "throws", koda.CodeRenderFailed},
+		{"never ready", "never", koda.CodeTimeout},
+		{"seek hangs", "hang", koda.CodeTimeout},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r, tmp := setup(t, func(c *renderer.Config) {
+				c.ReadyTimeout = 2 * time.Second
+				c.FrameTimeout = 2 * time.Second
+				c.Browsers = 1
+			})
+			out := t.TempDir()
+			req := koda.RenderRequest{Dir: fixture(tc.page), Preset: small, DurationS: 2,
+				VideoPath: filepath.Join(out, "v.mp4"), ThumbnailPath: filepath.Join(out, "t.jpg")}
+			began := time.Now()
+			_, _, err := render(t, r, req)
+			wantCode(t, err, tc.code)
+			if d := time.Since(began); d > 20*time.Second {
+				t.Errorf("failure took %s; want it bounded by the timeouts", d)
+			}
+			waitNoLeftovers(t, tmp)
+			if ents, _ := os.ReadDir(out); len(ents) > 0 {
+				t.Errorf("files left in the output folder after a failure: %v", ents)
+			}
+		})
+	}
+}
+
+func TestRenderCancel(t *testing.T) {
+	r, tmp := setup(t, nil)
+	out := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req := koda.RenderRequest{Dir: fixture("canvas"), Preset: small, DurationS: 60, VideoPath: filepath.Join(out, "v.mp4")}
+	var once sync.Once
+	_, err := r.Render(ctx, req, func(p koda.RenderProgress) {
+		if p.FramesDone >= 20 {
+			once.Do(cancel)
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error = %v, want context.Canceled", err)
+	}
+	waitNoLeftovers(t, tmp)
+	if ents, _ := os.ReadDir(out); len(ents) > 0 {
+		t.Errorf("files left after cancel: %v", ents)
+	}
+}
+
+func TestRenderRejectsBadRequests(t *testing.T) {
+	r := renderer.New(renderer.Config{})
+	out := filepath.Join(t.TempDir(), "v.mp4")
+	odd := small
+	odd.Width = 641
+	huge := small
+	huge.Width, huge.Height = 7680, 4320
+	for name, req := range map[string]koda.RenderRequest{
+		"odd width":   {Dir: fixture("canvas"), Preset: odd, DurationS: 1, VideoPath: out},
+		"8k":          {Dir: fixture("canvas"), Preset: huge, DurationS: 1, VideoPath: out},
+		"no duration": {Dir: fixture("canvas"), Preset: small, VideoPath: out},
+		"bad range":   {Dir: fixture("canvas"), Preset: small, DurationS: 1, FrameStart: 10, FrameEnd: 40, VideoPath: out},
+	} {
+		_, err := r.Render(context.Background(), req, nil)
+		if koda.ErrorKind(err) != koda.EINVALID {
+			t.Errorf("%s: error %v, want an EINVALID *koda.Error", name, err)
+		}
+	}
+}
+
+// boxX finds the left edge of the red box on row y of an RGB24 frame of width w.
+func boxX(frame []byte, w, y int) int {
+	for x := 0; x < w; x++ {
+		p := frame[(y*w+x)*3:]
+		if p[0] > 180 && p[1] < 90 && p[2] < 90 {
+			return x
+		}
+	}
+	return -1
+}
+
+// TestVirtualClock renders pages without export hooks, whose busy timers would make a
+// real clock drift, and checks the box sits where the frame time puts it: the rAF
+// timestamp, CSS animations, and Web Animations started by setTimeout all follow t.
+func TestVirtualClock(t *testing.T) {
+	preset := koda.PresetSpec{Name: "test", Width: 640, Height: 360, FPS: 10, CRF: 18, Format: koda.FormatMP4}
+	cases := []struct {
+		page string
+		x    func(t float64) float64
+	}{
+		{"clock_raf", func(t float64) float64 { return 100 + 200*t }},
+		{"clock_css", func(t float64) float64 { return 100 + 200*t }},
+		{"clock_waapi", func(t float64) float64 { return 100 + 200*max(0, t-0.5) }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.page, func(t *testing.T) {
+			// Restarting the tab every 7 frames makes each new tab replay the clock from
+			// zero to its frame, which must land on the same picture.
+			r, _ := setup(t, func(c *renderer.Config) { c.TabFrames = 7 })
+			req := koda.RenderRequest{Dir: fixture(tc.page), Preset: preset, DurationS: 2, VideoPath: filepath.Join(t.TempDir(), "v.mp4")}
+			if _, _, err := render(t, r, req); err != nil {
+				t.Fatalf("render: %v", err)
+			}
+			for _, i := range []int{0, 3, 5, 10, 15, 19} {
+				ts := float64(i) / 10
+				got := boxX(decodeFrame(t, req.VideoPath, i), 640, 180)
+				if want := tc.x(ts); math.Abs(float64(got)-want) > 2 {
+					t.Errorf("frame %d (t=%.1fs): box at x=%d, want %.0f", i, ts, got, want)
+				}
+			}
+		})
+	}
+}
+
+// psnr returns the average PSNR in dB of b against a, frame by frame.
+func psnr(t *testing.T, a, b string) float64 {
+	t.Helper()
+	out, err := exec.Command("ffmpeg", "-hide_banner", "-i", a, "-i", b, "-lavfi", "[0:v][1:v]psnr", "-f", "null", "-").CombinedOutput()
+	if err != nil {
+		t.Fatalf("psnr: %v\n%s", err, out)
+	}
+	s := string(out)
+	i := strings.LastIndex(s, "average:")
+	if i < 0 {
+		t.Fatalf("psnr: no average in %s", s)
+	}
+	f := strings.Fields(s[i+len("average:"):])
+	if f[0] == "inf" {
+		return math.Inf(1)
+	}
+	v, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		t.Fatalf("psnr %q: %v", f[0], err)
+	}
+	return v
+}
+
+// TestChunksConcat renders a video whole and in two frame-range chunks joined by
+// Concat without re-encoding: same frame count, no duplicated or missing frame at the
+// seams, and the same pictures.
+func TestChunksConcat(t *testing.T) {
+	r, _ := setup(t, nil)
+	dir := t.TempDir()
+	preset := small
+	preset.CRF = 12 // two encodes of the same frames agree closely at high quality
+	whole := koda.RenderRequest{Dir: fixture("canvas"), Preset: preset, DurationS: 2, VideoPath: filepath.Join(dir, "whole.mp4")}
+	if _, _, err := render(t, r, whole); err != nil {
+		t.Fatalf("whole: %v", err)
+	}
+	var parts []string
+	for k, rg := range [][2]int{{0, 11}, {11, 30}} {
+		req := whole
+		req.FrameStart, req.FrameEnd = rg[0], rg[1]
+		req.VideoPath = filepath.Join(dir, "part"+strconv.Itoa(k)+".mp4")
+		res, _, err := render(t, r, req)
+		if err != nil {
+			t.Fatalf("chunk %v: %v", rg, err)
+		}
+		if res.Frames != rg[1]-rg[0] {
+			t.Errorf("chunk %v: %d frames", rg, res.Frames)
+		}
+		parts = append(parts, req.VideoPath)
+	}
+	joined := filepath.Join(dir, "joined.mp4")
+	if err := renderer.Concat(context.Background(), "", parts, joined); err != nil {
+		t.Fatalf("concat: %v", err)
+	}
+	if s := ffprobe(t, joined).Streams[0]; s.CodecName != "h264" || s.NbFrames != "30" || s.FrameRate != "15/1" {
+		t.Errorf("joined: %+v, want h264 with 30 frames at 15/1", s)
+	}
+	if db := psnr(t, whole.VideoPath, joined); db < 45 {
+		t.Errorf("joined differs from the whole render: PSNR %.1f dB < 45", db)
+	}
+	// A shifted seam (a duplicated or dropped frame) shows as a big drop in PSNR right
+	// there: compare the frames around each seam one by one.
+	for _, i := range []int{10, 11} {
+		w := decodeFrame(t, whole.VideoPath, i)
+		if d := meanDiff(w, decodeFrame(t, joined, i)); d > 0.5 {
+			t.Errorf("frame %d differs between whole and joined (mean diff %.2f)", i, d)
+		}
+		// The check can see a one-frame shift: neighbours differ far more.
+		if d := meanDiff(w, decodeFrame(t, whole.VideoPath, i+1)); d < 1 {
+			t.Fatalf("frames %d and %d too alike (mean diff %.2f) to check the seam", i, i+1, d)
+		}
+	}
+}
+
+// meanDiff is the mean absolute difference of two RGB frames, on a 0..255 scale.
+func meanDiff(a, b []byte) float64 {
+	if len(a) != len(b) {
+		return 255
+	}
+	var sum float64
+	for i := range a {
+		sum += math.Abs(float64(a[i]) - float64(b[i]))
+	}
+	return sum / float64(len(a))
+}
+
+// TestBrowserCrashRetried kills a browser in the middle of a render; the renderer
+// replaces it and the video is still complete.
+func TestBrowserCrashRetried(t *testing.T) {
+	r, tmp := setup(t, func(c *renderer.Config) { c.Browsers = 1 })
+	req := koda.RenderRequest{Dir: fixture("canvas"), Preset: small, DurationS: 3, VideoPath: filepath.Join(t.TempDir(), "v.mp4")}
+	var once sync.Once
+	killed := false
+	res, _, err := func() (*koda.RenderResult, []koda.RenderProgress, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		res, err := r.Render(ctx, req, func(p koda.RenderProgress) {
+			if p.FramesDone >= 10 {
+				once.Do(func() { killed = killBrowser(tmp) })
+			}
+		})
+		return res, nil, err
+	}()
+	if !killed {
+		t.Fatal("found no browser to kill")
+	}
+	if err != nil {
+		t.Fatalf("render after a browser crash: %v", err)
+	}
+	if s := ffprobe(t, req.VideoPath).Streams[0]; s.NbFrames != "45" || res.Frames != 45 {
+		t.Errorf("%s frames after a crash, want 45", s.NbFrames)
+	}
+}
+
+// killBrowser SIGKILLs the main browser process of the test's render: the chromium
+// process whose parent is this test process.
+func killBrowser(tmp string) bool {
+	for _, p := range leftoverProcs(tmp) {
+		pid, _ := strconv.Atoi(strings.SplitN(p, ":", 2)[0])
+		st, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+		if err != nil || !strings.Contains(p, "chromium") {
+			continue
+		}
+		f := strings.Fields(string(st[bytes.LastIndexByte(st, ')')+2:]))
+		if ppid, _ := strconv.Atoi(f[1]); ppid == os.Getpid() {
+			return syscall.Kill(pid, syscall.SIGKILL) == nil
+		}
+	}
+	return false
+}
+
+// streamDurations returns the duration in seconds of each stream of path by codec type.
+func streamDurations(t *testing.T, path string) map[string]float64 {
+	t.Helper()
+	out, err := exec.Command("ffprobe", "-v", "error", "-show_entries", "stream=codec_type,codec_name,duration:format=duration",
+		"-of", "json", path).Output()
+	if err != nil {
+		t.Fatalf("ffprobe %s: %v", path, err)
+	}
+	var p struct {
+		Streams []struct {
+			CodecType string `json:"codec_type"`
+			CodecName string `json:"codec_name"`
+			Dur       string `json:"duration"`
+		} `json:"streams"`
+		Format struct {
+			Duration string `json:"duration"`
+		} `json:"format"`
+	}
+	if err := json.Unmarshal(out, &p); err != nil {
+		t.Fatalf("ffprobe %s: %s", path, out)
+	}
+	d := map[string]float64{}
+	for _, s := range p.Streams {
+		v, err := strconv.ParseFloat(s.Dur, 64)
+		if err != nil { // WebM keeps durations on the container only
+			v, _ = strconv.ParseFloat(p.Format.Duration, 64)
+		}
+		d[s.CodecType] = v
+		d[s.CodecType+":"+s.CodecName] = v
+	}
+	return d
+}
+
+// TestRenderAudio muxes a generated tone longer than the video: AAC in MP4, Opus in
+// WebM, cut to the video's length.
+func TestRenderAudio(t *testing.T) {
+	r, _ := setup(t, nil)
+	dir := t.TempDir()
+	wav := filepath.Join(dir, "tone.wav")
+	if out, err := exec.Command("ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=4",
+		"-y", wav).CombinedOutput(); err != nil {
+		t.Fatalf("make tone: %v: %s", err, out)
+	}
+	for _, c := range []struct{ format, codec string }{{koda.FormatMP4, "aac"}, {koda.FormatWebM, "opus"}} {
+		preset := small
+		preset.Format = c.format
+		req := koda.RenderRequest{Dir: fixture("canvas"), Preset: preset, DurationS: 1.2,
+			VideoPath: filepath.Join(dir, "v."+c.format), AudioPath: wav}
+		res, _, err := render(t, r, req)
+		if err != nil {
+			t.Fatalf("%s: render: %v", c.format, err)
+		}
+		if st, _ := os.Stat(req.VideoPath); st == nil || st.Size() != res.SizeBytes {
+			t.Errorf("%s: result size %d does not match the file", c.format, res.SizeBytes)
+		}
+		d := streamDurations(t, req.VideoPath)
+		a, ok := d["audio:"+c.codec]
+		if !ok {
+			t.Fatalf("%s: no %s audio stream: %v", c.format, c.codec, d)
+		}
+		if math.Abs(a-1.2) > 0.1 || math.Abs(d["video"]-1.2) > 0.1 {
+			t.Errorf("%s: audio %.3fs, video %.3fs, want both 1.2s ±0.1", c.format, a, d["video"])
+		}
+		if n := ffprobe(t, req.VideoPath).Streams[0].NbFrames; n != "18" {
+			t.Errorf("%s: %s video frames, want 18", c.format, n)
+		}
+	}
+	// A missing audio file is refused before anything starts.
+	_, _, err := render(t, r, koda.RenderRequest{Dir: fixture("canvas"), Preset: small, DurationS: 1,
+		VideoPath: filepath.Join(dir, "x.mp4"), AudioPath: filepath.Join(dir, "missing.wav")})
+	wantCode(t, err, koda.CodeInvalidRequest)
+}
+
+// TestRenderWebGL renders a spinning WebGL triangle (software GL in headless Chromium)
+// without export hooks: the triangle is drawn, and it turns between frames.
+func TestRenderWebGL(t *testing.T) {
+	r, _ := setup(t, nil)
+	preset := small
+	preset.Width, preset.Height = 320, 240
+	req := koda.RenderRequest{Dir: fixture("webgl"), Preset: preset, DurationS: 1, VideoPath: filepath.Join(t.TempDir(), "gl.mp4")}
+	if _, _, err := render(t, r, req); err != nil {
+		t.Fatalf("render: %v", err)
+	}
+	if n := ffprobe(t, req.VideoPath).Streams[0].NbFrames; n != "15" {
+		t.Fatalf("%s frames, want 15", n)
+	}
+	orange := func(f []byte) int { // pixels of the triangle's colour (255, 153, 26)
+		n := 0
+		for i := 0; i+2 < len(f); i += 3 {
+			if f[i] > 200 && f[i+1] > 110 && f[i+1] < 190 && f[i+2] < 80 {
+				n++
+			}
+		}
+		return n
+	}
+	first, later := decodeFrame(t, req.VideoPath, 0), decodeFrame(t, req.VideoPath, 5)
+	// The triangle covers about a fifth of the frame; a blank or failed context has none.
+	for k, f := range [][]byte{first, later} {
+		if px := orange(f); px < 320*240/10 {
+			t.Errorf("frame %d: %d triangle pixels, want a drawn triangle", k*5, px)
+		}
+	}
+	// A third of a second at 90°/s turns the triangle by 30°.
+	if d := meanDiff(first, later); d < 2 {
+		t.Errorf("frames 0 and 5 alike (mean diff %.2f): the triangle does not spin", d)
+	}
+}

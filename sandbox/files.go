@@ -1,0 +1,575 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/kodahq/koda"
+)
+
+// Limits of the file tools, so one call cannot return an unbounded answer.
+const (
+	maxSearchMatches  = 1000
+	maxSearchFileSize = 4 << 20 // larger files are skipped by search_file_content
+	maxMatchLineChars = 500
+	maxGlobResults    = 10000
+)
+
+// skipDirs are not descended into by recursive listings, search and glob unless the
+// request names them: dependency trees would drown the answer.
+var skipDirs = []string{"node_modules", ".git"}
+
+// Files implements the file tools of a sandbox over a host folder, confined with
+// os.Root. Every provider whose project files live in a host folder (local, docker with
+// a bind mount) shares it.
+type Files struct {
+	root *os.Root
+	// UID and GID own what the tools create, so the sandbox's unprivileged processes can
+	// change it; -1 keeps the service's own user.
+	UID, GID int
+	// Quota caps the bytes under the root (0: none). The kernel enforces it where the
+	// folder is a size-limited mount; this check answers QUOTA_EXCEEDED before a write
+	// that would cross it either way.
+	Quota int64
+	// Alive refuses work on a stopped sandbox (SANDBOX_NOT_FOUND); nil means always alive.
+	Alive func() error
+}
+
+// OpenFiles opens the file tools over dir.
+func OpenFiles(dir string, uid, gid int, quota int64) (*Files, error) {
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open sandbox folder %s: %w", dir, err)
+	}
+	return &Files{root: r, UID: uid, GID: gid, Quota: quota}, nil
+}
+
+// Root is the confined handle on the folder.
+func (f *Files) Root() *os.Root { return f.root }
+
+// Close releases the folder handle.
+func (f *Files) Close() error { return f.root.Close() }
+
+func (f *Files) check(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if f.Alive != nil {
+		return f.Alive()
+	}
+	return nil
+}
+
+func (f *Files) owned() bool { return f.UID >= 0 && os.Geteuid() == 0 }
+
+// chown gives name to the sandbox's user; a no-op unless the service runs as root.
+func (f *Files) chown(name string) error {
+	if !f.owned() {
+		return nil
+	}
+	return f.root.Lchown(name, f.UID, f.GID)
+}
+
+// mkdirAll creates the parents of name one at a time, owning each new folder.
+func (f *Files) mkdirAll(dir string) error {
+	cur := ""
+	for _, part := range strings.Split(dir, "/") {
+		cur = path.Join(cur, part)
+		err := f.root.Mkdir(cur, 0o755)
+		switch {
+		case err == nil:
+			if err := f.chown(cur); err != nil {
+				return err
+			}
+		case errors.Is(err, fs.ErrExist):
+			st, serr := f.root.Stat(cur)
+			if serr != nil {
+				return serr
+			}
+			if !st.IsDir() {
+				return koda.Errorf(koda.EINVALID, koda.CodeInvalidPath, "%q is a file, not a folder", cur)
+			}
+		default:
+			return err
+		}
+	}
+	return nil
+}
+
+// Usage is the bytes the files under the root take, counted by size (not blocks).
+func (f *Files) Usage(ctx context.Context) (int64, error) {
+	var n int64
+	err := fs.WalkDir(f.root.FS(), ".", func(_ string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n, err
+}
+
+// reserve answers QUOTA_EXCEEDED when adding grow bytes would cross the quota.
+func (f *Files) reserve(ctx context.Context, grow int64) error {
+	if f.Quota <= 0 || grow <= 0 {
+		return nil
+	}
+	used, err := f.Usage(ctx)
+	if err != nil {
+		return err
+	}
+	if used+grow > f.Quota {
+		return quotaError(f.Quota, nil)
+	}
+	return nil
+}
+
+func quotaError(quota int64, err error) *koda.Error {
+	return &koda.Error{Kind: koda.ELIMIT, Code: koda.CodeQuotaExceeded,
+		Message: fmt.Sprintf("the sandbox's disk quota of %d MiB is used up", quota>>20), Err: err}
+}
+
+// WriteFile writes data to path, creating parent folders, and returns the file's size
+// after the write. With append the data is added at the end.
+func (f *Files) WriteFile(ctx context.Context, p string, data []byte, append bool) (int64, error) {
+	if err := f.check(ctx); err != nil {
+		return 0, err
+	}
+	name, err := CleanPath(p, false)
+	if err != nil {
+		return 0, err
+	}
+	grow := int64(len(data))
+	if !append {
+		if st, err := f.root.Stat(name); err == nil && st.Mode().IsRegular() {
+			grow -= st.Size()
+		}
+	}
+	if err := f.reserve(ctx, grow); err != nil {
+		return 0, err
+	}
+	if dir := path.Dir(name); dir != "." {
+		if err := f.mkdirAll(dir); err != nil {
+			return 0, FileError("write", p, err)
+		}
+	}
+	flag := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	if append {
+		flag = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	}
+	fh, err := f.root.OpenFile(name, flag, 0o644)
+	if err != nil {
+		return 0, FileError("write", p, err)
+	}
+	// fchown on the open file: a symlink swapped in after the open cannot redirect it.
+	if f.owned() {
+		if err := fh.Chown(f.UID, f.GID); err != nil {
+			fh.Close()
+			return 0, FileError("write", p, err)
+		}
+	}
+	if _, err := fh.Write(data); err != nil {
+		fh.Close()
+		return 0, FileError("write", p, err)
+	}
+	st, err := fh.Stat()
+	if cerr := fh.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, FileError("write", p, err)
+	}
+	return st.Size(), nil
+}
+
+// ReadFile returns up to limit bytes of path from offset (limit 0: to the end).
+func (f *Files) ReadFile(ctx context.Context, p string, offset, limit int64) ([]byte, error) {
+	if err := f.check(ctx); err != nil {
+		return nil, err
+	}
+	if offset < 0 || limit < 0 {
+		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "offset and limit must not be negative")
+	}
+	name, err := CleanPath(p, false)
+	if err != nil {
+		return nil, err
+	}
+	fh, err := f.root.Open(name)
+	if err != nil {
+		return nil, FileError("read", p, err)
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return nil, FileError("read", p, err)
+	}
+	if st.IsDir() {
+		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidPath, "%q is a directory", p)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidPath, "%q is not a regular file", p)
+	}
+	if offset >= st.Size() {
+		return []byte{}, nil
+	}
+	n := st.Size() - offset
+	if limit > 0 && limit < n {
+		n = limit
+	}
+	buf := make([]byte, n)
+	got, err := fh.ReadAt(buf, offset)
+	if err != nil && err != io.EOF {
+		return nil, FileError("read", p, err)
+	}
+	return buf[:got], nil
+}
+
+// ListFiles lists path (a folder, or one file), recursively when asked. Paths are
+// relative to the project root and sorted; node_modules and .git are listed but not
+// descended into.
+func (f *Files) ListFiles(ctx context.Context, p string, recursive bool) ([]koda.FileInfo, error) {
+	if err := f.check(ctx); err != nil {
+		return nil, err
+	}
+	name, err := CleanPath(p, true)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.root.Stat(name)
+	if err != nil {
+		return nil, FileError("list", p, err)
+	}
+	if !st.IsDir() {
+		return []koda.FileInfo{{Path: name, SizeBytes: st.Size()}}, nil
+	}
+	out := []koda.FileInfo{}
+	err = fs.WalkDir(f.root.FS(), name, func(rel string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		if rel == name {
+			return nil
+		}
+		info := koda.FileInfo{Path: rel, IsDir: d.IsDir()}
+		if !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				info.SizeBytes = fi.Size()
+			}
+		}
+		out = append(out, info)
+		if d.IsDir() && (!recursive || slices.Contains(skipDirs, d.Name())) {
+			return fs.SkipDir
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, FileError("list", p, err)
+	}
+	slices.SortFunc(out, func(a, b koda.FileInfo) int { return strings.Compare(a.Path, b.Path) })
+	return out, nil
+}
+
+// Replace swaps old for new in path when old occurs exactly expected times (0 means 1).
+func (f *Files) Replace(ctx context.Context, p, old, new string, expected int) (int, error) {
+	if err := f.check(ctx); err != nil {
+		return 0, err
+	}
+	if old == "" {
+		return 0, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "old_string must not be empty")
+	}
+	if expected < 0 {
+		return 0, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "expected_replacements must not be negative")
+	}
+	if expected == 0 {
+		expected = 1
+	}
+	name, err := CleanPath(p, false)
+	if err != nil {
+		return 0, err
+	}
+	st, err := f.root.Stat(name)
+	if err != nil {
+		return 0, FileError("replace", p, err)
+	}
+	if st.IsDir() {
+		return 0, koda.Errorf(koda.EINVALID, koda.CodeInvalidPath, "%q is a directory", p)
+	}
+	data, err := f.root.ReadFile(name)
+	if err != nil {
+		return 0, FileError("replace", p, err)
+	}
+	found := strings.Count(string(data), old)
+	if found != expected {
+		return 0, koda.Errorf(koda.EUNPROCESSABLE, koda.CodeInvalidRequest,
+			"expected %d occurrence(s) of old_string in %q, found %d; nothing was changed", expected, p, found)
+	}
+	out := strings.ReplaceAll(string(data), old, new)
+	if err := f.reserve(ctx, int64(len(out)-len(data))); err != nil {
+		return 0, err
+	}
+	if err := f.root.WriteFile(name, []byte(out), st.Mode().Perm()); err != nil {
+		return 0, FileError("replace", p, err)
+	}
+	return found, nil
+}
+
+// SearchFiles returns the lines matching the regular expression pattern in the files
+// selected by include ("*.js" matches base names; a pattern with "/" the whole path).
+// Binary files and files over 4 MiB are skipped; at most 1000 matches are returned.
+func (f *Files) SearchFiles(ctx context.Context, pattern, include string) ([]koda.SearchMatch, error) {
+	if err := f.check(ctx); err != nil {
+		return nil, err
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "pattern is not a valid regular expression: %v", err)
+	}
+	if include != "" {
+		include = path.Clean(include)
+		if !validGlob(include) {
+			return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "include %q is not a valid glob", include)
+		}
+	}
+	out := []koda.SearchMatch{}
+	err = f.walkFiles(ctx, include, func(rel string, d fs.DirEntry) error {
+		if !d.Type().IsRegular() || !matchInclude(include, rel) {
+			return nil
+		}
+		if fi, err := d.Info(); err != nil || fi.Size() > maxSearchFileSize {
+			return nil
+		}
+		data, err := f.root.ReadFile(rel)
+		if err != nil {
+			return nil // vanished or unreadable: not a match
+		}
+		if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
+			return nil // binary
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if !re.MatchString(line) {
+				continue
+			}
+			if len(line) > maxMatchLineChars {
+				line = line[:maxMatchLineChars]
+			}
+			out = append(out, koda.SearchMatch{Path: rel, Line: i + 1, Text: strings.TrimSuffix(line, "\r")})
+			if len(out) >= maxSearchMatches {
+				return fs.SkipAll
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, FileError("search", ".", err)
+	}
+	return out, nil
+}
+
+// Glob returns the files and folders whose relative path matches pattern, sorted.
+// Segments are path.Match patterns and "**" matches any number of folders.
+func (f *Files) Glob(ctx context.Context, pattern string) ([]string, error) {
+	if err := f.check(ctx); err != nil {
+		return nil, err
+	}
+	clean, err := CleanPath(pattern, false)
+	if err != nil {
+		return nil, err
+	}
+	if !validGlob(clean) {
+		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "%q is not a valid glob", pattern)
+	}
+	out := []string{}
+	err = f.walkFiles(ctx, clean, func(rel string, d fs.DirEntry) error {
+		if matchGlob(clean, rel) {
+			out = append(out, rel)
+			if len(out) >= maxGlobResults {
+				return fs.SkipAll
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, FileError("glob", pattern, err)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// walkFiles visits every entry under the root except the root itself, skipping
+// dependency folders unless filter mentions them.
+func (f *Files) walkFiles(ctx context.Context, filter string, fn func(rel string, d fs.DirEntry) error) error {
+	return fs.WalkDir(f.root.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if rel != "." && (errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrNotExist)) {
+				return nil // skip what changed or cannot be read under us
+			}
+			return err
+		}
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		if rel == "." {
+			return nil
+		}
+		if d.IsDir() && slices.Contains(skipDirs, d.Name()) && !strings.Contains(filter, d.Name()) {
+			return fs.SkipDir
+		}
+		return fn(rel, d)
+	})
+}
+
+// Dir validates a folder path for commands and transfers and returns it cleaned.
+func (f *Files) Dir(p string) (string, error) {
+	wd, err := CleanPath(p, true)
+	if err != nil {
+		return "", err
+	}
+	st, err := f.root.Stat(wd)
+	if err != nil {
+		return "", FileError("open", p, err)
+	}
+	if !st.IsDir() {
+		return "", koda.Errorf(koda.EINVALID, koda.CodeInvalidPath, "%q is not a directory", p)
+	}
+	return wd, nil
+}
+
+// Export writes path as a tar.gz (a folder's tree, or one file) to w.
+func (f *Files) Export(ctx context.Context, p string, w io.Writer) error {
+	if err := f.check(ctx); err != nil {
+		return err
+	}
+	name, err := CleanPath(p, true)
+	if err != nil {
+		return err
+	}
+	st, err := f.root.Stat(name)
+	if err != nil {
+		return FileError("transfer", p, err)
+	}
+	if !st.IsDir() {
+		return koda.Errorf(koda.EINVALID, koda.CodeInvalidPath, "%q is not a directory; transfer one file without recursive", p)
+	}
+	sub, err := f.root.OpenRoot(name)
+	if err != nil {
+		return FileError("transfer", p, err)
+	}
+	defer sub.Close()
+	return CheckpointRoot(ctx, sub, w, false)
+}
+
+// Import extracts a tar.gz into the folder path (created if missing), owning every
+// entry, within the quota.
+func (f *Files) Import(ctx context.Context, p string, r io.Reader) error {
+	if err := f.check(ctx); err != nil {
+		return err
+	}
+	name, err := CleanPath(p, true)
+	if err != nil {
+		return err
+	}
+	if name != "." {
+		if err := f.mkdirAll(name); err != nil {
+			return FileError("transfer", p, err)
+		}
+	}
+	sub, err := f.root.OpenRoot(name)
+	if err != nil {
+		return FileError("transfer", p, err)
+	}
+	defer sub.Close()
+	var budget int64 = -1
+	if f.Quota > 0 {
+		used, err := f.Usage(ctx)
+		if err != nil {
+			return err
+		}
+		budget = f.Quota - used
+	}
+	opts := restoreOpts{uid: -1, gid: -1, budget: budget}
+	if f.owned() {
+		opts.uid, opts.gid = f.UID, f.GID
+	}
+	err = restoreRoot(ctx, r, sub, opts)
+	var ke *koda.Error
+	if errors.As(err, &ke) && ke.Code == koda.CodeQuotaExceeded {
+		ke.Message = quotaError(f.Quota, nil).Message
+	}
+	return err
+}
+
+// CleanPath turns a tool path into a slash path relative to the sandbox root, or answers
+// INVALID_PATH. "" and "." name the root itself when allowRoot is set.
+func CleanPath(p string, allowRoot bool) (string, error) {
+	if strings.ContainsRune(p, 0) {
+		return "", koda.Errorf(koda.EINVALID, koda.CodeInvalidPath, "path %q contains a NUL byte", p)
+	}
+	if p == "" {
+		p = "."
+	}
+	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") {
+		return "", koda.Errorf(koda.EINVALID, koda.CodeInvalidPath, "path %q is absolute; paths are relative to the project root", p)
+	}
+	c := path.Clean(filepath.ToSlash(p))
+	if !filepath.IsLocal(c) && c != "." {
+		return "", koda.Errorf(koda.EINVALID, koda.CodeInvalidPath, "path %q leaves the project root", p)
+	}
+	if c == "." && !allowRoot {
+		return "", koda.Errorf(koda.EINVALID, koda.CodeInvalidPath, "path %q names the project root, not a file", p)
+	}
+	return c, nil
+}
+
+// FileError turns an os.Root failure into the sandbox tool error a client can act on.
+func FileError(op, p string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var ke *koda.Error
+	if errors.As(err, &ke) {
+		return err
+	}
+	if IsEscape(err) {
+		return &koda.Error{Kind: koda.EINVALID, Code: koda.CodeInvalidPath,
+			Message: fmt.Sprintf("path %q leads outside the project root", p), Err: err}
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &koda.Error{Kind: koda.ENOTFOUND, Code: koda.CodeFileNotFound,
+			Message: fmt.Sprintf("%q does not exist", p), Err: err}
+	case errors.Is(err, syscall.EISDIR):
+		return &koda.Error{Kind: koda.EINVALID, Code: koda.CodeInvalidPath,
+			Message: fmt.Sprintf("%q is a directory", p), Err: err}
+	case errors.Is(err, syscall.ENOTDIR):
+		return &koda.Error{Kind: koda.EINVALID, Code: koda.CodeInvalidPath,
+			Message: fmt.Sprintf("a parent of %q is not a directory", p), Err: err}
+	case errors.Is(err, syscall.ELOOP):
+		return &koda.Error{Kind: koda.EINVALID, Code: koda.CodeInvalidPath,
+			Message: fmt.Sprintf("%q is a symlink loop", p), Err: err}
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT), errors.Is(err, syscall.EFBIG):
+		return &koda.Error{Kind: koda.ELIMIT, Code: koda.CodeQuotaExceeded,
+			Message: "the sandbox is out of disk space", Err: err}
+	}
+	return fmt.Errorf("%s %s: %w", op, p, err)
+}

@@ -1,0 +1,454 @@
+package sandbox
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/kodahq/koda"
+)
+
+// PoolConfig configures a Pool.
+type PoolConfig struct {
+	Provider koda.SandboxProvider
+	// Storage keeps checkpoints: a sandbox is saved before it is destroyed and restored
+	// when one is created for a project that has a checkpoint. Nil: no checkpoints.
+	Storage koda.Storage
+	// MaxPerTenant and MaxPerNode cap live sandboxes (0: no cap); past them Create
+	// answers QUOTA_EXCEEDED.
+	MaxPerTenant int
+	MaxPerNode   int
+	// IdleTimeout is how long a sandbox may sit unused before ReapIdle checkpoints and
+	// destroys it. Default 5 minutes.
+	IdleTimeout time.Duration
+	Logger      *slog.Logger
+	// Now is the clock (tests). Default time.Now.
+	Now func() time.Time
+}
+
+// Pool keeps the live sandboxes of this process by tenant, project and name: the same
+// key gets the same sandbox while it lives, a new one (restored from the project's
+// checkpoint) once it has died. It is safe for concurrent use.
+type Pool struct {
+	cfg PoolConfig
+	log *slog.Logger
+
+	mu      sync.Mutex
+	byKey   map[poolKey]*entry
+	byID    map[string]*entry
+	pending map[poolKey]chan struct{} // creations in flight, so one key gets one sandbox
+}
+
+type poolKey struct{ tenant, project, name string }
+
+type entry struct {
+	sb      koda.Sandbox
+	key     poolKey
+	prefix  string // storage folder of the checkpoints; "" for none
+	created time.Time
+
+	mu         sync.Mutex
+	lastActive time.Time
+	inUse      int // callers holding it through Acquire
+}
+
+// Info describes a pooled sandbox.
+type Info struct {
+	ID         string            `json:"id"`
+	TenantID   string            `json:"tenant_id"`
+	ProjectID  string            `json:"project_id,omitempty"`
+	Name       string            `json:"name,omitempty"`
+	State      koda.SandboxState `json:"state"`
+	CreatedAt  time.Time         `json:"created_at"`
+	LastActive time.Time         `json:"last_active_at"`
+}
+
+// NewPool returns an empty pool.
+func NewPool(cfg PoolConfig) *Pool {
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = 5 * time.Minute
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Pool{cfg: cfg, log: cfg.Logger, byKey: map[poolKey]*entry{}, byID: map[string]*entry{},
+		pending: map[poolKey]chan struct{}{}}
+}
+
+// Provider is the provider the pool creates sandboxes with.
+func (p *Pool) Provider() koda.SandboxProvider { return p.cfg.Provider }
+
+var _ koda.SandboxProvider = (*Pool)(nil)
+
+// GetOrCreate returns the live sandbox of spec's project and name, or creates one and
+// restores the project's checkpoint into it (restored reports that). Koda's own
+// workers use it; checkpoints live under projects/<project>.
+func (p *Pool) GetOrCreate(ctx context.Context, spec koda.SandboxSpec) (sb koda.Sandbox, restored bool, err error) {
+	prefix := ""
+	if spec.ProjectID != "" {
+		prefix = ProjectPrefix(spec.ProjectID)
+	}
+	return p.getOrCreate(ctx, spec, prefix, spec.ProjectID != "", true)
+}
+
+// Create makes a new sandbox under the pool's limits (SandboxProvider). It is not shared
+// by key and nothing is restored into it; it is checkpointed under projects/<project>
+// before the pool destroys it.
+func (p *Pool) Create(ctx context.Context, spec koda.SandboxSpec) (koda.Sandbox, error) {
+	prefix := ""
+	if spec.ProjectID != "" {
+		prefix = ProjectPrefix(spec.ProjectID)
+	}
+	sb, _, err := p.getOrCreate(ctx, spec, prefix, false, false)
+	return sb, err
+}
+
+// Get returns a live pooled sandbox of any tenant (SandboxProvider).
+func (p *Pool) Get(ctx context.Context, id string) (koda.Sandbox, error) {
+	return p.Lookup(ctx, "", id)
+}
+
+// List returns every tenant's live pooled sandboxes, oldest first (SandboxProvider).
+func (p *Pool) List(ctx context.Context) ([]koda.Sandbox, error) {
+	infos, err := p.ListFor(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]koda.Sandbox, 0, len(infos))
+	for _, in := range infos {
+		if sb, err := p.Lookup(ctx, "", in.ID); err == nil {
+			out = append(out, sb)
+		}
+	}
+	return out, nil
+}
+
+// Destroy checkpoints and destroys a pooled sandbox (SandboxProvider).
+func (p *Pool) Destroy(ctx context.Context, id string) error { return p.DestroyFor(ctx, "", id, true) }
+
+func (p *Pool) getOrCreate(ctx context.Context, spec koda.SandboxSpec, prefix string, keyed, restore bool) (koda.Sandbox, bool, error) {
+	if spec.TenantID == "" {
+		spec.TenantID = koda.DefaultTenant
+	}
+	key := poolKey{spec.TenantID, spec.ProjectID, spec.Name}
+	for {
+		p.mu.Lock()
+		if keyed {
+			if e, ok := p.byKey[key]; ok {
+				if e.sb.State() != koda.SandboxStopped {
+					p.mu.Unlock()
+					e.touch(p.cfg.Now())
+					return e.sb, false, nil
+				}
+				// Died under us (killed, crashed): forget it and make a new one.
+				p.forgetLocked(e)
+			}
+			if wait, ok := p.pending[key]; ok {
+				p.mu.Unlock()
+				select {
+				case <-wait:
+					continue
+				case <-ctx.Done():
+					return nil, false, ctx.Err()
+				}
+			}
+		}
+		if err := p.admitLocked(spec.TenantID); err != nil {
+			p.mu.Unlock()
+			return nil, false, err
+		}
+		done := make(chan struct{})
+		if keyed {
+			p.pending[key] = done
+		}
+		p.mu.Unlock()
+
+		restorePrefix := ""
+		if restore {
+			restorePrefix = prefix
+		}
+		sb, restored, err := p.create(ctx, spec, restorePrefix)
+		p.mu.Lock()
+		delete(p.pending, key)
+		if err == nil {
+			now := p.cfg.Now()
+			e := &entry{sb: sb, key: key, prefix: prefix, created: now, lastActive: now}
+			if keyed {
+				p.byKey[key] = e
+			}
+			p.byID[sb.ID()] = e
+		}
+		p.mu.Unlock()
+		close(done)
+		return sb, restored, err
+	}
+}
+
+// admitLocked enforces the per-tenant and per-node caps, counting creations in flight.
+func (p *Pool) admitLocked(tenant string) error {
+	live := len(p.byID) + len(p.pending)
+	if p.cfg.MaxPerNode > 0 && live >= p.cfg.MaxPerNode {
+		return &koda.Error{Kind: koda.ELIMIT, Code: koda.CodeQuotaExceeded, RetryAfter: 30,
+			Message: fmt.Sprintf("this node already runs its limit of %d sandboxes", p.cfg.MaxPerNode)}
+	}
+	if p.cfg.MaxPerTenant > 0 {
+		n := 0
+		for _, e := range p.byID {
+			if e.key.tenant == tenant {
+				n++
+			}
+		}
+		for k := range p.pending {
+			if k.tenant == tenant {
+				n++
+			}
+		}
+		if n >= p.cfg.MaxPerTenant {
+			return &koda.Error{Kind: koda.ELIMIT, Code: koda.CodeQuotaExceeded, RetryAfter: 30,
+				Message: fmt.Sprintf("the tenant already has its limit of %d live sandboxes", p.cfg.MaxPerTenant)}
+		}
+	}
+	return nil
+}
+
+func (p *Pool) create(ctx context.Context, spec koda.SandboxSpec, prefix string) (koda.Sandbox, bool, error) {
+	sb, err := p.cfg.Provider.Create(ctx, spec)
+	if err != nil {
+		return nil, false, err
+	}
+	restored := false
+	if p.cfg.Storage != nil && prefix != "" {
+		if restored, err = RestoreFiles(ctx, p.cfg.Storage, prefix, sb); err != nil {
+			_ = p.cfg.Provider.Destroy(context.WithoutCancel(ctx), sb.ID())
+			return nil, false, err
+		}
+	}
+	p.log.Info("pooled sandbox", "sandbox_id", sb.ID(), "tenant", spec.TenantID, "project_id", spec.ProjectID,
+		"name", spec.Name, "restored", restored)
+	return sb, restored, nil
+}
+
+func (p *Pool) forgetLocked(e *entry) {
+	if cur, ok := p.byKey[e.key]; ok && cur == e {
+		delete(p.byKey, e.key)
+	}
+	delete(p.byID, e.sb.ID())
+}
+
+func (e *entry) touch(now time.Time) {
+	e.mu.Lock()
+	if now.After(e.lastActive) {
+		e.lastActive = now
+	}
+	e.mu.Unlock()
+}
+
+// Lookup returns the tenant's live sandbox by ID, or SANDBOX_NOT_FOUND (also for another
+// tenant's sandbox: its existence is not revealed). Tenant "" matches every tenant.
+func (p *Pool) Lookup(ctx context.Context, tenant, id string) (koda.Sandbox, error) {
+	e, err := p.entry(ctx, tenant, id)
+	if err != nil {
+		return nil, err
+	}
+	return e.sb, nil
+}
+
+func (p *Pool) entry(ctx context.Context, tenant, id string) (*entry, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	e, ok := p.byID[id]
+	if !ok || (tenant != "" && e.key.tenant != tenant) {
+		return nil, koda.Errorf(koda.ENOTFOUND, koda.CodeSandboxNotFound, "sandbox %q not found", id)
+	}
+	if e.sb.State() == koda.SandboxStopped {
+		p.forgetLocked(e)
+		return nil, koda.Errorf(koda.ENOTFOUND, koda.CodeSandboxNotFound, "sandbox %q not found", id)
+	}
+	return e, nil
+}
+
+// Touch records activity on a sandbox, postponing its idle reaping.
+func (p *Pool) Touch(id string) {
+	p.mu.Lock()
+	e, ok := p.byID[id]
+	p.mu.Unlock()
+	if ok {
+		e.touch(p.cfg.Now())
+	}
+}
+
+// Acquire marks the sandbox in use until release is called: ReapIdle leaves it alone
+// however long the work takes.
+func (p *Pool) Acquire(id string) (release func()) {
+	p.mu.Lock()
+	e, ok := p.byID[id]
+	p.mu.Unlock()
+	if !ok {
+		return func() {}
+	}
+	e.mu.Lock()
+	e.inUse++
+	e.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			e.mu.Lock()
+			e.inUse--
+			e.mu.Unlock()
+			e.touch(p.cfg.Now())
+		})
+	}
+}
+
+// ListFor returns the tenant's live sandboxes (every tenant's for ""), oldest first.
+func (p *Pool) ListFor(ctx context.Context, tenant string) ([]Info, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	var out []Info
+	for _, e := range p.byID {
+		if tenant != "" && e.key.tenant != tenant {
+			continue
+		}
+		if e.sb.State() == koda.SandboxStopped {
+			p.forgetLocked(e)
+			continue
+		}
+		out = append(out, e.info())
+	}
+	p.mu.Unlock()
+	slices.SortFunc(out, func(a, b Info) int {
+		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID))
+	})
+	if out == nil {
+		out = []Info{}
+	}
+	return out, nil
+}
+
+func (e *entry) info() Info {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return Info{ID: e.sb.ID(), TenantID: e.key.tenant, ProjectID: e.key.project, Name: e.key.name,
+		State: e.sb.State(), CreatedAt: e.created, LastActive: e.lastActive}
+}
+
+// Info describes one of the tenant's sandboxes.
+func (p *Pool) Info(ctx context.Context, tenant, id string) (Info, error) {
+	e, err := p.entry(ctx, tenant, id)
+	if err != nil {
+		return Info{}, err
+	}
+	return e.info(), nil
+}
+
+// DestroyFor checkpoints the tenant's sandbox (when save is set and it has a project) and destroys
+// it. A checkpoint failure is returned and the sandbox is destroyed all the same: it
+// would not get better by living on.
+func (p *Pool) DestroyFor(ctx context.Context, tenant, id string, save bool) error {
+	e, err := p.entry(ctx, tenant, id)
+	if err != nil {
+		return err
+	}
+	return p.destroy(ctx, e, save, "before destroy")
+}
+
+func (p *Pool) destroy(ctx context.Context, e *entry, save bool, reason string) error {
+	var errs []error
+	if save && e.prefix != "" && p.cfg.Storage != nil && e.sb.State() != koda.SandboxStopped {
+		if err := SaveFiles(ctx, p.cfg.Storage, e.prefix, e.sb); err != nil && koda.ErrorCode(err) != koda.CodeSandboxNotFound {
+			errs = append(errs, err)
+		} else {
+			p.log.Info("sandbox checkpointed", "sandbox_id", e.sb.ID(), "reason", reason)
+		}
+	}
+	p.mu.Lock()
+	p.forgetLocked(e)
+	p.mu.Unlock()
+	if err := p.cfg.Provider.Destroy(ctx, e.sb.ID()); err != nil && koda.ErrorCode(err) != koda.CodeSandboxNotFound {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// DestroyAll checkpoints and destroys the tenant's sandboxes of a project (every one of
+// the tenant's for project "").
+func (p *Pool) DestroyAll(ctx context.Context, tenant, project string) error {
+	p.mu.Lock()
+	var victims []*entry
+	for _, e := range p.byID {
+		if e.key.tenant == tenant && (project == "" || e.key.project == project) {
+			victims = append(victims, e)
+		}
+	}
+	p.mu.Unlock()
+	var errs []error
+	for _, e := range victims {
+		errs = append(errs, p.destroy(ctx, e, true, "destroy all"))
+	}
+	return errors.Join(errs...)
+}
+
+// ReapIdle checkpoints and destroys sandboxes unused for idle (0: IdleTimeout) that are
+// neither running a command nor held through Acquire. It returns how many it destroyed.
+// The maintenance pool calls it every minute.
+func (p *Pool) ReapIdle(ctx context.Context, idle time.Duration) (int, error) {
+	if idle <= 0 {
+		idle = p.cfg.IdleTimeout
+	}
+	cutoff := p.cfg.Now().Add(-idle)
+	p.mu.Lock()
+	var victims []*entry
+	for _, e := range p.byID {
+		e.mu.Lock()
+		if e.inUse == 0 && e.lastActive.Before(cutoff) && e.sb.State() != koda.SandboxBusy {
+			victims = append(victims, e)
+		}
+		e.mu.Unlock()
+	}
+	p.mu.Unlock()
+	var errs []error
+	n := 0
+	for _, e := range victims {
+		if err := ctx.Err(); err != nil {
+			errs = append(errs, err)
+			break
+		}
+		if err := p.destroy(ctx, e, true, "idle"); err != nil {
+			errs = append(errs, fmt.Errorf("reap %s: %w", e.sb.ID(), err))
+			continue
+		}
+		n++
+	}
+	if n > 0 {
+		p.log.Info("idle sandboxes reaped", "count", n, "idle_timeout", idle)
+	}
+	return n, errors.Join(errs...)
+}
+
+// Close checkpoints and destroys every sandbox, for shutdown.
+func (p *Pool) Close(ctx context.Context) error {
+	p.mu.Lock()
+	all := make([]*entry, 0, len(p.byID))
+	for _, e := range p.byID {
+		all = append(all, e)
+	}
+	p.mu.Unlock()
+	var errs []error
+	for _, e := range all {
+		errs = append(errs, p.destroy(ctx, e, true, "shutdown"))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the programs Koda runs (chromium, ffmpeg, fonts) and, with "test", the ones
+# its tests use (tesseract, bubblewrap), with apt-get when they are missing. Never
+# downloads anything else: Debian's packages are the only source.
+set -euo pipefail
+
+want=(chromium:chromium ffmpeg:ffmpeg ffprobe:ffmpeg fc-list:fontconfig)
+if [ "${1:-}" = "test" ]; then
+  want+=(tesseract:tesseract-ocr bwrap:bubblewrap)
+fi
+
+missing=()
+for pair in "${want[@]}"; do
+  bin=${pair%%:*} pkg=${pair##*:}
+  command -v "$bin" >/dev/null 2>&1 || missing+=("$pkg")
+done
+# Fonts: text in animations needs a real sans-serif face.
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
+if [ "$(id -u)" -ne 0 ]; then
+  echo "Koda needs these Debian packages: ${missing[*]}" >&2
+  echo "Install them with: sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+echo "Installing ${missing[*]} with apt-get…"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

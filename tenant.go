@@ -1,0 +1,147 @@
+package koda
+
+import (
+	"context"
+	"time"
+)
+
+// ID prefixes of the resources added with tenants.
+const (
+	PrefixAPIKey = "key"
+	PrefixUsage  = "use"
+)
+
+// Codes of authentication, limits and webhooks.
+const (
+	CodeUnauthorized        = "UNAUTHORIZED"
+	CodeLimitProjects       = "LIMIT_CONCURRENT_PROJECTS"
+	CodeLimitSandboxes      = "LIMIT_LIVE_SANDBOXES"
+	CodeLimitRendersPerDay  = "LIMIT_RENDERS_PER_DAY"
+	CodeLimitRenderSeconds  = "LIMIT_RENDER_SECONDS_PER_MONTH"
+	CodeCallbackForbidden   = "CALLBACK_URL_FORBIDDEN"
+	CodeIdempotencyInFlight = "IDEMPOTENCY_KEY_IN_USE"
+	CodeCancelled           = "CANCELLED"
+	CodeEndpointDisabled    = "ENDPOINT_DISABLED"
+	CodeDeliveryInProgress  = "DELIVERY_IN_PROGRESS"
+	CodeNothingToRetry      = "NOTHING_TO_RETRY"
+	CodeTenantExists        = "TENANT_EXISTS"
+)
+
+// Limits bound what one tenant may use; a zero field means no limit.
+type Limits struct {
+	// ConcurrentProjects bounds projects waiting for a task (planning, code generation,
+	// preview rendering) at once.
+	ConcurrentProjects int `json:"concurrent_projects"`
+	// LiveSandboxes bounds sandboxes that exist at once.
+	LiveSandboxes int `json:"live_sandboxes"`
+	// RendersPerDay bounds final renders requested per UTC day.
+	RendersPerDay int `json:"renders_per_day"`
+	// RenderSecondsPerMonth bounds the wall time spent rendering per UTC month.
+	RenderSecondsPerMonth float64 `json:"render_seconds_per_month"`
+}
+
+// Tenant is one customer of a deployment; every resource belongs to exactly one.
+type Tenant struct {
+	ID     string
+	Name   string
+	Limits Limits
+	// WebhookSecret signs the tenant's webhooks ("" = the deployment's secret).
+	// During a rotation PreviousSecret signs too, until PreviousExpiresAt.
+	WebhookSecret     string
+	PreviousSecret    string
+	PreviousExpiresAt *time.Time
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+}
+
+// SigningSecrets returns the secrets that sign the tenant's webhooks at t, newest first.
+func (t *Tenant) SigningSecrets(at time.Time) []string {
+	var out []string
+	if t.WebhookSecret != "" {
+		out = append(out, t.WebhookSecret)
+	}
+	if t.PreviousSecret != "" && t.PreviousExpiresAt != nil && at.Before(*t.PreviousExpiresAt) {
+		out = append(out, t.PreviousSecret)
+	}
+	return out
+}
+
+// APIKey is a tenant's credential. The key itself is shown once at creation; only its
+// SHA-256 hash and a short prefix (to tell keys apart in lists) are stored.
+type APIKey struct {
+	ID         string
+	TenantID   string
+	Name       string
+	Prefix     string
+	Hash       string // hex SHA-256 of the whole key
+	CreatedAt  time.Time
+	LastUsedAt *time.Time
+	RevokedAt  *time.Time
+}
+
+// UsageRecord is what one render used, recorded when it stops.
+type UsageRecord struct {
+	ID            string
+	TenantID      string
+	ProjectID     string
+	RenderID      string
+	Kind          RenderKind
+	Preset        string
+	DurationS     float64 // video length
+	Frames        int
+	RenderSeconds float64 // wall time spent rendering
+	StopReason    string  // succeeded | failed | cancelled
+	At            time.Time
+}
+
+// UsageTotals sums usage records since a time.
+type UsageTotals struct {
+	Renders       int
+	Frames        int
+	DurationS     float64
+	RenderSeconds float64
+}
+
+// TenantStore persists tenants and their API keys. Missing rows are ENOTFOUND.
+type TenantStore interface {
+	CreateTenant(ctx context.Context, t *Tenant) error
+	GetTenant(ctx context.Context, id string) (*Tenant, error)
+	ListTenants(ctx context.Context) ([]*Tenant, error)
+	UpdateTenant(ctx context.Context, t *Tenant) error
+
+	CreateAPIKey(ctx context.Context, k *APIKey) error
+	// GetAPIKeyByHash finds a key by the hash of its secret, revoked or not.
+	GetAPIKeyByHash(ctx context.Context, hash string) (*APIKey, error)
+	GetAPIKey(ctx context.Context, id string) (*APIKey, error)
+	ListAPIKeys(ctx context.Context, tenantID string) ([]*APIKey, error)
+	RevokeAPIKey(ctx context.Context, id string, at time.Time) error
+	TouchAPIKey(ctx context.Context, id string, at time.Time) error
+}
+
+// UsageStore records usage and answers the questions limits ask.
+type UsageStore interface {
+	AddUsage(ctx context.Context, u *UsageRecord) error
+	// SumUsage totals a tenant's final-render usage recorded at or after since.
+	SumUsage(ctx context.Context, tenantID string, since time.Time) (UsageTotals, error)
+	// CountRendersSince counts a tenant's final renders created at or after since.
+	CountRendersSince(ctx context.Context, tenantID string, since time.Time) (int, error)
+	// CountProjectsInFlight counts a tenant's projects waiting for a task.
+	CountProjectsInFlight(ctx context.Context, tenantID string) (int, error)
+}
+
+// WebhookEndpoint is the state of one callback URL of a tenant; an endpoint that
+// answered 410 Gone is disabled until the tenant redelivers to it.
+type WebhookEndpoint struct {
+	TenantID   string
+	URL        string
+	DisabledAt *time.Time
+	Reason     string
+}
+
+// EndpointStore keeps the disabled state of callback URLs.
+type EndpointStore interface {
+	// GetEndpoint returns the endpoint, or one that is enabled when none is stored.
+	GetEndpoint(ctx context.Context, tenantID, url string) (*WebhookEndpoint, error)
+	DisableEndpoint(ctx context.Context, tenantID, url, reason string, at time.Time) error
+	EnableEndpoint(ctx context.Context, tenantID, url string) error
+}

@@ -1,0 +1,53 @@
+package koda
+
+import (
+	"net/url"
+	"strings"
+	"unicode/utf8"
+)
+
+// Validate checks a project request against DESIGN.md §3.2 before anything is stored.
+func (n *NewProject) Validate() error {
+	n.Prompt = strings.TrimSpace(n.Prompt)
+	switch l := utf8.RuneCountInString(n.Prompt); {
+	case l == 0:
+		return Errorf(EINVALID, CodeInvalidPrompt, "prompt must not be empty")
+	case l > MaxPromptChars:
+		return Errorf(EINVALID, CodeInvalidPrompt, "prompt has %d characters; the limit is %d", l, MaxPromptChars)
+	}
+	if n.DurationS != 0 && (n.DurationS < MinDurationS || n.DurationS > MaxDurationS) {
+		return Errorf(EINVALID, CodeInvalidDuration, "duration_s must be between %d and %d seconds", MinDurationS, MaxDurationS)
+	}
+	if !n.Style.Valid() {
+		return Errorf(EINVALID, CodeInvalidStyle, "style %q is not one of playful, smooth, cinematic, custom", n.Style)
+	}
+	if err := ValidateCallbackURL(n.CallbackURL); err != nil {
+		return err
+	}
+	if len(n.Metadata) > MaxMetadataSize {
+		return Errorf(EINVALID, CodeInvalidRequest, "metadata is larger than %d bytes", MaxMetadataSize)
+	}
+	return CheckPresetDurations(n.Presets, n.DurationS)
+}
+
+// ValidateCallbackURL accepts "" or an absolute http(s) URL.
+func ValidateCallbackURL(s string) error {
+	if s == "" {
+		return nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return Errorf(EINVALID, CodeInvalidCallback, "callback_url must be an absolute http or https URL")
+	}
+	return nil
+}
+
+// CheckPresetDurations rejects a duration over any preset's platform limit.
+func CheckPresetDurations(presets []PresetSpec, durationS float64) error {
+	for _, p := range presets {
+		if err := p.CheckDuration(durationS); err != nil {
+			return err
+		}
+	}
+	return nil
+}

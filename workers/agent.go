@@ -1,0 +1,146 @@
+package workers
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/jobs"
+	"github.com/kodahq/koda/sandbox"
+)
+
+// plan analyses the prompt, asks the style question when it must, or plans.
+func (h *Handlers) plan(ctx context.Context, _ *asynq.Task, a jobs.PlanArgs) error {
+	return h.projectStep(ctx, a.ProjectID, a.Step, func() error {
+		p, err := h.Lifecycle.ForTask(ctx, a.ProjectID, a.Step)
+		if err != nil {
+			return err
+		}
+		var analysis *koda.Analysis
+		if p.Phase == koda.PhaseIdle {
+			if analysis, err = h.Agent.Analyze(ctx, p); err != nil {
+				return fmt.Errorf("analyse %s: %w", p.ID, err)
+			}
+			if analysis.Question != nil && p.Style == "" && !p.AutoApprove {
+				_, err = h.Lifecycle.Ask(ctx, p.ID, a.Step, analysis)
+				return err
+			}
+			if p.Style == "" {
+				p.Style = analysis.Style
+				if p.Style == "" {
+					p.Style = koda.StylePlayful
+				}
+			}
+			if p.DurationS == 0 {
+				p.DurationS = analysis.DurationS
+			}
+		}
+		plan, err := h.Agent.Plan(ctx, p, strings.Join(p.Feedback, "\n"))
+		if err != nil {
+			return fmt.Errorf("plan %s: %w", p.ID, err)
+		}
+		if analysis == nil {
+			analysis = &koda.Analysis{Style: p.Style}
+		} else {
+			analysis.Style = p.Style
+		}
+		_, err = h.Lifecycle.Planned(ctx, p.ID, a.Step, analysis, plan)
+		return err
+	})
+}
+
+// checkpointKey is where a project's files are kept between sandboxes.
+func checkpointKey(projectID string) string { return "projects/" + projectID + "/checkpoint.tar.gz" }
+
+// codegen writes (or, with pending feedback, revises) the project's files in a fresh
+// sandbox restored from the last checkpoint, then checkpoints them for the renders.
+func (h *Handlers) codegen(ctx context.Context, _ *asynq.Task, a jobs.CodegenArgs) error {
+	return h.projectStep(ctx, a.ProjectID, a.Step, func() error {
+		p, err := h.Lifecycle.ForTask(ctx, a.ProjectID, a.Step)
+		if err != nil {
+			return err
+		}
+		sb, err := h.Sandboxes.Create(ctx, koda.SandboxSpec{TenantID: p.TenantID, ProjectID: p.ID, Name: "codegen"})
+		if err != nil {
+			return fmt.Errorf("sandbox for %s: %w", p.ID, err)
+		}
+		defer func() {
+			if err := h.Sandboxes.Destroy(context.WithoutCancel(ctx), sb.ID()); err != nil {
+				h.log().Warn("destroy sandbox", "sandbox", sb.ID(), "err", err)
+			}
+		}()
+		// Checkpoints (DESIGN.md §3.7): files and state.json after writes (debounced),
+		// after each todo, and before the preview; a sandbox that dies mid-way is
+		// replaced on retry and work resumes from the last one.
+		prefix := sandbox.ProjectPrefix(p.ID)
+		restored, err := sandbox.RestoreFiles(ctx, h.Storage, prefix, sb)
+		if err != nil {
+			return err
+		}
+		ck := &sandbox.Checkpointer{Storage: h.Storage, Sandbox: sb, Prefix: prefix, Logger: h.log()}
+		defer ck.Close()
+		ck.SetState(sandbox.State{Phase: p.Phase, Plan: p.Plan, Todos: codegenTodos(p), Messages: p.Execution.Messages})
+		reporter := sandbox.CheckpointingReporter(h.Lifecycle.Reporter(p.ID), ck)
+		if restored {
+			if st, err := sandbox.LoadState(ctx, h.Storage, prefix); err == nil && st != nil && st.Phase == p.Phase && st.LastCheckpoint.TodoIndex > 0 {
+				h.log().Info("resuming codegen from checkpoint", "project", p.ID, "todo_index", st.LastCheckpoint.TodoIndex,
+					"checkpoint_sandbox", st.LastCheckpoint.SandboxID, "sandbox", sb.ID())
+				reporter.Thinking(ctx, fmt.Sprintf("Resuming from the last checkpoint (%d of %d steps done)",
+					st.LastCheckpoint.TodoIndex, len(st.Todos)))
+			}
+		}
+		work := sandbox.Tracked(sb, ck)
+		var note string
+		if restored && len(p.Feedback) > 0 {
+			note, err = h.Agent.Revise(ctx, p, strings.Join(p.Feedback, "\n"), work, reporter)
+		} else {
+			err = h.Agent.Generate(ctx, p, work, reporter)
+		}
+		if err != nil {
+			if sb.State() == koda.SandboxStopped {
+				// The sandbox died under the agent (killed, reaped, crashed): not the
+				// project's fault, so retry in a new sandbox from the last checkpoint.
+				return &koda.Error{Kind: koda.EUNAVAILABLE, Code: koda.CodeUnavailable,
+					Message: "the sandbox stopped during code generation", Err: err}
+			}
+			return fmt.Errorf("codegen %s: %w", p.ID, err)
+		}
+		if err := ck.Save(ctx, "before preview"); err != nil {
+			return err
+		}
+		files, err := sb.ListFiles(ctx, ".", true)
+		if err != nil {
+			return fmt.Errorf("list files of %s: %w", p.ID, err)
+		}
+		_, err = h.Lifecycle.CodegenDone(ctx, p.ID, a.Step, p, files, note)
+		return err
+	})
+}
+
+// restore extracts the project's checkpoint into dir; false when there is none yet.
+func (h *Handlers) restore(ctx context.Context, projectID, dir string) (bool, error) {
+	rc, err := h.Storage.Open(ctx, checkpointKey(projectID))
+	if koda.ErrorKind(err) == koda.ENOTFOUND {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("open checkpoint of %s: %w", projectID, err)
+	}
+	defer rc.Close()
+	if err := sandbox.Restore(ctx, rc, dir); err != nil {
+		return false, fmt.Errorf("restore checkpoint of %s: %w", projectID, err)
+	}
+	return true, nil
+}
+
+// codegenTodos are the todos state.json tracks: the execution's, else the plan's.
+func codegenTodos(p *koda.Project) []koda.Todo {
+	src := p.Execution.Todos
+	if len(src) == 0 && p.Plan != nil {
+		src = p.Plan.Todos
+	}
+	return append([]koda.Todo(nil), src...)
+}

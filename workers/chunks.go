@@ -1,0 +1,446 @@
+package workers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/internal/lifecycle"
+	"github.com/kodahq/koda/jobs"
+	"github.com/kodahq/koda/renderer"
+)
+
+// DefaultChunkFrames is the size of one chunk of a split final render: 1200 frames,
+// 20 s of 1080p60, about half a minute of capture on a 2-core worker. Each chunk pays a
+// checkpoint restore, a browser start and an upload (a second or two), so smaller
+// chunks waste a noticeable share of the work, while one process already spreads a
+// render over all its cores; splitting pays off when other workers are idle and the
+// render is long. A render is split only from two chunks' worth of frames up.
+const DefaultChunkFrames = 1200
+
+// chunkStateTTL bounds how long a split render's counters outlive a lost render.
+const chunkStateTTL = 48 * time.Hour
+
+func (h *Handlers) chunkFrames() int {
+	if h.ChunkFrames > 0 {
+		return h.ChunkFrames
+	}
+	return DefaultChunkFrames
+}
+
+// chunkRanges splits total frames into chunks of about size frames each, or returns
+// nil when the render is too short to be worth splitting.
+func chunkRanges(total, size int) [][2]int {
+	if size <= 0 || total < 2*size {
+		return nil
+	}
+	n := total / size
+	out := make([][2]int, n)
+	for i := range n {
+		out[i] = [2]int{i * total / n, (i + 1) * total / n}
+	}
+	return out
+}
+
+// splitRender turns a long final render into chunk tasks. It reports false when the
+// render should run whole in this task; true when the chunks (or an earlier attempt)
+// own it now.
+func (h *Handlers) splitRender(ctx context.Context, renderID string) (bool, error) {
+	if h.Redis == nil || h.Queue == nil {
+		return false, nil // the chunks' counters live in Redis
+	}
+	r, err := h.Store.GetRender(ctx, renderID)
+	if err != nil {
+		return false, fmt.Errorf("render %s: %w", renderID, err)
+	}
+	ranges := chunkRanges(r.Preset.Frames(r.DurationS), h.chunkFrames())
+	if r.Kind != koda.RenderFinal || ranges == nil || r.Status.Done() {
+		return false, nil
+	}
+	r, run, err := h.Lifecycle.StartRender(ctx, renderID)
+	if err != nil || !run {
+		return true, err
+	}
+	h.log().Info("render split into chunks", "render", r.ID, "attempt", r.Attempts, "chunks", len(ranges))
+	for i, rg := range ranges {
+		a := jobs.RenderChunkArgs{RenderID: r.ID, Attempt: r.Attempts, Index: i, Count: len(ranges), Start: rg[0], End: rg[1]}
+		if err := h.Queue.Enqueue(ctx, a); err != nil {
+			// The retry of this task starts a new attempt: chunks of this one drop out.
+			return true, fmt.Errorf("render %s: enqueue chunk %d: %w", r.ID, i, err)
+		}
+	}
+	return true, nil
+}
+
+type chunkState struct {
+	frames, done string // Redis keys: frames done per chunk (hash), chunks finished (set)
+}
+
+func chunkKeys(renderID string, attempt int) chunkState {
+	base := fmt.Sprintf("koda:chunks:%s:%d:", renderID, attempt)
+	return chunkState{frames: base + "frames", done: base + "done"}
+}
+
+func chunkObject(r *koda.Render, attempt, i int) string {
+	return fmt.Sprintf("projects/%s/renders/%s/chunk-%d-%03d.%s", r.ProjectID, r.ID, attempt, i, r.Preset.Format)
+}
+
+// liveChunkRender returns the render a chunk or stitch task works for, or nil when the
+// task is stale: the render finished, or a newer attempt split it again.
+func (h *Handlers) liveChunkRender(ctx context.Context, renderID string, attempt int) (*koda.Render, error) {
+	r, err := h.Store.GetRender(ctx, renderID)
+	if err != nil {
+		return nil, fmt.Errorf("render %s: %w", renderID, err)
+	}
+	if r.Status.Done() || r.Attempts != attempt {
+		h.log().Info("dropped stale chunk task", "render", renderID, "attempt", attempt, "current", r.Attempts, "status", r.Status)
+		return nil, nil
+	}
+	return r, nil
+}
+
+// failChunked records a split render's failure when retrying cannot help, like runRender.
+func (h *Handlers) failChunked(ctx context.Context, r *koda.Render, err error) error {
+	if ctx.Err() == nil && (lastAttempt(ctx) || permanent(err) || koda.ErrorCode(err) == koda.CodeRenderFailed) {
+		if _, ferr := h.Lifecycle.FinishRender(context.WithoutCancel(ctx), r.ID, lifecycle.RenderOutput{}, err); ferr != nil {
+			return fmt.Errorf("render %s: %w (and recording the failure: %v)", r.ID, err, ferr)
+		}
+		return fmt.Errorf("render %s: %w: %w", r.ID, err, asynq.SkipRetry)
+	}
+	return fmt.Errorf("render %s: %w", r.ID, err)
+}
+
+// renderChunk renders one frame range to storage; the last chunk to finish enqueues
+// the stitch.
+func (h *Handlers) renderChunk(ctx context.Context, t *asynq.Task, a jobs.RenderChunkArgs) error {
+	r, err := h.liveChunkRender(ctx, a.RenderID, a.Attempt)
+	if err != nil || r == nil {
+		return err
+	}
+	if err := h.renderChunkToStorage(ctx, t, r, a); err != nil {
+		return h.failChunked(ctx, r, err)
+	}
+	keys := chunkKeys(r.ID, a.Attempt)
+	// A set, not a counter: a chunk that runs twice (lost lease, retry after upload)
+	// must not count twice.
+	pipe := h.Redis.TxPipeline()
+	pipe.SAdd(ctx, keys.done, a.Index)
+	card := pipe.SCard(ctx, keys.done)
+	pipe.Expire(ctx, keys.done, chunkStateTTL)
+	if _, err := pipe.Exec(ctx); err != nil {
+		return fmt.Errorf("render %s: count chunk %d: %w", r.ID, a.Index, err)
+	}
+	if int(card.Val()) < a.Count {
+		return nil
+	}
+	// Every chunk that sees the full set enqueues; the stitch's task ID makes that one.
+	if err := h.Queue.Enqueue(ctx, jobs.StitchArgs{RenderID: r.ID, Attempt: a.Attempt, Count: a.Count}); err != nil {
+		return fmt.Errorf("render %s: enqueue stitch: %w", r.ID, err)
+	}
+	return nil
+}
+
+func (h *Handlers) renderChunkToStorage(ctx context.Context, t *asynq.Task, r *koda.Render, a jobs.RenderChunkArgs) error {
+	dir, src, err := h.restoreForRender(ctx, r)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	video := filepath.Join(dir, "chunk."+r.Preset.Format)
+	cp := &chunkProgress{h: h, ctx: ctx, task: t, r: r, a: a}
+	// Audio is muxed once into the joined video by the stitch.
+	_, err = h.Renderer.Render(ctx, koda.RenderRequest{
+		Dir: src, Preset: r.Preset, DurationS: r.DurationS, FrameStart: a.Start, FrameEnd: a.End, VideoPath: video,
+	}, cp.report)
+	cp.stop()
+	if err != nil {
+		return err
+	}
+	if _, err := h.upload(ctx, chunkObject(r, a.Attempt, a.Index), video); err != nil {
+		return err
+	}
+	cp.record(a.End - a.Start)
+	return nil
+}
+
+// restoreForRender restores the project's checkpoint into a new temporary folder.
+func (h *Handlers) restoreForRender(ctx context.Context, r *koda.Render) (dir, src string, err error) {
+	dir, err = os.MkdirTemp(h.WorkDir, "render-"+r.ID+"-")
+	if err != nil {
+		return "", "", fmt.Errorf("render folder: %w", err)
+	}
+	src = filepath.Join(dir, "project")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		_ = os.RemoveAll(dir)
+		return "", "", err
+	}
+	ok, err := h.restore(ctx, r.ProjectID, src)
+	if err == nil && !ok {
+		err = koda.Errorf(koda.EUNPROCESSABLE, koda.CodeRenderFailed, "project %s has no files to render", r.ProjectID)
+	}
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return "", "", err
+	}
+	return dir, src, nil
+}
+
+// chunkProgress reports a chunk's own progress as its task result (Asynqmon) and the
+// render's overall progress, the sum of frames done over its chunks, to the API.
+type chunkProgress struct {
+	h    *Handlers
+	ctx  context.Context
+	task *asynq.Task
+	r    *koda.Render
+	a    jobs.RenderChunkArgs
+
+	mu   sync.Mutex
+	last time.Time
+	done bool
+}
+
+func (p *chunkProgress) report(pr koda.RenderProgress) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done || time.Since(p.last) < progressEvery {
+		return
+	}
+	p.last = time.Now()
+	if b, err := json.Marshal(pr); err == nil {
+		_, _ = p.task.ResultWriter().Write(b)
+	}
+	p.publish(pr.FramesDone)
+}
+
+func (p *chunkProgress) stop() {
+	p.mu.Lock()
+	p.done = true
+	p.mu.Unlock()
+}
+
+// record publishes the chunk as complete.
+func (p *chunkProgress) record(frames int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.publish(frames)
+}
+
+// publish stores this chunk's frames and reports the sum. A retried chunk restarts
+// from zero, so the sum may dip; lifecycle.RenderProgress ignores a lower percent,
+// which keeps the API's progress monotonic.
+func (p *chunkProgress) publish(frames int) {
+	ctx, keys := p.ctx, chunkKeys(p.r.ID, p.a.Attempt)
+	pipe := p.h.Redis.TxPipeline()
+	pipe.HSet(ctx, keys.frames, strconv.Itoa(p.a.Index), frames)
+	pipe.Expire(ctx, keys.frames, chunkStateTTL)
+	vals := pipe.HVals(ctx, keys.frames)
+	if _, err := pipe.Exec(ctx); err != nil {
+		p.h.log().Debug("chunk progress", "render", p.r.ID, "err", err)
+		return
+	}
+	sum := 0
+	for _, v := range vals.Val() {
+		n, _ := strconv.Atoi(v)
+		sum += n
+	}
+	total := p.r.Preset.Frames(p.r.DurationS)
+	pr := koda.RenderProgress{Stage: koda.StageCapturing, FramesDone: min(sum, total), FramesTotal: total,
+		Percent: float64(int(5+90*float64(min(sum, total))/float64(total)*10)) / 10}
+	if err := p.h.Lifecycle.RenderProgress(ctx, p.r.ID, pr); err != nil && !errors.Is(err, context.Canceled) {
+		p.h.log().Warn("record render progress", "render", p.r.ID, "err", err)
+	}
+}
+
+// stitch joins a split render's chunks without re-encoding, adds the soundtrack and
+// the thumbnail, uploads the video and finishes the render.
+func (h *Handlers) stitch(ctx context.Context, t *asynq.Task, a jobs.StitchArgs) error {
+	r, err := h.liveChunkRender(ctx, a.RenderID, a.Attempt)
+	if err != nil || r == nil {
+		return err
+	}
+	began := time.Now()
+	out, err := h.stitchToStorage(ctx, r, a)
+	if err != nil {
+		return h.failChunked(ctx, r, err)
+	}
+	h.Metrics.ObserveRender(string(r.Kind), r.Preset.Name, out.Frames, time.Since(began))
+	if _, err := h.Lifecycle.FinishRender(ctx, r.ID, out, nil); err != nil {
+		return err
+	}
+	keys := chunkKeys(r.ID, a.Attempt)
+	if err := h.Redis.Del(context.WithoutCancel(ctx), keys.frames, keys.done).Err(); err != nil && !errors.Is(err, redis.Nil) {
+		h.log().Debug("drop chunk counters", "render", r.ID, "err", err)
+	}
+	for i := range a.Count {
+		if err := h.Storage.Delete(context.WithoutCancel(ctx), chunkObject(r, a.Attempt, i)); err != nil {
+			h.log().Warn("delete chunk", "render", r.ID, "chunk", i, "err", err)
+		}
+	}
+	return nil
+}
+
+func (h *Handlers) stitchToStorage(ctx context.Context, r *koda.Render, a jobs.StitchArgs) (lifecycle.RenderOutput, error) {
+	var out lifecycle.RenderOutput
+	total := r.Preset.Frames(r.DurationS)
+	report := func(stage string, pct float64) {
+		if err := h.Lifecycle.RenderProgress(ctx, r.ID, koda.RenderProgress{Stage: stage, Percent: pct, FramesDone: total, FramesTotal: total}); err != nil {
+			h.log().Debug("record render progress", "render", r.ID, "err", err)
+		}
+	}
+	report(koda.StageEncoding, 95)
+	dir, src, err := h.restoreForRender(ctx, r)
+	if err != nil {
+		return out, err
+	}
+	defer os.RemoveAll(dir)
+	parts := make([]string, a.Count)
+	for i := range a.Count {
+		parts[i] = filepath.Join(dir, fmt.Sprintf("chunk-%03d.%s", i, r.Preset.Format))
+		if err := h.download(ctx, chunkObject(r, a.Attempt, i), parts[i]); err != nil {
+			return out, err
+		}
+	}
+	ffmpegPath := h.ffmpegPath()
+	ext := "." + r.Preset.Format
+	video, thumb := filepath.Join(dir, "video"+ext), filepath.Join(dir, "thumb.jpg")
+	if err := renderer.Concat(ctx, ffmpegPath, parts, video); err != nil {
+		return out, err
+	}
+	if audio := findAudio(src); audio != "" {
+		if err := renderer.MuxAudio(ctx, ffmpegPath, video, audio, float64(total)/float64(r.Preset.FPS)); err != nil {
+			return out, err
+		}
+	}
+	if err := renderer.ExtractFrame(ctx, ffmpegPath, video, total/2, thumb); err != nil {
+		return out, err
+	}
+	report(koda.StageUploading, 99)
+	base := fmt.Sprintf("projects/%s/renders/%s", r.ProjectID, r.ID)
+	out = lifecycle.RenderOutput{VideoKey: base + ext, ThumbKey: base + ".jpg", Frames: total}
+	if out.SizeBytes, err = h.upload(ctx, out.VideoKey, video); err != nil {
+		return out, err
+	}
+	if _, err = h.upload(ctx, out.ThumbKey, thumb); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+func (h *Handlers) download(ctx context.Context, key, path string) error {
+	rc, err := h.Storage.Open(ctx, key)
+	if err != nil {
+		return fmt.Errorf("download %s: %w", key, err)
+	}
+	defer rc.Close()
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("download %s: %w", key, err)
+	}
+	_, err = io.Copy(f, rc)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("download %s: %w", key, err)
+	}
+	return nil
+}
+
+// ffmpegPath is the renderer's ffmpeg, for joining chunks with the same binary.
+func (h *Handlers) ffmpegPath() string {
+	if c, ok := h.Renderer.(interface{ Config() renderer.Config }); ok {
+		return c.Config().FFmpegPath
+	}
+	return ""
+}
+
+// audioExts are the audio files a project may carry as its soundtrack.
+var audioExts = map[string]bool{".mp3": true, ".wav": true, ".ogg": true, ".m4a": true, ".aac": true, ".flac": true, ".opus": true}
+
+// findAudio returns the first audio file under dir in lexical order (e.g.
+// assets/music.mp3), or "" when the project has none.
+func findAudio(dir string) string {
+	var found string
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // an unreadable entry is not a soundtrack
+		}
+		if d.IsDir() {
+			if path != dir && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.Type().IsRegular() && audioExts[strings.ToLower(filepath.Ext(d.Name()))] {
+			found = path
+			return fs.SkipAll
+		}
+		return nil
+	})
+	return found
+}
+
+// reconcileSplit keeps a split render's chunk and stitch tasks alive. It reports
+// split=false for a render that is not (or not yet) split, which the reconciler then
+// treats as a whole render. Chunks already counted as done are left alone; the stitch
+// is ensured once all are.
+func (h *Handlers) reconcileSplit(ctx context.Context, r *koda.Render) (split bool, enqueued int, err error) {
+	ranges := chunkRanges(r.Preset.Frames(r.DurationS), h.chunkFrames())
+	if r.Status != koda.RenderRunning || ranges == nil || h.Redis == nil || h.Inspector == nil {
+		return false, 0, nil
+	}
+	first := jobs.RenderChunkArgs{RenderID: r.ID, Attempt: r.Attempts, Index: 0, Count: len(ranges), Start: ranges[0][0], End: ranges[0][1]}
+	keys := chunkKeys(r.ID, r.Attempts)
+	done, err := h.Redis.SMembers(ctx, keys.done).Result()
+	if err != nil {
+		return false, 0, fmt.Errorf("reconcile render %s: %w", r.ID, err)
+	}
+	if len(done) == 0 {
+		// Split only if its first chunk was enqueued; otherwise the render task died
+		// before splitting, and re-running it is the fix.
+		if _, err := h.Inspector.GetTaskInfo(jobs.QueueRender, first.TaskID()); err != nil {
+			if errors.Is(err, asynq.ErrTaskNotFound) || errors.Is(err, asynq.ErrQueueNotFound) {
+				return false, 0, nil
+			}
+			return false, 0, fmt.Errorf("reconcile render %s: %w", r.ID, err)
+		}
+	}
+	isDone := map[string]bool{}
+	for _, d := range done {
+		isDone[d] = true
+	}
+	giveUp := func(ctx context.Context) error {
+		_, err := h.Lifecycle.FinishRender(ctx, r.ID, lifecycle.RenderOutput{}, koda.Errorf(koda.EINTERNAL, koda.CodeRenderFailed,
+			"a chunk of the render stopped its worker %d times", maxRevivals))
+		return err
+	}
+	if len(isDone) >= len(ranges) {
+		n, err := h.ensure(ctx, []jobs.Args{jobs.StitchArgs{RenderID: r.ID, Attempt: r.Attempts, Count: len(ranges)}}, giveUp)
+		return true, n, err
+	}
+	for i, rg := range ranges {
+		if isDone[strconv.Itoa(i)] {
+			continue
+		}
+		n, err := h.ensure(ctx, []jobs.Args{jobs.RenderChunkArgs{RenderID: r.ID, Attempt: r.Attempts, Index: i,
+			Count: len(ranges), Start: rg[0], End: rg[1]}}, giveUp)
+		if err != nil {
+			return true, enqueued, err
+		}
+		enqueued += n
+	}
+	return true, enqueued, nil
+}
