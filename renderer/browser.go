@@ -54,6 +54,11 @@ func chromiumFlags(width, height int) []flag {
 		{"disable-renderer-backgrounding", ""},
 		{"disable-ipc-flooding-protection", ""},
 		{"disable-hang-monitor", ""},
+		// Partial raster repaints only the damaged part of a tile over what an earlier
+		// frame left there, so a pixel could depend on which frames this browser drew
+		// before (gradients came out ±2 levels apart). Whole-tile raster makes every
+		// frame a function of its time alone, whichever browser or chunk captures it.
+		{"disable-partial-raster", ""},
 		{"disable-features", "Translate,MediaRouter,OptimizationHints,AcceptCHFrame,CalculateNativeWinOcclusion,PaintHolding"},
 		{"font-render-hinting", "none"},
 		{"force-color-profile", "srgb"},
