@@ -65,14 +65,14 @@ func (bl *Baseline) render(ctx context.Context, j *job, pr *progress) (*koda.Ren
 	defer os.RemoveAll(frames)
 
 	capStart := time.Now()
-	b, err := r.launch(ctx, j.preset.Width, j.preset.Height)
+	b, err := r.launch(ctx, ctx, j.preset.Width, j.preset.Height)
 	if err != nil {
 		return nil, err
 	}
 	defer b.close()
 	// The canvas shortcut is not part of the original method.
 	known := &pageKind{virtual: j.hooks == hooksAbsent}
-	t, err := r.openTab(ctx, b, j, known)
+	t, err := r.openTab(ctx, b, j, known, false)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,10 @@ package renderer
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -19,9 +22,16 @@ type browser struct {
 	mu          sync.Mutex
 	cmd         *exec.Cmd
 	closeOnce   sync.Once
-	// stop, for a sandboxed browser, kills and reaps its bwrap and closes the devtools
-	// bridge and page forwarder; nil for a plain browser.
-	stop func()
+	// sb is set for a sandboxed browser: what reaches its page port and how to stop it.
+	sb *sandboxed
+	// frames counts the frames captured in all renders this browser served, and spare
+	// is a tab opened while it was idle (warm.go). Only the holder of the browser (a
+	// render's worker, or the pool) touches them.
+	frames int
+	spare  *spareTab
+	// basePages is the number of pages the browser showed once started: its first
+	// tab, and for a browser over a pipe also the initial blank page.
+	basePages int
 }
 
 // flag is one Chromium command-line switch; value "" means a bare --name.
@@ -95,18 +105,54 @@ func args(flags []flag) []string {
 	return out
 }
 
-// browserFor starts a browser for job j: inside the sandbox when Config.Sandbox asks
-// for it (the page is then reachable only through j.url), else a plain one.
+// browserFor returns a browser for job j: a warm one when the pool has one, else a new
+// one, inside the sandbox when Config.Sandbox asks for it (the page is then reachable
+// only through j.url).
 func (r *Renderer) browserFor(ctx context.Context, j *job) (*browser, error) {
-	if r.cfg.Sandbox.Enabled {
-		return r.launchSandboxed(ctx, j)
+	if b := r.pool.take(); b != nil {
+		if err := b.attach(j); err == nil {
+			return b, nil
+		} else {
+			r.log.Warn("warm browser unusable; starting a new one", "err", err)
+			b.close()
+		}
 	}
-	return r.launch(ctx, j.preset.Width, j.preset.Height)
+	// A browser that may be kept warm must outlive this render's context; the render
+	// still stops it on failure or cancellation by closing it.
+	life := ctx
+	if r.pool != nil {
+		life = context.WithoutCancel(ctx)
+	}
+	if r.cfg.Sandbox.Enabled {
+		return r.launchSandboxed(ctx, life, j)
+	}
+	return r.launch(ctx, life, j.preset.Width, j.preset.Height)
 }
 
-// launch starts a browser. Its process group is killed on close, so renderer, GPU and
-// zygote children cannot outlive the render even if the browser itself dies first.
-func (r *Renderer) launch(ctx context.Context, width, height int) (*browser, error) {
+// attach makes job j's page reachable from b: a sandboxed browser gets a port for it
+// inside its network namespace.
+func (b *browser) attach(j *job) error {
+	if b.sb == nil {
+		return nil
+	}
+	page, err := pageAddr(j.url)
+	if err != nil {
+		return err
+	}
+	return b.sb.forward(page)
+}
+
+// detach closes what attach opened.
+func (b *browser) detach() {
+	if b.sb != nil {
+		b.sb.unforward()
+	}
+}
+
+// launch starts a browser that lives until life ends or it is closed; ctx bounds only the
+// start. Its process group is killed on close, so renderer, GPU and zygote children
+// cannot outlive it even if the browser itself dies first.
+func (r *Renderer) launch(ctx, life context.Context, width, height int) (*browser, error) {
 	began := time.Now()
 	b := &browser{}
 	opts := append(allocatorOptions(chromiumFlags(width, height)),
@@ -118,15 +164,16 @@ func (r *Renderer) launch(ctx context.Context, width, height int) (*browser, err
 			b.mu.Unlock()
 		}),
 	)
-	allocCtx, allocCancel := chromedp.NewExecAllocator(ctx, opts...)
+	allocCtx, allocCancel := chromedp.NewExecAllocator(life, opts...)
 	bctx, cancel := chromedp.NewContext(allocCtx)
 	b.ctx, b.cancel, b.allocCancel = bctx, cancel, allocCancel
 
 	// The first Run starts the browser, which lives as long as the context Run gets,
 	// so the start-up bound cancels the browser context rather than wrapping it.
-	timer := time.AfterFunc(30*time.Second, cancel)
-	err := chromedp.Run(bctx)
-	timer.Stop()
+	err := startBounded(ctx, bctx, cancel)
+	if err == nil && r.pool != nil {
+		err = b.started()
+	}
 	if err != nil {
 		b.close()
 		if ctx.Err() != nil {
@@ -161,10 +208,13 @@ func (b *browser) alive() bool {
 func (b *browser) close() {
 	b.closeOnce.Do(func() {
 		pid := b.pid()
-		if b.stop != nil {
+		if b.sb != nil {
 			// Killed first: a browser that cannot be reached over its pipe any more
 			// must not hold chromedp's graceful tab close waiting.
-			b.stop()
+			b.sb.stop()
+		}
+		if s := b.spare; s != nil {
+			s.cancel()
 		}
 		b.cancel()
 		b.allocCancel() // kills the browser, waits for it and removes the profile dir
@@ -174,15 +224,66 @@ func (b *browser) close() {
 	})
 }
 
+// startBounded runs the first action on bctx, which starts the browser, giving up after
+// 30 s or when ctx ends.
+func startBounded(ctx, bctx context.Context, cancel context.CancelFunc) error {
+	timer := time.AfterFunc(30*time.Second, cancel)
+	defer timer.Stop()
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+	return chromedp.Run(bctx)
+}
+
+// started records what a freshly started browser looks like, for reusable.
+func (b *browser) started() error {
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	n, err := countPages(ctx)
+	b.basePages = n
+	return err
+}
+
 // killGroup kills every process left in the process group led by pid and waits briefly
-// for them to disappear, so callers observe a clean process table.
+// for them to die, so callers observe a clean process table. A zombie counts as dead:
+// the browser's orphaned helpers are reaped by init whenever it gets to them, which
+// is no reason to hold up a render.
 func killGroup(pid int) {
 	_ = syscall.Kill(-pid, syscall.SIGKILL)
 	deadline := time.Now().Add(2 * time.Second)
 	for time.Now().Before(deadline) {
-		if syscall.Kill(-pid, 0) != nil {
+		if !groupAlive(pid) {
 			return
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// groupAlive reports whether process group pgid has a member that is not a zombie.
+func groupAlive(pgid int) bool {
+	if syscall.Kill(-pgid, 0) != nil {
+		return false
+	}
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return true
+	}
+	for _, e := range ents {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		st, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// Fields after the parenthesised command: state, ppid, pgrp, ...
+		i := lastIndexByte(st, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(st[i+1:]))
+		if len(f) >= 3 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" {
+			return true
+		}
+	}
+	return false
 }

@@ -12,10 +12,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/page"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/kodahq/koda"
@@ -24,6 +26,10 @@ import (
 // minFramesPerBrowser keeps short renders from paying for browsers they barely use:
 // starting one costs about as much as capturing a dozen small frames.
 const minFramesPerBrowser = 12
+
+// smallFrame is the frame area (pixels) below which a canvas page is captured by one
+// browser only.
+const smallFrame = 1280 * 720
 
 // captureMode says how a tab turns the page into a frame.
 type captureMode int
@@ -72,6 +78,13 @@ func (r *Renderer) capture(ctx context.Context, j *job, emit func(i int, frame [
 	var probeOnce sync.Once
 	setKind := func(k pageKind) { probeOnce.Do(func() { kind = k; close(probed) }) }
 
+	var used []*browser
+	var usedMu sync.Mutex
+	handBack := func(b *browser) {
+		usedMu.Lock()
+		used = append(used, b)
+		usedMu.Unlock()
+	}
 	var wg sync.WaitGroup
 	var firstErr error
 	var errOnce sync.Once
@@ -95,7 +108,7 @@ func (r *Renderer) capture(ctx context.Context, j *job, emit func(i int, frame [
 					return nil, false
 				}
 			}
-			err := r.worker(ctx, j, w, verdict, setKind, tokens, &next, results)
+			err := r.worker(ctx, j, w, verdict, setKind, tokens, &next, results, handBack)
 			if err != nil {
 				fail(err)
 			}
@@ -133,9 +146,10 @@ collect:
 		}
 	}
 	cancel(errors.New("capture finished"))
-	for range results { // let workers finish closing their browsers
+	for range results { // let workers finish closing their tabs
 	}
 	wg.Wait()
+	r.release(used, firstErr == nil && want >= j.end)
 	if firstErr != nil {
 		return firstErr
 	}
@@ -148,10 +162,27 @@ collect:
 	return nil
 }
 
+// release keeps the browsers of a successful capture warm (when the pool is on) and
+// closes all others, in parallel: closing one takes a few hundred milliseconds.
+func (r *Renderer) release(used []*browser, ok bool) {
+	var wg sync.WaitGroup
+	for _, b := range used {
+		if ok {
+			wg.Go(func() { r.pool.put(b) })
+		} else {
+			wg.Go(b.close)
+		}
+	}
+	wg.Wait()
+}
+
 // worker runs one browser, taking frame indices until none are left. A browser that
 // dies under it is replaced up to cfg.Retries times and the frame is captured again.
+//
+// Its browser, if it has one at the end, goes to handBack with its tab closed: capture
+// decides, once the render's outcome is known, whether it stays warm.
 func (r *Renderer) worker(ctx context.Context, j *job, w int, verdict func() (*pageKind, bool), setKind func(pageKind),
-	tokens chan struct{}, next *atomic.Int64, results chan<- frameResult) error {
+	tokens chan struct{}, next *atomic.Int64, results chan<- frameResult, handBack func(*browser)) error {
 	retries := r.cfg.Retries
 	var known *pageKind
 	var b *browser
@@ -161,7 +192,7 @@ func (r *Renderer) worker(ctx context.Context, j *job, w int, verdict func() (*p
 			t.close()
 		}
 		if b != nil {
-			b.close()
+			handBack(b)
 		}
 	}()
 	restart := func() {
@@ -172,6 +203,17 @@ func (r *Renderer) worker(ctx context.Context, j *job, w int, verdict func() (*p
 		if b != nil {
 			b.close()
 			b = nil
+		}
+	}
+
+	// A small canvas is read fastest by one browser alone: a second one's processes
+	// cost more in context switches than they add (benchmarks: 640×360 preview, 2.1 s
+	// with one browser, 3.3 s with two). So the other workers wait for the probe of a
+	// small page before they take a frame or a browser.
+	if w > 0 && j.preset.Width*j.preset.Height < smallFrame {
+		var ok bool
+		if known, ok = verdict(); !ok || known.canvas {
+			return nil
 		}
 	}
 
@@ -199,21 +241,39 @@ func (r *Renderer) worker(ctx context.Context, j *job, w int, verdict func() (*p
 			t = nil
 		}
 		if t == nil {
-			if known == nil {
+			// Only worker 0 probes. The others load the page meanwhile when they can tell
+			// without the probe whether it needs the virtual clock, and learn the rest
+			// (may frames come from the canvas?) once it is loaded.
+			if known == nil && w > 0 && j.hooks == hooksUnknown {
 				var ok bool
 				if known, ok = verdict(); !ok {
 					return nil
 				}
 			}
-			if t, err = r.openTab(ctx, b, j, known); err == nil && known == nil {
+			probe := w == 0 && known == nil
+			t, err = r.openTab(ctx, b, j, known, probe)
+			if err == nil && probe {
 				k := t.kind
 				known = &k
 				setKind(k)
 			}
+			if err == nil && known == nil {
+				var ok bool
+				if known, ok = verdict(); !ok {
+					return nil
+				}
+				if err = t.adopt(ctx, *known); errors.Is(err, errReload) {
+					t.close()
+					t = nil
+					continue
+				}
+			}
 		}
 		var data []byte
 		if err == nil {
-			data, err = t.frame(ctx, i)
+			if data, err = t.frame(ctx, i); err == nil {
+				b.frames++
+			}
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -256,7 +316,16 @@ type tab struct {
 // browser may retry.
 var errTabGone = errors.New("browser tab gone")
 
-func (t *tab) close() { t.cancel() }
+// close closes the tab and waits until the browser has closed its page, so a browser
+// kept warm holds none of this render's pages.
+func (t *tab) close() {
+	if c := chromedp.FromContext(t.ctx); c != nil && c.Browser != nil && c.Target != nil && !t.crashed.Load() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_ = target.CloseTarget(c.Target.TargetID).Do(cdp.WithExecutor(ctx, c.Browser))
+		cancel()
+	}
+	t.cancel()
+}
 
 func (t *tab) thrown() string {
 	t.mu.Lock()
@@ -264,11 +333,15 @@ func (t *tab) thrown() string {
 	return t.exception
 }
 
-// openTab opens the page in a new tab of b and waits until it is ready. With known ==
-// nil it also finds out whether the page has export hooks and a canvas to read from.
-func (r *Renderer) openTab(ctx context.Context, b *browser, j *job, known *pageKind) (*tab, error) {
+// openTab opens the page in a new tab of b and waits until it is ready. With probe it
+// also finds out whether the page has export hooks and a canvas to read from; with
+// neither probe nor known, the caller learns that later and calls adopt.
+func (r *Renderer) openTab(ctx context.Context, b *browser, j *job, known *pageKind, probe bool) (*tab, error) {
 	began := time.Now()
-	tctx, cancel := chromedp.NewContext(b.ctx)
+	tctx, cancel, spare := b.takeSpare(ctx)
+	if !spare {
+		tctx, cancel = chromedp.NewContext(b.ctx)
+	}
 	t := &tab{r: r, ctx: tctx, cancel: cancel, j: j}
 	chromedp.ListenTarget(tctx, func(ev any) {
 		switch e := ev.(type) {
@@ -289,9 +362,12 @@ func (r *Renderer) openTab(ctx context.Context, b *browser, j *job, known *pageK
 
 	// The first Run creates the tab, whose event loop lives as long as the context
 	// given to that Run; so it gets the tab's own context, bounded by a timer instead.
-	timer := time.AfterFunc(r.cfg.ReadyTimeout, cancel)
-	err := chromedp.Run(tctx)
-	timer.Stop()
+	var err error
+	if !spare {
+		timer := time.AfterFunc(r.cfg.ReadyTimeout, cancel)
+		err = chromedp.Run(tctx)
+		timer.Stop()
+	}
 	rctx, rcancel := context.WithTimeout(tctx, r.cfg.ReadyTimeout)
 	defer rcancel()
 	virtual := j.hooks == hooksAbsent
@@ -312,7 +388,7 @@ func (r *Renderer) openTab(ctx context.Context, b *browser, j *job, known *pageK
 	}
 	var bare bool
 	if err == nil {
-		bare, err = t.waitReady(rctx, known == nil && j.hooks == hooksUnknown)
+		bare, err = t.waitReady(rctx, probe && j.hooks == hooksUnknown)
 	}
 	if err == nil && bare {
 		// No hooks after the load event: load it again under the virtual clock.
@@ -330,8 +406,10 @@ func (r *Renderer) openTab(ctx context.Context, b *browser, j *job, known *pageK
 					t.kind.canvas = false // the page differs between loads; play safe
 				}
 			}
-		} else {
+		} else if probe {
 			t.kind, err = t.probe(rctx)
+			t.kind.virtual = virtual
+		} else {
 			t.kind.virtual = virtual
 		}
 	}
@@ -357,6 +435,33 @@ func (r *Renderer) openTab(ctx context.Context, b *browser, j *job, known *pageK
 	}
 	r.log.Debug("page ready", "url", j.url, "virtual", t.kind.virtual, "canvas", t.kind.canvas, "took", time.Since(began))
 	return t, nil
+}
+
+// errReload says a tab loaded before the probe's verdict must be loaded again.
+var errReload = errors.New("tab must be reloaded")
+
+// adopt applies the probe's verdict to a tab that loaded the page without it.
+func (t *tab) adopt(ctx context.Context, k pageKind) error {
+	if k.virtual != t.kind.virtual {
+		return errReload
+	}
+	if k.canvas {
+		rctx, cancel := context.WithTimeout(t.ctx, t.r.cfg.ReadyTimeout)
+		defer cancel()
+		stop := context.AfterFunc(ctx, cancel)
+		defer stop()
+		var single bool
+		if err := chromedp.Run(rctx, chromedp.Evaluate(canvasProbeJS, &single)); err != nil {
+			return fmt.Errorf("canvas check: %w", err)
+		}
+		// A page that differs between loads gets screenshots; play safe.
+		k.canvas = single
+	}
+	t.kind = k
+	if k.canvas {
+		t.mode = modeCanvas
+	}
+	return nil
 }
 
 // load navigates the tab to the page, first installing the virtual clock if asked.
@@ -516,7 +621,7 @@ func (t *tab) captureAs(ctx context.Context, i int, mode captureMode) ([]byte, e
 		switch mode {
 		case modeCanvas:
 			expr := `(async () => { await window.__exportSeekTo(` + sec + `); return window.__kodaCanvas.toDataURL('image/jpeg', ` +
-				strconv.FormatFloat(float64(t.r.cfg.JPEGQuality)/100, 'f', 2, 64) + `); })()`
+				strconv.FormatFloat(float64(t.j.quality)/100, 'f', 2, 64) + `); })()`
 			url, err := t.eval(ctx, expr)
 			if err != nil {
 				return err
@@ -538,7 +643,7 @@ func (t *tab) captureAs(ctx context.Context, i int, mode captureMode) ([]byte, e
 			var err error
 			data, err = page.CaptureScreenshot().
 				WithFormat(page.CaptureScreenshotFormatJpeg).
-				WithQuality(int64(t.r.cfg.JPEGQuality)).
+				WithQuality(int64(t.j.quality)).
 				WithOptimizeForSpeed(true).
 				Do(ctx)
 			return err

@@ -44,7 +44,11 @@ type encoder struct {
 // joined with -c copy.
 func encoderArgs(o encodeOptions, tmp string) []string {
 	fps := strconv.Itoa(o.preset.FPS)
-	in := ffmpeg.Input("pipe:0", ffmpeg.KwArgs{"f": "image2pipe", "c:v": "mjpeg", "framerate": fps})
+	// Without a small probe, ffmpeg buffers up to 5 MB of input before it encodes
+	// anything: all of a short preview's frames, which then wait to be encoded until
+	// the last one arrived. The codec and rate are given, so one frame says the rest.
+	in := ffmpeg.Input("pipe:0", ffmpeg.KwArgs{"f": "image2pipe", "c:v": "mjpeg", "framerate": fps,
+		"probesize": "32", "analyzeduration": "0"})
 	out := ffmpeg.KwArgs{
 		"frames:v": strconv.Itoa(o.frames),
 		"pix_fmt":  "yuv420p",

@@ -63,7 +63,8 @@ const defaultSandboxUID = 199999
 var sandboxBinds = []string{"/etc/fonts", "/etc/chromium.d", "/etc/chromium"}
 
 // launchSandboxed starts a browser for j inside bubblewrap and connects chromedp to it.
-func (r *Renderer) launchSandboxed(ctx context.Context, j *job) (*browser, error) {
+// The browser lives until life ends or it is closed; ctx bounds only the start.
+func (r *Renderer) launchSandboxed(ctx, life context.Context, j *job) (*browser, error) {
 	began := time.Now()
 	sc := r.cfg.Sandbox
 	bwrapName := sc.Bwrap
@@ -86,7 +87,7 @@ func (r *Renderer) launchSandboxed(ctx context.Context, j *job) (*browser, error
 		uid = defaultSandboxUID
 	}
 
-	sb := &sandboxed{}
+	sb := &sandboxed{r: r}
 	fail := func(err error) (*browser, error) {
 		sb.stop()
 		if ctx.Err() != nil {
@@ -173,24 +174,23 @@ func (r *Renderer) launchSandboxed(ctx context.Context, j *job) (*browser, error
 	if sb.child, err = readChildPid(ctx, infoR); err != nil {
 		return fail(err)
 	}
-	ln, err := listenInNetns(sb.child, page)
-	if err != nil {
-		return fail(fmt.Errorf("page port inside the sandbox: %w", err))
+	if err := sb.forward(page); err != nil {
+		return fail(err)
 	}
-	sb.fwd = newForwarder(ln, page, r)
 
 	wsURL, err := sb.bridge(cmdW, respR)
 	if err != nil {
 		return fail(err)
 	}
 
-	b := &browser{cmd: cmd, stop: sb.stop}
-	allocCtx, allocCancel := chromedp.NewRemoteAllocator(ctx, wsURL, chromedp.NoModifyURL)
+	b := &browser{cmd: cmd, sb: sb}
+	allocCtx, allocCancel := chromedp.NewRemoteAllocator(life, wsURL, chromedp.NoModifyURL)
 	bctx, cancel := chromedp.NewContext(allocCtx)
 	b.ctx, b.cancel, b.allocCancel = bctx, cancel, allocCancel
-	timer := time.AfterFunc(30*time.Second, cancel)
-	err = chromedp.Run(bctx)
-	timer.Stop()
+	err = startBounded(ctx, bctx, cancel)
+	if err == nil && r.pool != nil {
+		err = b.started()
+	}
 	if err != nil {
 		b.close()
 		if ctx.Err() != nil {
@@ -219,16 +219,42 @@ func pageAddr(raw string) (string, error) {
 
 // sandboxed holds what one sandboxed browser needs cleaned up.
 type sandboxed struct {
+	r        *Renderer
 	cmd      *exec.Cmd
 	exited   chan struct{} // closed when bwrap was reaped
 	child    int           // bwrap's init in the browser's PID namespace (host pid)
-	fwd      *forwarder
 	bridgeLn net.Listener
 	stderr   tailBuffer
 
 	mu      sync.Mutex
+	fwd     *forwarder // the current render's page port, if any
 	closers []io.Closer
 	once    sync.Once
+}
+
+// forward opens page's host:port inside the browser's network namespace, forwarded to
+// the page server on the host, in place of the previous render's port.
+func (sb *sandboxed) forward(page string) error {
+	sb.unforward()
+	ln, err := listenInNetns(sb.child, page)
+	if err != nil {
+		return fmt.Errorf("page port inside the sandbox: %w", err)
+	}
+	sb.mu.Lock()
+	sb.fwd = newForwarder(ln, page, sb.r)
+	sb.mu.Unlock()
+	return nil
+}
+
+// unforward closes the page port, so a warm browser reaches nothing between renders.
+func (sb *sandboxed) unforward() {
+	sb.mu.Lock()
+	f := sb.fwd
+	sb.fwd = nil
+	sb.mu.Unlock()
+	if f != nil {
+		f.close()
+	}
 }
 
 func (sb *sandboxed) addCloser(c io.Closer) {
@@ -262,9 +288,7 @@ func (sb *sandboxed) stop() {
 				waitGone(sb.child, 2*time.Second)
 			}
 		}
-		if sb.fwd != nil {
-			sb.fwd.close()
-		}
+		sb.unforward()
 		if sb.bridgeLn != nil {
 			sb.bridgeLn.Close()
 		}

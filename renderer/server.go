@@ -1,7 +1,6 @@
 package renderer
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -54,13 +53,10 @@ func servePage(req koda.RenderRequest) (string, func(), error) {
 			_ = err // the render fails on its own when the page cannot load
 		}
 	}()
-	stop := func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		if srv.Shutdown(ctx) != nil {
-			_ = srv.Close()
-		}
-	}
+	// By the time the server stops, the render has all its frames. A graceful shutdown
+	// would wait for the sockets Chrome opens speculatively and never uses, which a
+	// browser kept warm holds open.
+	stop := func() { _ = srv.Close() }
 	u, err := withExportParam("http://" + ln.Addr().String() + "/" + (&url.URL{Path: entry}).EscapedPath())
 	if err != nil {
 		stop()

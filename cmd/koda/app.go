@@ -72,6 +72,7 @@ type Main struct {
 	lifecycle *lifecycle.Service
 	server    *api.Server
 	runner    *workers.Runner
+	renderer  *renderer.Renderer
 	sandboxes *local.Provider
 	pool      *sandbox.Pool
 	listener  net.Listener
@@ -177,15 +178,16 @@ func (m *Main) startWorkers(ctx context.Context, redisURL string) error {
 	if err != nil {
 		return err
 	}
+	m.renderer = renderer.New(renderer.Config{
+		ChromiumPath: c.Chromium, FFmpegPath: c.FFmpeg, Browsers: c.Browsers, Logger: m.Logger,
+		Sandbox: renderer.SandboxConfig{Enabled: c.Sandbox.Render}, KeepWarm: c.KeepWarm,
+	})
 	h := &workers.Handlers{
 		Lifecycle: m.lifecycle, Store: m.store, Storage: m.storage, Queue: jobs.NewClient(m.client),
 		Agent:     m.agentOr(builtin.New(m.Logger)),
 		Sandboxes: pool,
-		Renderer: renderer.New(renderer.Config{
-			ChromiumPath: c.Chromium, FFmpegPath: c.FFmpeg, Browsers: c.Browsers, Logger: m.Logger,
-			Sandbox: renderer.SandboxConfig{Enabled: c.Sandbox.Render},
-		}),
-		Webhooks: sender, WorkDir: work, Logger: m.Logger, ReconcileGrace: m.ReconcileGrace,
+		Renderer:  m.renderer,
+		Webhooks:  sender, WorkDir: work, Logger: m.Logger, ReconcileGrace: m.ReconcileGrace,
 		ChunkFrames: m.ChunkFrames,
 	}
 	if m.Agent == nil && c.Agent.Kind != "" && c.Agent.Kind != config.AgentBuiltin {
@@ -263,6 +265,9 @@ func (m *Main) Close() error {
 	var errs []error
 	if m.runner != nil {
 		m.runner.Shutdown()
+	}
+	if m.renderer != nil {
+		m.renderer.Close() // the browsers kept warm; no render runs any more
 	}
 	m.closeOps()
 	if m.stopRelay != nil {

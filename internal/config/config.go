@@ -62,8 +62,11 @@ type Config struct {
 	// Node (KODA_NODE) names this machine for its per-node limits; default the hostname.
 	Node string
 	// MetricsAddr (KODA_METRICS_ADDR) serves /metrics in processes without the API.
-	MetricsAddr     string
-	Browsers        int
+	MetricsAddr string
+	Browsers    int
+	// KeepWarm (KODA_RENDER_KEEP_WARM) keeps a finished render's browsers running this
+	// long for the next render; 0 closes them at once.
+	KeepWarm        time.Duration
 	ShutdownTimeout time.Duration
 	LogLevel        string
 	LogFormat       string
@@ -94,6 +97,7 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "node", Usage: "name of this machine for per-node limits (default: the hostname)", Sources: cli.EnvVars("KODA_NODE")},
 		&cli.StringFlag{Name: "metrics-addr", Usage: "listen address for /metrics in a process without the API, e.g. :9090 (the API serves /metrics itself)", Sources: cli.EnvVars("KODA_METRICS_ADDR")},
 		&cli.IntFlag{Name: "browsers", Value: runtime.NumCPU(), Usage: "browser processes one render may use", Sources: cli.EnvVars("KODA_BROWSERS")},
+		&cli.DurationFlag{Name: "render-keep-warm", Value: 2 * time.Minute, Usage: "how long a finished render's browsers stay running for the next render (0: close them at once)", Sources: cli.EnvVars("KODA_RENDER_KEEP_WARM")},
 		&cli.DurationFlag{Name: "shutdown-timeout", Value: 30 * time.Second, Usage: "how long running tasks may take to finish on SIGTERM", Sources: cli.EnvVars("KODA_SHUTDOWN_TIMEOUT")},
 		&cli.StringFlag{Name: "log-level", Value: "info", Usage: "debug, info, warn or error", Sources: cli.EnvVars("KODA_LOG_LEVEL")},
 		&cli.StringFlag{Name: "log-format", Value: "text", Usage: "text or json", Sources: cli.EnvVars("KODA_LOG_FORMAT")},
@@ -120,6 +124,7 @@ func FromCommand(cmd *cli.Command) (*Config, error) {
 		SigningSecret:   cmd.String("signing-secret"),
 		FileURLTTL:      cmd.Duration("file-url-ttl"),
 		Browsers:        int(cmd.Int("browsers")),
+		KeepWarm:        cmd.Duration("render-keep-warm"),
 		ShutdownTimeout: cmd.Duration("shutdown-timeout"),
 		LogLevel:        cmd.String("log-level"),
 		LogFormat:       cmd.String("log-format"),
@@ -190,6 +195,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Browsers < 1 {
 		return fmt.Errorf("KODA_BROWSERS must be at least 1")
+	}
+	if c.KeepWarm < 0 {
+		return fmt.Errorf("KODA_RENDER_KEEP_WARM must not be negative")
 	}
 	switch c.LogFormat {
 	case "text", "json":

@@ -36,6 +36,8 @@ var allCases = []benchCase{
 	{"canvas1080", "bench_canvas.html", "1080p", 5},
 	{"preview", "bench_canvas.html", "preview", 5},
 	{"dom1080", "bench_dom.html", "1080p", 5},
+	{"dompreview", "bench_dom.html", "preview", 5},
+	{"canvas720", "bench_canvas.html", "720p", 5},
 }
 
 func main() {
@@ -45,6 +47,7 @@ func main() {
 	pages := flag.String("pages", defaultPages(), "folder holding the reference pages")
 	out := flag.String("out", "", "folder for the videos (default: a temporary folder, removed)")
 	verbose := flag.Bool("v", false, "log renderer diagnostics")
+	quality := flag.Int("jpeg-quality", 0, "JPEG quality of captured frames (default: the renderer's)")
 	flag.Parse()
 
 	level := slog.LevelWarn
@@ -64,17 +67,22 @@ func main() {
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	koda := renderer.New(renderer.Config{Logger: log, Browsers: *browsers})
+	cold := renderer.New(renderer.Config{Logger: log, Browsers: *browsers, JPEGQuality: *quality})
+	// warm keeps its browsers between renders, as a running worker does (KODA_RENDER_KEEP_WARM).
+	warm := renderer.New(renderer.Config{Logger: log, Browsers: *browsers, JPEGQuality: *quality, KeepWarm: 10 * time.Minute})
+	defer warm.Close()
 	base := renderer.NewBaseline(renderer.Config{Logger: log})
 
-	fmt.Printf("renderbench: %d CPUs, chromium %s, Koda with %d browsers\n", runtime.NumCPU(), koda.Config().ChromiumPath, *browsers)
+	fmt.Printf("renderbench: %d CPUs, chromium %s, Koda with %d browsers\n", runtime.NumCPU(), cold.Config().ChromiumPath, *browsers)
+	fmt.Println("koda cold starts its browsers for the render; koda warm finds them running, as in a worker")
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "case\trenderer\tframes\twall s\tcapture s\tframes/s\tspeed-up\tpeak RSS MB\t")
+	fmt.Fprintln(tw, "case\trenderer\tframes\twall s\tcapture s\tframes/s\tspeed-up\tpeak PSS MB\t")
 	for _, name := range strings.Split(*casesFlag, ",") {
 		c, ok := findCase(strings.TrimSpace(name))
 		if !ok {
 			fatal(fmt.Errorf("unknown case %q (known: %s)", name, caseNames()))
 		}
+		fmt.Fprintf(os.Stderr, "renderbench: %s…\n", c.name)
 		var baseWall time.Duration
 		if *withBaseline {
 			res, wall, rss, err := run(ctx, base, c, *pages, filepath.Join(dir, c.name+"-baseline.mp4"))
@@ -84,16 +92,29 @@ func main() {
 			baseWall = wall
 			row(tw, c.name, "baseline", res, wall, rss, "1.00x")
 		}
-		res, wall, rss, err := run(ctx, koda, c, *pages, filepath.Join(dir, c.name+"-koda.mp4"))
+		ratio := func(wall time.Duration) string {
+			if baseWall > 0 {
+				return fmt.Sprintf("%.2fx", baseWall.Seconds()/wall.Seconds())
+			}
+			return "-"
+		}
+		res, wall, rss, err := run(ctx, cold, c, *pages, filepath.Join(dir, c.name+"-koda.mp4"))
 		if err != nil {
 			fatal(fmt.Errorf("%s koda: %w", c.name, err))
 		}
-		ratio := "-"
-		if baseWall > 0 {
-			ratio = fmt.Sprintf("%.2fx", baseWall.Seconds()/wall.Seconds())
+		row(tw, c.name, "koda cold", res, wall, rss, ratio(wall))
+
+		// Warm-up, not timed: a short render of the same page starts the browsers.
+		short := c
+		short.durationS = 2
+		if _, _, _, err := run(ctx, warm, short, *pages, filepath.Join(dir, c.name+"-warmup.mp4")); err != nil {
+			fatal(fmt.Errorf("%s warm-up: %w", c.name, err))
 		}
-		row(tw, c.name, "koda", res, wall, rss, ratio)
-		tw.Flush()
+		res, wall, rss, err = run(ctx, warm, c, *pages, filepath.Join(dir, c.name+"-koda-warm.mp4"))
+		if err != nil {
+			fatal(fmt.Errorf("%s koda warm: %w", c.name, err))
+		}
+		row(tw, c.name, "koda warm", res, wall, rss, ratio(wall))
 	}
 	tw.Flush()
 }
@@ -116,8 +137,10 @@ func run(ctx context.Context, r koda.Renderer, c benchCase, pages, out string) (
 	return res, wall, peak.Load(), err
 }
 
-// sampleRSS samples, every 50 ms, the summed resident memory of all descendants of this
-// process (browsers, their renderers and GPU processes, ffmpeg) and keeps the peak.
+// sampleRSS samples, every 500 ms (reading PSS is not free), the summed proportional set size (PSS: shared pages
+// split between the processes sharing them, so Chromium's many processes are not
+// counted several times) of all descendants of this process (browsers, their renderers
+// and GPU processes, ffmpeg) and keeps the peak.
 func sampleRSS() (*atomic.Int64, func()) {
 	var peak atomic.Int64
 	done := make(chan struct{})
@@ -125,7 +148,7 @@ func sampleRSS() (*atomic.Int64, func()) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		t := time.NewTicker(50 * time.Millisecond)
+		t := time.NewTicker(500 * time.Millisecond)
 		defer t.Stop()
 		for {
 			if s := descendantsRSS(os.Getpid()); s > peak.Load() {
@@ -159,14 +182,11 @@ func descendantsRSS(root int) int64 {
 			if len(f) < 2 {
 				continue
 			}
-			switch f[0] {
-			case "PPid:":
+			if f[0] == "PPid:" {
 				parent[pid], _ = strconv.Atoi(f[1])
-			case "VmRSS:":
-				kb, _ := strconv.ParseInt(f[1], 10, 64)
-				rss[pid] = kb << 10
 			}
 		}
+		rss[pid] = pss(e.Name())
 	}
 	var sum int64
 	for pid, size := range rss {
@@ -178,6 +198,21 @@ func descendantsRSS(root int) int64 {
 		}
 	}
 	return sum
+}
+
+// pss returns a process's proportional set size in bytes, 0 if unknown.
+func pss(pid string) int64 {
+	b, err := os.ReadFile("/proc/" + pid + "/smaps_rollup")
+	if err != nil {
+		return 0
+	}
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if f := strings.Fields(string(line)); len(f) >= 2 && f[0] == "Pss:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }
 
 func findCase(name string) (benchCase, bool) {
