@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -56,7 +57,7 @@ type Main struct {
 	EventPoll      time.Duration
 	WebhookTimeout time.Duration
 	// ChunkFrames splits final renders of at least twice this many frames into chunk
-	// tasks (0: workers.DefaultChunkFrames; tests lower it).
+	// tasks, overriding KODA_CHUNK_FRAMES (0: the configured value; tests lower it).
 	ChunkFrames int
 
 	// Set by Open.
@@ -188,7 +189,7 @@ func (m *Main) startWorkers(ctx context.Context, redisURL string) error {
 		Sandboxes: pool,
 		Renderer:  m.renderer,
 		Webhooks:  sender, WorkDir: work, Logger: m.Logger, ReconcileGrace: m.ReconcileGrace,
-		ChunkFrames: m.ChunkFrames,
+		ChunkFrames: cmp.Or(m.ChunkFrames, c.ChunkFrames),
 	}
 	if m.Agent == nil && c.Agent.Kind != "" && c.Agent.Kind != config.AgentBuiltin {
 		a := c.Agent

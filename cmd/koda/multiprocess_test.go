@@ -45,7 +45,8 @@ func (s *syncBuffer) String() string {
 
 // One deployment of three processes — `koda api` and two `koda worker` — sharing Redis,
 // the database (PostgreSQL when KODA_TEST_DATABASE_URL is set, else one SQLite file)
-// and storage. A batch renders with its renders spread over both workers; one worker
+// and storage. A batch renders with its renders split into chunk tasks spread over both
+// workers (some render has chunks captured by each); one worker
 // is SIGKILLed in the middle of a render, which then completes on the other worker
 // with at most one extra attempt, and no chromium or ffmpeg of the killed worker
 // survives it.
@@ -83,7 +84,10 @@ func TestSeveralProcessesAndAKilledWorker(t *testing.T) {
 		"KODA_DATA_DIR="+data, "KODA_DATABASE_URL="+dbURL, "KODA_REDIS_URL="+redisURL, "KODA_ADDR="+addr,
 		"KODA_PUBLIC_URL=http://"+addr, "KODA_API_KEY="+testAPIKey, "KODA_ADMIN_KEY="+testAdminKey,
 		"KODA_WEBHOOK_SECRET="+testSecret, "KODA_BROWSERS=1", "KODA_LOG_LEVEL=debug",
-		"KODA_CONCURRENCY=render=1,preview=1,agent=2", "KODA_SHUTDOWN_TIMEOUT=5s")
+		"KODA_CONCURRENCY=render=1,preview=1,agent=2", "KODA_SHUTDOWN_TIMEOUT=5s",
+		// 3 s at 30 fps is 90 frames: every final render splits into six chunk tasks.
+		// No browser stays warm, so a worker runs chromium only while it renders.
+		"KODA_CHUNK_FRAMES=15", "KODA_RENDER_KEEP_WARM=0")
 	start := func(name string, args ...string) *proc {
 		p := &proc{name: name, out: &syncBuffer{}}
 		p.cmd = exec.Command(bin, args...)
@@ -145,11 +149,12 @@ func TestSeveralProcessesAndAKilledWorker(t *testing.T) {
 	if status, _ := c.do(http.MethodPost, "/v1/projects/"+created.ID+"/renders", map[string]any{"presets": presets}, &batch); status != http.StatusAccepted {
 		t.Fatalf("batch: %d", status)
 	}
-	// Once both workers have finished renders, kill one that is running a browser for
-	// another render, mid-render.
-	waitFor(t, "renders done by both workers", 3*time.Minute, func() bool {
-		return rendersDone(w1) > 0 && rendersDone(w2) > 0
+	// Once chunks of one render were captured by both workers, kill one that is running
+	// a browser for another chunk, mid-render.
+	waitFor(t, "chunks of one render captured by both workers", 3*time.Minute, func() bool {
+		return len(sharedChunks(w1, w2)) > 0
 	})
+	t.Logf("renders whose chunks ran on both workers: %v", sharedChunks(w1, w2))
 	var victim *proc
 	var groups []int
 	waitFor(t, "a worker running chromium", 2*time.Minute, func() bool {
@@ -184,6 +189,34 @@ func TestSeveralProcessesAndAKilledWorker(t *testing.T) {
 		}
 	}
 	t.Logf("renders completed: %s %d, %s %d", w1.name, rendersDone(w1), w2.name, rendersDone(w2))
+}
+
+// sharedChunks lists the renders of which both workers completed chunk tasks.
+func sharedChunks(w1, w2 *proc) []string {
+	c1, c2 := chunksDone(w1), chunksDone(w2)
+	var shared []string
+	for id := range c1 {
+		if c2[id] {
+			shared = append(shared, id)
+		}
+	}
+	return shared
+}
+
+// chunksDone lists the renders of which a worker completed at least one chunk task,
+// from its debug log (task ids are render_chunk:<render>:<attempt>:<index>).
+func chunksDone(w *proc) map[string]bool {
+	out := map[string]bool{}
+	for _, line := range strings.Split(w.out.String(), "\n") {
+		if !strings.Contains(line, `msg="task done"`) || !strings.Contains(line, "type=render_chunk ") {
+			continue
+		}
+		_, rest, ok := strings.Cut(line, "task=render_chunk:")
+		if id, _, ok2 := strings.Cut(rest, ":"); ok && ok2 {
+			out[id] = true
+		}
+	}
+	return out
 }
 
 // rendersDone counts the render tasks a worker completed, from its debug log.

@@ -66,7 +66,10 @@ type Config struct {
 	Browsers    int
 	// KeepWarm (KODA_RENDER_KEEP_WARM) keeps a finished render's browsers running this
 	// long for the next render; 0 closes them at once.
-	KeepWarm        time.Duration
+	KeepWarm time.Duration
+	// ChunkFrames (KODA_CHUNK_FRAMES) splits final renders of at least twice this many
+	// frames into chunk tasks any worker may take; 0 means the workers' default (1200).
+	ChunkFrames     int
 	ShutdownTimeout time.Duration
 	LogLevel        string
 	LogFormat       string
@@ -98,6 +101,7 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "metrics-addr", Usage: "listen address for /metrics in a process without the API, e.g. :9090 (the API serves /metrics itself)", Sources: cli.EnvVars("KODA_METRICS_ADDR")},
 		&cli.IntFlag{Name: "browsers", Value: runtime.NumCPU(), Usage: "browser processes one render may use", Sources: cli.EnvVars("KODA_BROWSERS")},
 		&cli.DurationFlag{Name: "render-keep-warm", Value: 2 * time.Minute, Usage: "how long a finished render's browsers stay running for the next render (0: close them at once)", Sources: cli.EnvVars("KODA_RENDER_KEEP_WARM")},
+		&cli.IntFlag{Name: "chunk-frames", Usage: "frames per chunk task of a split final render; renders of at least twice as many are split (default 1200)", Sources: cli.EnvVars("KODA_CHUNK_FRAMES")},
 		&cli.DurationFlag{Name: "shutdown-timeout", Value: 30 * time.Second, Usage: "how long running tasks may take to finish on SIGTERM", Sources: cli.EnvVars("KODA_SHUTDOWN_TIMEOUT")},
 		&cli.StringFlag{Name: "log-level", Value: "info", Usage: "debug, info, warn or error", Sources: cli.EnvVars("KODA_LOG_LEVEL")},
 		&cli.StringFlag{Name: "log-format", Value: "text", Usage: "text or json", Sources: cli.EnvVars("KODA_LOG_FORMAT")},
@@ -125,6 +129,7 @@ func FromCommand(cmd *cli.Command) (*Config, error) {
 		FileURLTTL:      cmd.Duration("file-url-ttl"),
 		Browsers:        int(cmd.Int("browsers")),
 		KeepWarm:        cmd.Duration("render-keep-warm"),
+		ChunkFrames:     int(cmd.Int("chunk-frames")),
 		ShutdownTimeout: cmd.Duration("shutdown-timeout"),
 		LogLevel:        cmd.String("log-level"),
 		LogFormat:       cmd.String("log-format"),
@@ -195,6 +200,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Browsers < 1 {
 		return fmt.Errorf("KODA_BROWSERS must be at least 1")
+	}
+	if c.ChunkFrames < 0 {
+		return fmt.Errorf("KODA_CHUNK_FRAMES must not be negative")
 	}
 	if c.KeepWarm < 0 {
 		return fmt.Errorf("KODA_RENDER_KEEP_WARM must not be negative")
