@@ -29,6 +29,8 @@ type browser struct {
 	// render's worker, or the pool) touches them.
 	frames int
 	spare  *spareTab
+	// width and height are the window size the browser started with.
+	width, height int
 	// basePages is the number of pages the browser showed once started: its first
 	// tab, and for a browser over a pipe also the initial blank page.
 	basePages int
@@ -109,7 +111,7 @@ func args(flags []flag) []string {
 // one, inside the sandbox when Config.Sandbox asks for it (the page is then reachable
 // only through j.url).
 func (r *Renderer) browserFor(ctx context.Context, j *job) (*browser, error) {
-	if b := r.pool.take(); b != nil {
+	if b := r.pool.take(j.preset.Width, j.preset.Height); b != nil {
 		if err := b.attach(j); err == nil {
 			return b, nil
 		} else {
@@ -154,7 +156,7 @@ func (b *browser) detach() {
 // cannot outlive it even if the browser itself dies first.
 func (r *Renderer) launch(ctx, life context.Context, width, height int) (*browser, error) {
 	began := time.Now()
-	b := &browser{}
+	b := &browser{width: width, height: height}
 	opts := append(allocatorOptions(chromiumFlags(width, height)),
 		chromedp.ExecPath(r.cfg.ChromiumPath),
 		chromedp.ModifyCmdFunc(func(cmd *exec.Cmd) {

@@ -183,7 +183,7 @@ func (r *Renderer) launchSandboxed(ctx, life context.Context, j *job) (*browser,
 		return fail(err)
 	}
 
-	b := &browser{cmd: cmd, sb: sb}
+	b := &browser{cmd: cmd, sb: sb, width: j.preset.Width, height: j.preset.Height}
 	allocCtx, allocCancel := chromedp.NewRemoteAllocator(life, wsURL, chromedp.NoModifyURL)
 	bctx, cancel := chromedp.NewContext(allocCtx)
 	b.ctx, b.cancel, b.allocCancel = bctx, cancel, allocCancel

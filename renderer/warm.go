@@ -44,8 +44,10 @@ func newWarmPool(keep time.Duration, max int) *warmPool {
 	return &warmPool{keep: keep, max: max}
 }
 
-// take returns a running idle browser, or nil.
-func (p *warmPool) take() *browser {
+// take returns a running idle browser, or nil. It prefers the newest one started with
+// the window size asked for: a tab emulating a small viewport in a browser whose window
+// is 1080p still pays for the big window (a preview took 2.3 s instead of 1.9 s).
+func (p *warmPool) take(width, height int) *browser {
 	if p == nil {
 		return nil
 	}
@@ -56,8 +58,15 @@ func (p *warmPool) take() *browser {
 			p.mu.Unlock()
 			return nil
 		}
-		wb := p.idle[n-1]
-		p.idle = p.idle[:n-1]
+		k := n - 1
+		for i := n - 1; i >= 0; i-- {
+			if b := p.idle[i].b; b.width == width && b.height == height {
+				k = i
+				break
+			}
+		}
+		wb := p.idle[k]
+		p.idle = append(p.idle[:k], p.idle[k+1:]...)
 		p.mu.Unlock()
 		wb.timer.Stop()
 		if wb.b.alive() {
