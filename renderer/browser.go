@@ -112,12 +112,12 @@ func args(flags []flag) []string {
 // only through j.url).
 func (r *Renderer) browserFor(ctx context.Context, j *job) (*browser, error) {
 	if b := r.pool.take(j.preset.Width, j.preset.Height); b != nil {
-		if err := b.attach(j); err == nil {
+		err := b.attach(j)
+		if err == nil {
 			return b, nil
-		} else {
-			r.log.Warn("warm browser unusable; starting a new one", "err", err)
-			b.close()
 		}
+		r.log.Warn("warm browser unusable; starting a new one", "err", err)
+		b.close()
 	}
 	// A browser that may be kept warm must outlive this render's context; the render
 	// still stops it on failure or cancellation by closing it.

@@ -1,9 +1,12 @@
 // Command renderbench renders the reference pages with the baseline (the original
 // specification's method: one tab, PNG per frame on disk, then ffmpeg) and with Koda's
-// renderer, and prints wall time, frames/s, the speed-up and the peak memory of the
-// child processes for each case.
+// renderer, and prints wall time, frames/s, the speed-up and the memory of the child
+// processes (peak PSS, and the mean PSS of the first and last quarter of the render) for
+// each case. Koda renders each case cold (browsers started for it) and warm (browsers
+// kept running from an earlier render, as in a worker).
 //
 //	go run ./renderer/cmd/renderbench [-cases canvas1080,preview,dom1080] [-baseline=false]
+//	go run ./renderer/cmd/renderbench -cases long1080 -baseline=false -warm=false   # 60 s of 1080p60
 package main
 
 import (
@@ -16,10 +19,10 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"text/tabwriter"
 	"time"
 
@@ -38,6 +41,8 @@ var allCases = []benchCase{
 	{"dom1080", "bench_dom.html", "1080p", 5},
 	{"dompreview", "bench_dom.html", "preview", 5},
 	{"canvas720", "bench_canvas.html", "720p", 5},
+	// 60 s of 1080p60 (3,600 frames, several tab restarts): memory must stay flat.
+	{"long1080", "bench_canvas.html", "1080p", 60},
 }
 
 func main() {
@@ -48,6 +53,7 @@ func main() {
 	out := flag.String("out", "", "folder for the videos (default: a temporary folder, removed)")
 	verbose := flag.Bool("v", false, "log renderer diagnostics")
 	quality := flag.Int("jpeg-quality", 0, "JPEG quality of captured frames (default: the renderer's)")
+	withWarm := flag.Bool("warm", true, "also render with browsers kept warm from a previous render")
 	flag.Parse()
 
 	level := slog.LevelWarn
@@ -76,7 +82,7 @@ func main() {
 	fmt.Printf("renderbench: %d CPUs, chromium %s, Koda with %d browsers\n", runtime.NumCPU(), cold.Config().ChromiumPath, *browsers)
 	fmt.Println("koda cold starts its browsers for the render; koda warm finds them running, as in a worker")
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "case\trenderer\tframes\twall s\tcapture s\tframes/s\tspeed-up\tpeak PSS MB\t")
+	fmt.Fprintln(tw, "case\trenderer\tframes\twall s\tcapture s\tframes/s\tspeed-up\tpeak PSS MB\tPSS MB 1st → last quarter\t")
 	for _, name := range strings.Split(*casesFlag, ",") {
 		c, ok := findCase(strings.TrimSpace(name))
 		if !ok {
@@ -104,6 +110,9 @@ func main() {
 		}
 		row(tw, c.name, "koda cold", res, wall, rss, ratio(wall))
 
+		if !*withWarm {
+			continue
+		}
 		// Warm-up, not timed: a short render of the same page starts the browsers.
 		short := c
 		short.durationS = 2
@@ -119,49 +128,67 @@ func main() {
 	tw.Flush()
 }
 
-func row(tw *tabwriter.Writer, name, who string, res *koda.RenderResult, wall time.Duration, rss int64, ratio string) {
-	fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%.2f\t%.1f\t%s\t%d\t\n", name, who, res.Frames, wall.Seconds(),
-		res.CaptureTime.Seconds(), float64(res.Frames)/wall.Seconds(), ratio, rss>>20)
+func row(tw *tabwriter.Writer, name, who string, res *koda.RenderResult, wall time.Duration, m memory, ratio string) {
+	fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%.2f\t%.1f\t%s\t%d\t%d → %d\t\n", name, who, res.Frames, wall.Seconds(),
+		res.CaptureTime.Seconds(), float64(res.Frames)/wall.Seconds(), ratio, m.peak>>20, m.first>>20, m.last>>20)
 }
 
-func run(ctx context.Context, r koda.Renderer, c benchCase, pages, out string) (*koda.RenderResult, time.Duration, int64, error) {
+// memory summarises a render's PSS samples: the peak, and the means over the first and
+// last quarter of the render (flat memory keeps them close).
+type memory struct{ peak, first, last int64 }
+
+func summarise(samples []int64) memory {
+	var m memory
+	if len(samples) == 0 {
+		return m
+	}
+	q := max(1, len(samples)/4)
+	mean := func(xs []int64) int64 {
+		var sum int64
+		for _, x := range xs {
+			sum += x
+		}
+		return sum / int64(len(xs))
+	}
+	m.peak = slices.Max(samples)
+	m.first, m.last = mean(samples[:q]), mean(samples[len(samples)-q:])
+	return m
+}
+
+func run(ctx context.Context, r koda.Renderer, c benchCase, pages, out string) (*koda.RenderResult, time.Duration, memory, error) {
 	preset, err := koda.LookupPreset(c.preset)
 	if err != nil {
-		return nil, 0, 0, err
+		return nil, 0, memory{}, err
 	}
-	peak, stop := sampleRSS()
+	stop := samplePSS()
 	began := time.Now()
 	res, err := r.Render(ctx, koda.RenderRequest{Dir: pages, Entry: c.page, Preset: preset, DurationS: c.durationS, VideoPath: out}, nil)
 	wall := time.Since(began)
-	stop()
-	return res, wall, peak.Load(), err
+	return res, wall, summarise(stop()), err
 }
 
-// sampleRSS samples, every 500 ms (reading PSS is not free), the summed proportional set size (PSS: shared pages
-// split between the processes sharing them, so Chromium's many processes are not
-// counted several times) of all descendants of this process (browsers, their renderers
-// and GPU processes, ffmpeg) and keeps the peak.
-func sampleRSS() (*atomic.Int64, func()) {
-	var peak atomic.Int64
+// samplePSS samples, every 500 ms (reading PSS is not free), the summed proportional
+// set size (PSS: shared pages split between the processes sharing them, so Chromium's
+// many processes are not counted several times) of all descendants of this process
+// (browsers, their renderers and GPU processes, ffmpeg, idle warm browsers); stop
+// returns the samples.
+func samplePSS() (stop func() []int64) {
+	var samples []int64
 	done := make(chan struct{})
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
+	wg.Go(func() {
 		t := time.NewTicker(500 * time.Millisecond)
 		defer t.Stop()
 		for {
-			if s := descendantsRSS(os.Getpid()); s > peak.Load() {
-				peak.Store(s)
-			}
+			samples = append(samples, descendantsRSS(os.Getpid()))
 			select {
 			case <-done:
 				return
 			case <-t.C:
 			}
 		}
-	}()
-	return &peak, func() { close(done); wg.Wait() }
+	})
+	return func() []int64 { close(done); wg.Wait(); return samples }
 }
 
 func descendantsRSS(root int) int64 {
