@@ -1,6 +1,7 @@
 package renderer
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -269,6 +270,7 @@ func groupAlive(pgid int) bool {
 	if err != nil {
 		return true
 	}
+	group := strconv.Itoa(pgid)
 	for _, e := range ents {
 		if e.Name()[0] < '0' || e.Name()[0] > '9' {
 			continue
@@ -278,12 +280,12 @@ func groupAlive(pgid int) bool {
 			continue
 		}
 		// Fields after the parenthesised command: state, ppid, pgrp, ...
-		i := lastIndexByte(st, ')')
+		i := bytes.LastIndexByte(st, ')')
 		if i < 0 {
 			continue
 		}
 		f := strings.Fields(string(st[i+1:]))
-		if len(f) >= 3 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" {
+		if len(f) >= 3 && f[2] == group && f[0] != "Z" {
 			return true
 		}
 	}

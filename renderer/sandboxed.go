@@ -15,6 +15,7 @@ package renderer
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -311,20 +312,11 @@ func waitGone(pid int, d time.Duration) {
 		}
 		// A zombie is gone for our purpose: its parent (bwrap, itself dead) left it to
 		// init to reap.
-		if i := lastIndexByte(st, ')'); i > 0 && len(st) > i+2 && st[i+2] == 'Z' {
+		if i := bytes.LastIndexByte(st, ')'); i > 0 && len(st) > i+2 && st[i+2] == 'Z' {
 			return
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-}
-
-func lastIndexByte(b []byte, c byte) int {
-	for i := len(b) - 1; i >= 0; i-- {
-		if b[i] == c {
-			return i
-		}
-	}
-	return -1
 }
 
 // readChildPid reads bwrap's --info-fd report.

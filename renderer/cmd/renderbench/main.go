@@ -180,7 +180,7 @@ func samplePSS() (stop func() []int64) {
 		t := time.NewTicker(500 * time.Millisecond)
 		defer t.Stop()
 		for {
-			samples = append(samples, descendantsRSS(os.Getpid()))
+			samples = append(samples, descendantsPSS(os.Getpid()))
 			select {
 			case <-done:
 				return
@@ -191,7 +191,7 @@ func samplePSS() (stop func() []int64) {
 	return func() []int64 { close(done); wg.Wait(); return samples }
 }
 
-func descendantsRSS(root int) int64 {
+func descendantsPSS(root int) int64 {
 	ents, _ := os.ReadDir("/proc")
 	parent := map[int]int{}
 	rss := map[int]int64{}
