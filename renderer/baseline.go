@@ -49,7 +49,7 @@ func (bl *Baseline) Render(ctx context.Context, req koda.RenderRequest, progress
 
 func (bl *Baseline) render(ctx context.Context, j *job, pr *progress) (*koda.RenderResult, error) {
 	r := bl.r
-	pageURL, stop, err := servePage(j.req)
+	pageURL, _, stop, err := servePage(j.req)
 	if err != nil {
 		return nil, err
 	}

@@ -120,12 +120,11 @@ func (r *Renderer) browserFor(ctx context.Context, j *job) (*browser, error) {
 		r.log.Warn("warm browser unusable; starting a new one", "err", err)
 		b.close()
 	}
-	// A browser that may be kept warm must outlive this render's context; the render
-	// still stops it on failure or cancellation by closing it.
-	life := ctx
-	if r.pool != nil {
-		life = context.WithoutCancel(ctx)
-	}
+	// The browser outlives the capture's context, which ends as soon as the last frame
+	// is in: closing the tab of a browser already being torn down waited 2 s for an
+	// answer. The render always closes it (or keeps it warm) itself, also on failure
+	// or cancellation.
+	life := context.WithoutCancel(ctx)
 	if r.cfg.Sandbox.Enabled {
 		return r.launchSandboxed(ctx, life, j)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/inspector"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
@@ -40,6 +42,11 @@ const (
 	// modeCanvas reads a JPEG straight from the page's only, full-frame 2D canvas, which
 	// skips compositing and the screenshot path entirely.
 	modeCanvas
+	// modePNG is modeScreenshot losslessly, for comparing with raw canvas pixels.
+	modePNG
+	// modeCanvasRaw reads the canvas's pixels with VideoFrame.copyTo and sends them over
+	// the tab's frame socket (sink.go): no JPEG to encode, base64 or decode.
+	modeCanvasRaw
 )
 
 // pageKind records what the first tab learnt about the page, so the other tabs start
@@ -47,18 +54,27 @@ const (
 type pageKind struct {
 	virtual bool // no export hooks: drive the page with the injected virtual clock
 	canvas  bool // frames may be read from the page's canvas
+	raw     bool // canvas frames travel as raw pixels over a frame socket
+}
+
+// frame is one captured picture: a JPEG, or with raw the job's width×height in BGRX
+// pixels, in a buffer of the job's pixel pool.
+type frame struct {
+	data []byte
+	raw  bool
 }
 
 // frameResult is one captured frame on its way to the encoder.
 type frameResult struct {
-	i    int
-	data []byte
+	i int
+	f frame
 }
 
 // capture captures frames [j.start, j.end) with up to cfg.Browsers browsers and calls
-// emit for each in frame order.
-func (r *Renderer) capture(ctx context.Context, j *job, emit func(i int, frame []byte) error) error {
-	n := min(r.cfg.Browsers, max(1, j.frames()/minFramesPerBrowser))
+// emit for each in frame order. A raw frame's buffer goes back to the pool once emit
+// returned, so emit must copy what it keeps.
+func (r *Renderer) capture(ctx context.Context, j *job, emit func(i int, f frame) error) error {
+	n := r.browsers(j)
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 
@@ -116,7 +132,7 @@ func (r *Renderer) capture(ctx context.Context, j *job, emit func(i int, frame [
 	}
 	go func() { wg.Wait(); close(results) }()
 
-	pending := make(map[int][]byte)
+	pending := make(map[int]frame)
 	want := j.start
 collect:
 	for want < j.end {
@@ -130,14 +146,18 @@ collect:
 		case <-ctx.Done():
 			break collect
 		}
-		pending[res.i] = res.data
+		pending[res.i] = res.f
 		for {
-			data, ok := pending[want]
+			f, ok := pending[want]
 			if !ok {
 				break
 			}
 			delete(pending, want)
-			if err := emit(want, data); err != nil {
+			err := emit(want, f)
+			if f.raw {
+				j.pixels.put(f.data)
+			}
+			if err != nil {
 				fail(err)
 				break collect
 			}
@@ -160,6 +180,12 @@ collect:
 		return fmt.Errorf("capture stopped at frame %d of [%d,%d)", want, j.start, j.end)
 	}
 	return nil
+}
+
+// browsers is how many browsers capture j: short renders do not pay for browsers they
+// barely use.
+func (r *Renderer) browsers(j *job) int {
+	return min(r.cfg.Browsers, max(1, j.frames()/minFramesPerBrowser))
 }
 
 // release keeps the browsers of a successful capture warm (when the pool is on) and
@@ -217,19 +243,15 @@ func (r *Renderer) worker(ctx context.Context, j *job, w int, verdict func() (*p
 		}
 	}
 
+	// Raw canvas frames cost the browser so little that ffmpeg needs about as much CPU
+	// as the browsers: half of them is faster (1080p60 canvas on 2 cores: 23 s with
+	// one browser, 31 s with two). The surplus leaves once the probe says raw.
+	surplus := func() bool { return known != nil && known.raw && w >= (r.browsers(j)+1)/2 }
+
+	// i is the frame this worker is on; it takes the next once its tab is ready, so a
+	// frame never waits for a browser to start or a page to load.
 	i := -1
 	for {
-		if i < 0 {
-			select {
-			case tokens <- struct{}{}:
-			case <-ctx.Done():
-				return nil
-			}
-			i = int(next.Add(1) - 1)
-			if i >= j.end {
-				return nil
-			}
-		}
 		var err error
 		if b == nil {
 			if b, err = r.browserFor(ctx, j); err != nil {
@@ -241,13 +263,16 @@ func (r *Renderer) worker(ctx context.Context, j *job, w int, verdict func() (*p
 			t = nil
 		}
 		if t == nil {
+			if i < 0 && next.Load() >= int64(j.end) {
+				return nil
+			}
 			// Only worker 0 probes. The others load a page with export hooks meanwhile,
 			// and learn the rest (may frames come from the canvas?) once it is loaded.
 			// A page for the virtual clock waits for the probe, as before: loaded in
 			// parallel, a CSS animation's first frame came out 4 px off (TestVirtualClock).
 			if known == nil && w > 0 && j.hooks != hooksPresent {
 				var ok bool
-				if known, ok = verdict(); !ok {
+				if known, ok = verdict(); !ok || surplus() {
 					return nil
 				}
 			}
@@ -260,7 +285,7 @@ func (r *Renderer) worker(ctx context.Context, j *job, w int, verdict func() (*p
 			}
 			if err == nil && known == nil {
 				var ok bool
-				if known, ok = verdict(); !ok {
+				if known, ok = verdict(); !ok || surplus() {
 					return nil
 				}
 				if err = t.adopt(ctx, *known); errors.Is(err, errReload) {
@@ -270,9 +295,19 @@ func (r *Renderer) worker(ctx context.Context, j *job, w int, verdict func() (*p
 				}
 			}
 		}
-		var data []byte
+		if err == nil && i < 0 {
+			select {
+			case tokens <- struct{}{}:
+			case <-ctx.Done():
+				return nil
+			}
+			if i = int(next.Add(1) - 1); i >= j.end {
+				return nil
+			}
+		}
+		var f frame
 		if err == nil {
-			if data, err = t.frame(ctx, i); err == nil {
+			if f, err = t.frame(ctx, i); err == nil {
 				b.frames++
 			}
 		}
@@ -289,7 +324,7 @@ func (r *Renderer) worker(ctx context.Context, j *job, w int, verdict func() (*p
 			return err
 		}
 		select {
-		case results <- frameResult{i: i, data: data}:
+		case results <- frameResult{i: i, f: f}:
 		case <-ctx.Done():
 			return nil
 		}
@@ -306,6 +341,7 @@ type tab struct {
 	kind   pageKind
 	mode   captureMode
 	frames int
+	sink   *frameConn // with modeCanvasRaw
 
 	crashed atomic.Bool
 
@@ -320,6 +356,11 @@ var errTabGone = errors.New("browser tab gone")
 // close closes the tab and waits until the browser has closed its page, so a browser
 // kept warm holds none of this render's pages.
 func (t *tab) close() {
+	// The frame socket goes first: a page closing with it open waits for our side of
+	// the websocket closing handshake, which nobody reads (a 2 s wait per tab).
+	if t.sink != nil {
+		t.sink.close()
+	}
 	if c := chromedp.FromContext(t.ctx); c != nil && c.Browser != nil && c.Target != nil && !t.crashed.Load() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		_ = target.CloseTarget(c.Target.TargetID).Do(cdp.WithExecutor(ctx, c.Browser))
@@ -377,6 +418,9 @@ func (r *Renderer) openTab(ctx context.Context, b *browser, j *job, known *pageK
 	}
 	if err == nil {
 		err = chromedp.Run(rctx,
+			// chromedp enables the Network domain, which would copy every frame sent
+			// over the frame socket into a DevTools event.
+			network.Disable(),
 			emulation.SetDeviceMetricsOverride(int64(j.preset.Width), int64(j.preset.Height), 1, false),
 			emulation.SetScrollbarsHidden(true),
 			// A tab Chrome considers hidden produces no frames, and screenshots wait forever.
@@ -407,6 +451,9 @@ func (r *Renderer) openTab(ctx context.Context, b *browser, j *job, known *pageK
 					t.kind.canvas = false // the page differs between loads; play safe
 				}
 			}
+			if err == nil && t.kind.canvas && t.kind.raw {
+				err = t.openSink(rctx)
+			}
 		} else if probe {
 			t.kind, err = t.probe(rctx)
 			t.kind.virtual = virtual
@@ -431,9 +478,7 @@ func (r *Renderer) openTab(ctx context.Context, b *browser, j *job, known *pageK
 		}
 		return nil, fmt.Errorf("open page: %w", err)
 	}
-	if t.kind.canvas {
-		t.mode = modeCanvas
-	}
+	t.setMode()
 	r.log.Debug("page ready", "url", j.url, "virtual", t.kind.virtual, "canvas", t.kind.canvas, "took", time.Since(began))
 	return t, nil
 }
@@ -457,12 +502,87 @@ func (t *tab) adopt(ctx context.Context, k pageKind) error {
 		}
 		// A page that differs between loads gets screenshots; play safe.
 		k.canvas = single
+		if k.canvas && k.raw {
+			if err := t.openSink(rctx); err != nil {
+				return err
+			}
+		}
 	}
 	t.kind = k
-	if k.canvas {
-		t.mode = modeCanvas
-	}
+	t.setMode()
 	return nil
+}
+
+// setMode picks the capture mode the page's kind allows.
+func (t *tab) setMode() {
+	switch {
+	case t.kind.canvas && t.kind.raw:
+		t.mode = modeCanvasRaw
+	case t.kind.canvas:
+		t.mode = modeCanvas
+	default:
+		t.mode = modeScreenshot
+	}
+}
+
+// sinkJS opens the tab's frame socket on the page's own origin. It resolves to "" once
+// the socket is open, or to the reason it could not be.
+const sinkJS = `(path) => new Promise(resolve => {
+  if (typeof VideoFrame !== 'function') return resolve('this browser has no VideoFrame');
+  let ws;
+  try { ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + path); }
+  catch (e) { return resolve(String(e)); }
+  ws.binaryType = 'arraybuffer';
+  ws.onopen = () => { window.__kodaSink = ws; resolve(''); };
+  ws.onerror = () => resolve('the frame socket did not open');
+})`
+
+// openSink connects the tab to the render's frame sink.
+func (t *tab) openSink(ctx context.Context) error {
+	if t.j.sink == nil {
+		return errors.New("frame socket: the page is not served by the renderer")
+	}
+	path, conns, forget := t.j.sink.expect()
+	defer forget()
+	var why string
+	err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		var err error
+		why, err = t.eval(ctx, "("+sinkJS+")("+strconv.Quote(path)+")")
+		return err
+	}))
+	if err != nil {
+		return fmt.Errorf("frame socket: %w", err)
+	}
+	if why != "" {
+		return fmt.Errorf("frame socket: %s", why)
+	}
+	select {
+	case c := <-conns:
+		t.sink = newFrameConn(c)
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// rawFrameJS seeks the page and sends the canvas's pixels as one binary message of
+// exactly width×height×4 bytes, BGRX, reusing one buffer. It resolves to "" when sent,
+// or to what is wrong with the canvas.
+func rawFrameJS(sec string, w, h int) string {
+	ws, hs := strconv.Itoa(w), strconv.Itoa(h)
+	return `(async () => {
+  await window.__exportSeekTo(` + sec + `);
+  const f = new VideoFrame(window.__kodaCanvas, {timestamp: 0, alpha: 'discard'});
+  try {
+    if (f.visibleRect.width !== ` + ws + ` || f.visibleRect.height !== ` + hs + `)
+      return 'the canvas is ' + f.visibleRect.width + 'x' + f.visibleRect.height + ', not ` + ws + `x` + hs + `';
+    let b = window.__kodaPixels;
+    if (!b || b.length !== ` + ws + ` * ` + hs + ` * 4) b = window.__kodaPixels = new Uint8Array(` + ws + ` * ` + hs + ` * 4);
+    await f.copyTo(b, {format: 'BGRX', layout: [{offset: 0, stride: ` + ws + ` * 4}]});
+    window.__kodaSink.send(b);
+  } finally { f.close(); }
+  return '';
+})()`
 }
 
 // load navigates the tab to the page, first installing the virtual clock if asked.
@@ -584,42 +704,76 @@ func (t *tab) probe(ctx context.Context) (pageKind, error) {
 	if !single {
 		return k, nil
 	}
-	shot, err := t.captureAs(ctx, t.j.start, modeScreenshot)
+	// Raw pixels when the page is ours to serve and the browser can send them, compared
+	// with a lossless screenshot; a JPEG from the canvas otherwise, compared with a
+	// JPEG screenshot of the same quality.
+	mode, shotMode := modeCanvas, modeScreenshot
+	if t.j.sink != nil {
+		if err := t.openSink(ctx); err != nil {
+			t.r.log.Debug("canvas frames go as JPEG", "err", err)
+		} else {
+			mode, shotMode = modeCanvasRaw, modePNG
+		}
+	}
+	shot, err := t.captureAs(ctx, t.j.start, shotMode)
 	if err != nil {
 		return k, err
 	}
-	fromCanvas, err := t.captureAs(ctx, t.j.start, modeCanvas)
+	fromCanvas, err := t.captureAs(ctx, t.j.start, mode)
 	if err != nil {
 		return k, err
 	}
-	diff, err := meanAbsDiff(shot, fromCanvas)
+	diff, err := meanAbsDiff(shot, fromCanvas, t.j.preset.Width, t.j.preset.Height)
+	if fromCanvas.raw {
+		t.j.pixels.put(fromCanvas.data)
+	}
 	if err != nil {
 		return k, fmt.Errorf("compare capture paths: %w", err)
 	}
 	k.canvas = diff <= canvasTolerance
-	t.r.log.Debug("canvas capture probe", "diff", diff, "canvas", k.canvas)
+	k.raw = k.canvas && mode == modeCanvasRaw
+	t.r.log.Debug("canvas capture probe", "diff", diff, "canvas", k.canvas, "raw", k.raw)
 	return k, nil
 }
 
-// frame seeks the page to frame i and captures it as JPEG.
-func (t *tab) frame(ctx context.Context, i int) ([]byte, error) {
-	data, err := t.captureAs(ctx, i, t.mode)
+// frame seeks the page to frame i and captures it.
+func (t *tab) frame(ctx context.Context, i int) (frame, error) {
+	f, err := t.captureAs(ctx, i, t.mode)
 	if err == nil {
 		t.frames++
 	}
-	return data, err
+	return f, err
 }
 
-func (t *tab) captureAs(ctx context.Context, i int, mode captureMode) ([]byte, error) {
+func (t *tab) captureAs(ctx context.Context, i int, mode captureMode) (frame, error) {
 	fctx, cancel := context.WithTimeout(t.ctx, t.r.cfg.FrameTimeout)
 	defer cancel()
 	stop := context.AfterFunc(ctx, cancel)
 	defer stop()
 
 	sec := strconv.FormatFloat(float64(i)/float64(t.j.preset.FPS), 'g', -1, 64)
-	var data []byte
+	var f frame
 	err := chromedp.Run(fctx, chromedp.ActionFunc(func(ctx context.Context) error {
 		switch mode {
+		case modeCanvasRaw:
+			why, err := t.eval(ctx, rawFrameJS(sec, t.j.preset.Width, t.j.preset.Height))
+			if err != nil {
+				return err
+			}
+			if why != "" {
+				return renderFailed(nil, "frame %d: %s", i, why)
+			}
+			// The read must end when the frame's time is up or the render is cancelled.
+			dl, _ := ctx.Deadline()
+			unblock := context.AfterFunc(ctx, func() { _ = t.sink.c.SetReadDeadline(time.Now()) })
+			defer unblock()
+			buf := t.j.pixels.get()
+			if err := t.sink.read(buf, dl); err != nil {
+				t.j.pixels.put(buf)
+				return err
+			}
+			f = frame{data: buf, raw: true}
+			return nil
 		case modeCanvas:
 			expr := `(async () => { await window.__exportSeekTo(` + sec + `); return window.__kodaCanvas.toDataURL('image/jpeg', ` +
 				strconv.FormatFloat(float64(t.j.quality)/100, 'f', 2, 64) + `); })()`
@@ -631,7 +785,8 @@ func (t *tab) captureAs(ctx context.Context, i int, mode captureMode) ([]byte, e
 			if !ok {
 				return renderFailed(nil, "canvas returned no JPEG at frame %d", i)
 			}
-			data, err = base64.StdEncoding.DecodeString(b64)
+			data, err := base64.StdEncoding.DecodeString(b64)
+			f.data = data
 			return err
 		default:
 			// Two animation frames after the seek, the new style has been committed and
@@ -641,12 +796,14 @@ func (t *tab) captureAs(ctx context.Context, i int, mode captureMode) ([]byte, e
 				`await new Promise(r => raf(() => raf(r))); })()`); err != nil {
 				return err
 			}
-			var err error
-			data, err = page.CaptureScreenshot().
-				WithFormat(page.CaptureScreenshotFormatJpeg).
-				WithQuality(int64(t.j.quality)).
-				WithOptimizeForSpeed(true).
-				Do(ctx)
+			shot := page.CaptureScreenshot().WithOptimizeForSpeed(true)
+			if mode == modePNG {
+				shot = shot.WithFormat(page.CaptureScreenshotFormatPng)
+			} else {
+				shot = shot.WithFormat(page.CaptureScreenshotFormatJpeg).WithQuality(int64(t.j.quality))
+			}
+			data, err := shot.Do(ctx)
+			f.data = data
 			return err
 		}
 	}))
@@ -654,17 +811,17 @@ func (t *tab) captureAs(ctx context.Context, i int, mode captureMode) ([]byte, e
 		var ke *koda.Error
 		switch {
 		case errors.As(err, &ke):
-			return nil, err
+			return frame{}, err
 		case ctx.Err() != nil:
-			return nil, ctx.Err()
+			return frame{}, ctx.Err()
 		case t.ctx.Err() != nil || t.crashed.Load():
-			return nil, fmt.Errorf("frame %d: browser tab gone: %w", i, errTabGone)
-		case errors.Is(fctx.Err(), context.DeadlineExceeded):
-			return nil, renderTimeout(err, "frame %d (t=%ss) took longer than %s", i, sec, t.r.cfg.FrameTimeout)
+			return frame{}, fmt.Errorf("frame %d: browser tab gone: %w", i, errTabGone)
+		case errors.Is(fctx.Err(), context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded):
+			return frame{}, renderTimeout(err, "frame %d (t=%ss) took longer than %s", i, sec, t.r.cfg.FrameTimeout)
 		}
-		return nil, fmt.Errorf("frame %d: %w", i, err)
+		return frame{}, fmt.Errorf("frame %d: %w", i, err)
 	}
-	return data, nil
+	return f, nil
 }
 
 // eval evaluates a (possibly async) expression and returns its string value; a thrown

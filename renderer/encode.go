@@ -15,6 +15,7 @@ import (
 	"time"
 
 	ffmpeg "github.com/u2takey/ffmpeg-go"
+	"golang.org/x/sys/unix"
 
 	"github.com/kodahq/koda"
 )
@@ -24,10 +25,15 @@ type encodeOptions struct {
 	frames     int
 	out        string
 	x264Preset string
+	raw        bool // frames are width×height BGRX pixels, not JPEGs
 }
 
-// encoder is one ffmpeg process reading JPEG frames on stdin and writing a temporary
-// file that finish renames to the output path.
+// rawPipeSize is the pipe buffer asked for raw frames: Linux's default limit for
+// unprivileged processes (fs.pipe-max-size).
+const rawPipeSize = 1 << 20
+
+// encoder is one ffmpeg process reading frames (JPEGs or raw pixels) on stdin and
+// writing a temporary file that finish renames to the output path.
 type encoder struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
@@ -49,6 +55,10 @@ func encoderArgs(o encodeOptions, tmp string) []string {
 	// the last one arrived. The codec and rate are given, so one frame says the rest.
 	in := ffmpeg.Input("pipe:0", ffmpeg.KwArgs{"f": "image2pipe", "c:v": "mjpeg", "framerate": fps,
 		"probesize": "32", "analyzeduration": "0"})
+	if o.raw {
+		in = ffmpeg.Input("pipe:0", ffmpeg.KwArgs{"f": "rawvideo", "pix_fmt": "bgr0",
+			"s": fmt.Sprintf("%dx%d", o.preset.Width, o.preset.Height), "framerate": fps})
+	}
 	out := ffmpeg.KwArgs{
 		"frames:v": strconv.Itoa(o.frames),
 		"pix_fmt":  "yuv420p",
@@ -68,7 +78,9 @@ func encoderArgs(o encodeOptions, tmp string) []string {
 		out["c:v"] = "libx264"
 		out["preset"] = o.x264Preset
 		out["movflags"] = "+faststart"
-		// JPEG frames decode as full-range yuvj420p; players expect limited range.
+		// JPEG frames decode as full-range yuvj420p; players expect limited range. Raw
+		// frames convert to limited range anyway; saying so keeps chunks captured
+		// either way joinable.
 		out["color_range"] = "tv"
 	}
 	args := in.Output(tmp, out).OverWriteOutput().GetArgs()
@@ -88,14 +100,24 @@ func startEncoder(ctx context.Context, ffmpegPath string, o encodeOptions) (*enc
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 3 * time.Second
-	stdin, err := cmd.StdinPipe()
+	pr, pw, err := os.Pipe()
 	if err != nil {
 		_ = os.Remove(tmp)
 		return nil, fmt.Errorf("ffmpeg stdin: %w", err)
 	}
-	e := &encoder{cmd: cmd, stdin: stdin, stderr: &tailBuffer{max: 4096}, tmp: tmp, out: o.out, done: make(chan struct{})}
+	if o.raw {
+		// A raw 1080p frame is 8 MB: through the default 64 KB pipe that is 128 wake-ups
+		// of ffmpeg and of us per frame. A larger pipe (where the system allows it) cuts
+		// that eightfold or more.
+		_, _ = unix.FcntlInt(pw.Fd(), unix.F_SETPIPE_SZ, rawPipeSize)
+	}
+	cmd.Stdin = pr
+	e := &encoder{cmd: cmd, stdin: pw, stderr: &tailBuffer{max: 4096}, tmp: tmp, out: o.out, done: make(chan struct{})}
 	cmd.Stderr = e.stderr
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	_ = pr.Close() // ffmpeg holds its own copy
+	if err != nil {
+		_ = pw.Close()
 		_ = os.Remove(tmp)
 		return nil, renderFailed(err, "start ffmpeg %s: %v", ffmpegPath, err)
 	}

@@ -5,16 +5,26 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
+	_ "image/png"
 )
 
-// meanAbsDiff decodes two JPEGs of the same size and returns their mean absolute
+// decodeFrame turns a captured frame of w×h pixels into an image.
+func decodeFrame(f frame, w, h int) (image.Image, error) {
+	if f.raw {
+		return bgrxImage(f.data, w, h)
+	}
+	img, _, err := image.Decode(bytes.NewReader(f.data)) // JPEG, or PNG from the probe
+	return img, err
+}
+
+// meanAbsDiff decodes two frames of the same size and returns their mean absolute
 // difference per RGB channel, on a 0..255 scale.
-func meanAbsDiff(a, b []byte) (float64, error) {
-	ia, err := jpeg.Decode(bytes.NewReader(a))
+func meanAbsDiff(a, b frame, w, h int) (float64, error) {
+	ia, err := decodeFrame(a, w, h)
 	if err != nil {
 		return 0, err
 	}
-	ib, err := jpeg.Decode(bytes.NewReader(b))
+	ib, err := decodeFrame(b, w, h)
 	if err != nil {
 		return 0, err
 	}
@@ -43,4 +53,20 @@ func pixelDiff(a, b image.Image, ax, ay, bx, by int) float64 {
 		return float64(q-p) / 257
 	}
 	return d(r1, r2) + d(g1, g2) + d(b1, b2)
+}
+
+// thumbnailQuality is the JPEG quality of thumbnails made from raw frames.
+const thumbnailQuality = 90
+
+// encodeJPEG encodes a raw frame of w×h pixels as a JPEG.
+func encodeJPEG(f frame, w, h int) ([]byte, error) {
+	img, err := decodeFrame(f, w, h)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: thumbnailQuality}); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

@@ -8,6 +8,7 @@
 package renderer
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -117,7 +118,9 @@ type job struct {
 	total      int // frames in the whole video
 	url        string
 	hooks      hookState
-	quality    int // JPEG quality of captured frames
+	quality    int        // JPEG quality of captured frames
+	sink       *frameSink // where raw canvas frames arrive; nil for a URL's page
+	pixels     *pixelPool // buffers of raw frames
 }
 
 // draftCRF and draftJPEGQuality: a video encoded at CRF 28 or coarser (the preview) is a
@@ -189,12 +192,15 @@ func (r *Renderer) Render(ctx context.Context, req koda.RenderRequest, progress 
 }
 
 func (r *Renderer) render(ctx context.Context, j *job, pr *progress) (*koda.RenderResult, error) {
-	pageURL, stopServer, err := servePage(j.req)
+	pageURL, sink, stopServer, err := servePage(j.req)
 	if err != nil {
 		return nil, koda.Errorf(koda.EINTERNAL, koda.CodeRenderFailed, "serve page: %v", err)
 	}
 	defer stopServer()
 	j.url = pageURL
+	j.sink = sink
+	// Enough buffers for every frame in flight (capture's window) and one per browser.
+	j.pixels = newPixelPool(j.preset.Width*j.preset.Height*4, 4*r.cfg.Browsers)
 	j.quality = r.cfg.JPEGQuality
 	if j.preset.CRF >= draftCRF {
 		j.quality = min(j.quality, draftJPEGQuality)
@@ -206,25 +212,35 @@ func (r *Renderer) render(ctx context.Context, j *job, pr *progress) (*koda.Rend
 	if err := os.MkdirAll(filepath.Dir(j.req.VideoPath), 0o755); err != nil {
 		return nil, fmt.Errorf("create output folder: %w", err)
 	}
-	enc, err := startEncoder(ctx, r.cfg.FFmpegPath, encodeOptions{
-		preset: j.preset, frames: j.frames(), out: j.req.VideoPath, x264Preset: r.cfg.X264Preset,
-	})
-	if err != nil {
-		return nil, err
-	}
-	defer enc.abort() // a no-op after a successful finish
+	// ffmpeg starts with the first frame, which says whether frames come as JPEGs or
+	// as raw pixels.
+	var enc *encoder
+	defer func() {
+		if enc != nil {
+			enc.abort() // a no-op after a successful finish
+		}
+	}()
 
 	mid := -1
 	if j.req.ThumbnailPath != "" {
 		mid = j.start + j.frames()/2
 	}
-	var thumb []byte
+	var thumb frame
 	capStart := time.Now()
-	err = r.capture(ctx, j, func(i int, frame []byte) error {
-		if i == mid {
-			thumb = frame
+	err = r.capture(ctx, j, func(i int, f frame) error {
+		if enc == nil {
+			var err error
+			enc, err = startEncoder(ctx, r.cfg.FFmpegPath, encodeOptions{
+				preset: j.preset, frames: j.frames(), out: j.req.VideoPath, x264Preset: r.cfg.X264Preset, raw: f.raw,
+			})
+			if err != nil {
+				return err
+			}
 		}
-		if err := enc.write(frame); err != nil {
+		if i == mid {
+			thumb = frame{data: bytes.Clone(f.data), raw: f.raw}
+		}
+		if err := enc.write(f.data); err != nil {
 			return err
 		}
 		pr.frames(i - j.start + 1)
@@ -254,8 +270,14 @@ func (r *Renderer) render(ctx context.Context, j *job, pr *progress) (*koda.Rend
 		}
 		size = st.Size()
 	}
-	if thumb != nil {
-		if err := writeFileAtomic(j.req.ThumbnailPath, thumb); err != nil {
+	if thumb.data != nil {
+		if thumb.raw {
+			if thumb.data, err = encodeJPEG(thumb, j.preset.Width, j.preset.Height); err != nil {
+				_ = os.Remove(j.req.VideoPath)
+				return nil, fmt.Errorf("encode thumbnail: %w", err)
+			}
+		}
+		if err := writeFileAtomic(j.req.ThumbnailPath, thumb.data); err != nil {
 			_ = os.Remove(j.req.VideoPath)
 			return nil, fmt.Errorf("write thumbnail: %w", err)
 		}

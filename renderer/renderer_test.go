@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"image"
+	"log/slog"
 	"math"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -653,5 +656,78 @@ func TestRenderWebGL(t *testing.T) {
 	// A third of a second at 90°/s turns the triangle by 30°.
 	if d := meanDiff(first, later); d < 2 {
 		t.Errorf("frames 0 and 5 alike (mean diff %.2f): the triangle does not spin", d)
+	}
+}
+
+// lockedBuffer collects a logger's output from several goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestCanvasCapturePaths renders the canvas page three ways and checks each took the
+// path it should and that all show the same pictures: raw pixels over the frame socket
+// (a folder the renderer serves), a JPEG from the canvas (a URL: no frame socket), and
+// screenshots (canvas capture off).
+func TestCanvasCapturePaths(t *testing.T) {
+	srv := httptest.NewServer(http.FileServer(http.Dir(fixture("canvas"))))
+	defer srv.Close()
+	dir := t.TempDir()
+	cases := []struct {
+		name, want string
+		req        koda.RenderRequest
+		mod        func(*renderer.Config)
+	}{
+		{"raw", "canvas=true raw=true", koda.RenderRequest{Dir: fixture("canvas")}, nil},
+		{"jpeg", "canvas=true raw=false", koda.RenderRequest{URL: srv.URL + "/index.html"}, nil},
+		{"screenshot", "", koda.RenderRequest{Dir: fixture("canvas")}, func(c *renderer.Config) { c.DisableCanvasCapture = true }},
+	}
+	videos := map[string]string{}
+	for _, c := range cases {
+		var logs lockedBuffer
+		r, _ := setup(t, func(cfg *renderer.Config) {
+			cfg.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+			if c.mod != nil {
+				c.mod(cfg)
+			}
+		})
+		req := c.req
+		req.Preset, req.DurationS = small, 2
+		req.VideoPath = filepath.Join(dir, c.name+".mp4")
+		if _, _, err := render(t, r, req); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		probe := ""
+		for _, line := range strings.Split(logs.String(), "\n") {
+			if strings.Contains(line, `msg="canvas capture probe"`) {
+				probe = line
+			}
+		}
+		if c.want == "" && probe != "" || c.want != "" && !strings.Contains(probe, c.want) {
+			t.Errorf("%s: probe said %q, want %q", c.name, probe, c.want)
+		}
+		if s := ffprobe(t, req.VideoPath).Streams[0]; s.NbFrames != "30" || s.PixFmt != "yuv420p" {
+			t.Errorf("%s: %+v, want 30 yuv420p frames", c.name, s)
+		}
+		videos[c.name] = req.VideoPath
+	}
+	for _, name := range []string{"raw", "jpeg"} {
+		db := psnr(t, videos["screenshot"], videos[name])
+		t.Logf("%s against screenshots: PSNR %.1f dB", name, db)
+		if db < 35 {
+			t.Errorf("%s frames differ from screenshots: PSNR %.1f dB, want ≥ 35", name, db)
+		}
 	}
 }

@@ -14,33 +14,39 @@ import (
 )
 
 // servePage returns the URL to load for req, serving req.Dir on a loopback port when
-// no URL is given, and a function that stops the server.
-func servePage(req koda.RenderRequest) (string, func(), error) {
+// no URL is given, and a function that stops the server. A served folder also gets a
+// frame sink on the same origin; a URL's page gets none (nil) and sends JPEGs instead.
+func servePage(req koda.RenderRequest) (string, *frameSink, func(), error) {
 	if req.URL != "" {
 		u, err := withExportParam(req.URL)
-		return u, func() {}, err
+		return u, nil, func() {}, err
 	}
 	st, err := os.Stat(req.Dir)
 	if err != nil {
-		return "", nil, fmt.Errorf("page folder: %w", err)
+		return "", nil, nil, fmt.Errorf("page folder: %w", err)
 	}
 	if !st.IsDir() {
-		return "", nil, fmt.Errorf("page folder %s is not a directory", req.Dir)
+		return "", nil, nil, fmt.Errorf("page folder %s is not a directory", req.Dir)
 	}
 	entry := strings.TrimLeft(req.Entry, "/")
 	if entry == "" {
 		entry = "index.html"
 	}
 	if _, err := os.Stat(req.Dir + "/" + entry); err != nil {
-		return "", nil, fmt.Errorf("page entry: %w", err)
+		return "", nil, nil, fmt.Errorf("page entry: %w", err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return "", nil, fmt.Errorf("listen: %w", err)
+		return "", nil, nil, fmt.Errorf("listen: %w", err)
 	}
 	files := http.FileServerFS(os.DirFS(req.Dir))
+	sink := newFrameSink()
 	srv := &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasPrefix(r.URL.Path, sinkPrefix) {
+				sink.ServeHTTP(w, r)
+				return
+			}
 			// Every tab must see the same bytes; a cached older version would break
 			// determinism across re-renders of an edited project.
 			w.Header().Set("Cache-Control", "no-store")
@@ -60,9 +66,9 @@ func servePage(req koda.RenderRequest) (string, func(), error) {
 	u, err := withExportParam("http://" + ln.Addr().String() + "/" + (&url.URL{Path: entry}).EscapedPath())
 	if err != nil {
 		stop()
-		return "", nil, err
+		return "", nil, nil, err
 	}
-	return u, stop, nil
+	return u, sink, stop, nil
 }
 
 func withExportParam(raw string) (string, error) {

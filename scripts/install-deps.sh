@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Installs the programs Koda runs (chromium, ffmpeg, fonts) and, with "test", the ones
-# its tests use (tesseract, bubblewrap), with apt-get when they are missing. Never
-# downloads anything else: Debian's packages are the only source.
+# Installs the programs Koda runs (Debian's chromium-headless-shell, ffmpeg, fonts) and,
+# with "test", the ones its tests use (tesseract, bubblewrap), with apt-get when they are
+# missing. Never downloads anything else: Debian's packages are the only source.
 set -euo pipefail
 
-want=(chromium:chromium ffmpeg:ffmpeg ffprobe:ffmpeg fc-list:fontconfig)
+want=(chromium-headless-shell:chromium-headless-shell ffmpeg:ffmpeg ffprobe:ffmpeg fc-list:fontconfig)
 if [ "${1:-}" = "test" ]; then
   want+=(tesseract:tesseract-ocr bwrap:bubblewrap)
 fi

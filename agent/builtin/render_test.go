@@ -20,6 +20,7 @@ import (
 
 	"github.com/kodahq/koda"
 	"github.com/kodahq/koda/agent/builtin"
+	"github.com/kodahq/koda/renderer"
 	"github.com/kodahq/koda/sandbox/local"
 )
 
@@ -91,7 +92,7 @@ func browser(t *testing.T) context.Context {
 	t.Helper()
 	shared.once.Do(func() {
 		opts := append(chromedp.DefaultExecAllocatorOptions[:],
-			chromedp.ExecPath("/usr/bin/chromium"), chromedp.NoSandbox, chromedp.DisableGPU,
+			chromedp.ExecPath(renderer.FindChromium()), chromedp.NoSandbox, chromedp.DisableGPU,
 			chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 			chromedp.Flag("disable-sync", true), chromedp.Flag("hide-scrollbars", true))
 		actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)

@@ -71,10 +71,10 @@ func checkBinaries(cfg *config.Config) error {
 	}
 	for _, bin := range []string{chromium, cfg.FFmpeg} {
 		if bin == "" {
-			return fmt.Errorf("chromium was not found; install it (apt-get install chromium) or set KODA_CHROMIUM")
+			return fmt.Errorf("chromium was not found; install it (apt-get install chromium-headless-shell) or set KODA_CHROMIUM")
 		}
 		if _, err := exec.LookPath(bin); err != nil {
-			return fmt.Errorf("%s was not found; install it (apt-get install chromium ffmpeg) or set KODA_CHROMIUM/KODA_FFMPEG", bin)
+			return fmt.Errorf("%s was not found; install it (apt-get install chromium-headless-shell ffmpeg) or set KODA_CHROMIUM/KODA_FFMPEG", bin)
 		}
 	}
 	return nil

@@ -54,6 +54,7 @@ func main() {
 	verbose := flag.Bool("v", false, "log renderer diagnostics")
 	quality := flag.Int("jpeg-quality", 0, "JPEG quality of captured frames (default: the renderer's)")
 	withWarm := flag.Bool("warm", true, "also render with browsers kept warm from a previous render")
+	chromium := flag.String("chromium", "", "browser binary for every renderer (default: renderer.FindChromium)")
 	flag.Parse()
 
 	level := slog.LevelWarn
@@ -73,11 +74,11 @@ func main() {
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	cold := renderer.New(renderer.Config{Logger: log, Browsers: *browsers, JPEGQuality: *quality})
+	cold := renderer.New(renderer.Config{Logger: log, ChromiumPath: *chromium, Browsers: *browsers, JPEGQuality: *quality})
 	// warm keeps its browsers between renders, as a running worker does (KODA_RENDER_KEEP_WARM).
-	warm := renderer.New(renderer.Config{Logger: log, Browsers: *browsers, JPEGQuality: *quality, KeepWarm: 10 * time.Minute})
+	warm := renderer.New(renderer.Config{Logger: log, ChromiumPath: *chromium, Browsers: *browsers, JPEGQuality: *quality, KeepWarm: 10 * time.Minute})
 	defer warm.Close()
-	base := renderer.NewBaseline(renderer.Config{Logger: log})
+	base := renderer.NewBaseline(renderer.Config{Logger: log, ChromiumPath: *chromium})
 
 	fmt.Printf("renderbench: %d CPUs, chromium %s, Koda with %d browsers\n", runtime.NumCPU(), cold.Config().ChromiumPath, *browsers)
 	fmt.Println("koda cold starts its browsers for the render; koda warm finds them running, as in a worker")
