@@ -3,8 +3,10 @@
 //
 // A render serves the page folder on a loopback port, opens it with ?export=1 in up to
 // Config.Browsers browser processes, seeks every frame through the export protocol
-// (DESIGN.md §3.5), and pipes JPEG frames in order into one ffmpeg process. Pages without
-// the export hooks are driven by an injected virtual clock.
+// (DESIGN.md §3.5), and pipes the frames in order into one ffmpeg process. A page whose
+// picture is one full-frame canvas sends its pixels raw over a websocket to the page
+// server (sink.go); other pages are captured as JPEG screenshots. Pages without the
+// export hooks are driven by an injected virtual clock.
 package renderer
 
 import (
@@ -35,7 +37,7 @@ type Config struct {
 	ReadyTimeout time.Duration
 	// FrameTimeout bounds one seek plus capture; default 20 s.
 	FrameTimeout time.Duration
-	// JPEGQuality of captured frames (1..100); default 92. Drafts (CRF 28 or coarser,
+	// JPEGQuality of frames captured as JPEG (1..100); default 92. Drafts (CRF 28 or coarser,
 	// like the preview) are captured at 80 at most.
 	JPEGQuality int
 	// X264Preset is libx264's speed preset; default "veryfast".
