@@ -356,8 +356,8 @@ var errTabGone = errors.New("browser tab gone")
 // close closes the tab and waits until the browser has closed its page, so a browser
 // kept warm holds none of this render's pages.
 func (t *tab) close() {
-	// The frame socket goes first: a page closing with it open waits for our side of
-	// the websocket closing handshake, which nobody reads (a 2 s wait per tab).
+	// The frame socket goes first, so the page sees it end instead of starting a closing
+	// handshake nobody answers.
 	if t.sink != nil {
 		t.sink.close()
 	}

@@ -37,6 +37,7 @@ const rawPipeSize = 1 << 20
 type encoder struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
+	raw    bool // reads raw BGRX frames, not JPEGs
 	stderr *tailBuffer
 	tmp    string
 	out    string
@@ -112,7 +113,7 @@ func startEncoder(ctx context.Context, ffmpegPath string, o encodeOptions) (*enc
 		_, _ = unix.FcntlInt(pw.Fd(), unix.F_SETPIPE_SZ, rawPipeSize)
 	}
 	cmd.Stdin = pr
-	e := &encoder{cmd: cmd, stdin: pw, stderr: &tailBuffer{max: 4096}, tmp: tmp, out: o.out, done: make(chan struct{})}
+	e := &encoder{cmd: cmd, stdin: pw, raw: o.raw, stderr: &tailBuffer{max: 4096}, tmp: tmp, out: o.out, done: make(chan struct{})}
 	cmd.Stderr = e.stderr
 	err = cmd.Start()
 	_ = pr.Close() // ffmpeg holds its own copy

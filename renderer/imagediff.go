@@ -70,3 +70,27 @@ func encodeJPEG(f frame, w, h int) ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
+
+// convertFrame turns a raw frame into a JPEG and a JPEG into raw pixels of w×h.
+func convertFrame(f frame, w, h int) (frame, error) {
+	if f.raw {
+		data, err := encodeJPEG(f, w, h)
+		return frame{data: data}, err
+	}
+	img, err := decodeFrame(f, w, h)
+	if err != nil {
+		return frame{}, err
+	}
+	if b := img.Bounds(); b.Dx() != w || b.Dy() != h {
+		return frame{}, fmt.Errorf("screenshot is %dx%d, not %dx%d", b.Dx(), b.Dy(), w, h)
+	}
+	pix := make([]byte, 0, w*h*4)
+	o := img.Bounds().Min
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			r, g, b, _ := img.At(o.X+x, o.Y+y).RGBA()
+			pix = append(pix, byte(b>>8), byte(g>>8), byte(r>>8), 0xff)
+		}
+	}
+	return frame{data: pix, raw: true}, nil
+}

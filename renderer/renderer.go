@@ -239,6 +239,14 @@ func (r *Renderer) render(ctx context.Context, j *job, pr *progress) (*koda.Rend
 				return err
 			}
 		}
+		if f.raw != enc.raw {
+			// A tab whose page did not pass the canvas check again captured screenshots
+			// while the others send pixels, or the other way round: rare, and converted.
+			var err error
+			if f, err = convertFrame(f, j.preset.Width, j.preset.Height); err != nil {
+				return fmt.Errorf("frame %d: %w", i, err)
+			}
+		}
 		if i == mid {
 			thumb = frame{data: bytes.Clone(f.data), raw: f.raw}
 		}

@@ -731,3 +731,27 @@ func TestCanvasCapturePaths(t *testing.T) {
 		}
 	}
 }
+
+// TestMixedCapturePaths renders a page that passes the canvas check on its first load
+// only: after the tab restart the frames come as screenshots while the encoder reads
+// raw pixels. They are converted, and the video matches the plain canvas page.
+func TestMixedCapturePaths(t *testing.T) {
+	dir := t.TempDir()
+	r, _ := setup(t, func(c *renderer.Config) { c.Browsers, c.TabFrames = 1, 10 })
+	mixed := koda.RenderRequest{Dir: fixture("changing"), Preset: small, DurationS: 2, VideoPath: filepath.Join(dir, "mixed.mp4")}
+	if _, _, err := render(t, r, mixed); err != nil {
+		t.Fatalf("render: %v", err)
+	}
+	plain := koda.RenderRequest{Dir: fixture("canvas"), Preset: small, DurationS: 2, VideoPath: filepath.Join(dir, "plain.mp4")}
+	if _, _, err := render(t, r, plain); err != nil {
+		t.Fatalf("render: %v", err)
+	}
+	if s := ffprobe(t, mixed.VideoPath).Streams[0]; s.NbFrames != "30" {
+		t.Fatalf("%s frames, want 30", s.NbFrames)
+	}
+	for _, n := range []int{5, 25} { // before and after the restart
+		if d := meanDiff(decodeFrame(t, mixed.VideoPath, n), decodeFrame(t, plain.VideoPath, n)); d > 2 {
+			t.Errorf("frame %d differs from the plain page's by %.2f per byte", n, d)
+		}
+	}
+}
