@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/internal/kodatest"
 	"github.com/kodahq/koda/renderer"
 )
 
@@ -659,24 +660,6 @@ func TestRenderWebGL(t *testing.T) {
 	}
 }
 
-// lockedBuffer collects a logger's output from several goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestCanvasCapturePaths renders the canvas page three ways and checks each took the
 // path it should and that all show the same pictures: raw pixels over the frame socket
 // (a folder the renderer serves), a JPEG from the canvas (a URL: no frame socket), and
@@ -696,7 +679,7 @@ func TestCanvasCapturePaths(t *testing.T) {
 	}
 	videos := map[string]string{}
 	for _, c := range cases {
-		var logs lockedBuffer
+		var logs kodatest.SyncBuffer
 		r, _ := setup(t, func(cfg *renderer.Config) {
 			cfg.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 			if c.mod != nil {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -46,18 +47,24 @@ func newFrameSink() *frameSink {
 }
 
 // expect registers a new socket path and returns it with the channel its connection
-// arrives on; forget unregisters it.
+// arrives on; forget unregisters it and closes a connection nobody took, which the
+// page server (hijacked connections are not its own) would never close.
 func (s *frameSink) expect() (path string, conns <-chan net.Conn, forget func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.next++
-	id := fmt.Sprintf("%d", s.next)
+	id := strconv.Itoa(s.next)
 	ch := make(chan net.Conn, 1)
 	s.waiting[id] = ch
 	return sinkPrefix + s.token + "/" + id, ch, func() {
 		s.mu.Lock()
 		delete(s.waiting, id)
 		s.mu.Unlock()
+		select {
+		case c := <-ch:
+			_ = c.Close()
+		default:
+		}
 	}
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"net"
 	"net/http"
@@ -10,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -23,24 +21,7 @@ import (
 type proc struct {
 	name string
 	cmd  *exec.Cmd
-	out  *syncBuffer
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	out  *kodatest.SyncBuffer
 }
 
 // One deployment of three processes — `koda api` and two `koda worker` — sharing Redis,
@@ -89,7 +70,7 @@ func TestSeveralProcessesAndAKilledWorker(t *testing.T) {
 		// No browser stays warm, so a worker runs chromium only while it renders.
 		"KODA_CHUNK_FRAMES=15", "KODA_RENDER_KEEP_WARM=0")
 	start := func(name string, args ...string) *proc {
-		p := &proc{name: name, out: &syncBuffer{}}
+		p := &proc{name: name, out: &kodatest.SyncBuffer{}}
 		p.cmd = exec.Command(bin, args...)
 		p.cmd.Env, p.cmd.Stdout, p.cmd.Stderr = env, p.out, p.out
 		if err := p.cmd.Start(); err != nil {
