@@ -135,16 +135,26 @@ func (r *runner) readText(ctx context.Context, dir string, _ *scene.Description,
 
 func (r *runner) ocrAt(ctx, tctx context.Context, base string, at float64, w, h int, scale float64, text, keep, mask string) (string, error) {
 	var png []byte
-	if err := chromedp.Run(tctx,
-		chromedp.EmulateViewport(int64(w), int64(h), chromedp.EmulateScale(scale)),
-		chromedp.Navigate(base+"?t="+url.QueryEscape(fmt.Sprintf("%.3f", at))),
-		chromedp.Poll("window.__exportReady === true", nil, chromedp.WithPollingTimeout(10*time.Second)),
-		chromedp.ActionFunc(func(ctx context.Context) error {
-			var err error
-			png, err = page.CaptureScreenshot().WithFormat(page.CaptureScreenshotFormatPng).Do(ctx)
-			return err
-		}),
-	); err != nil {
+	still := func() error {
+		return chromedp.Run(tctx,
+			chromedp.EmulateViewport(int64(w), int64(h), chromedp.EmulateScale(scale)),
+			chromedp.Navigate(base+"?t="+url.QueryEscape(fmt.Sprintf("%.3f", at))),
+			chromedp.Poll("window.__exportReady === true", nil, chromedp.WithPollingTimeout(10*time.Second)),
+			chromedp.ActionFunc(func(ctx context.Context) error {
+				var err error
+				png, err = page.CaptureScreenshot().WithFormat(page.CaptureScreenshotFormatPng).Do(ctx)
+				return err
+			}),
+		)
+	}
+	err := still()
+	// Navigating the same tab again races chromedp's record of the page's execution
+	// context: now and then its poll names the context the navigation just destroyed
+	// (seen once in a full make test). Loading the still again is then enough.
+	if err != nil && strings.Contains(err.Error(), "Cannot find context with specified id") {
+		err = still()
+	}
+	if err != nil {
 		return "", fmt.Errorf("still at %.2fs: %w", at, err)
 	}
 	if mask != "" {
