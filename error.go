@@ -78,6 +78,7 @@ const (
 	CodeFileNotFound    = "FILE_NOT_FOUND"
 	CodeQuotaExceeded   = "QUOTA_EXCEEDED"
 	CodeCommandFailed   = "COMMAND_FAILED"
+	CodeFileTooLarge    = "FILE_TOO_LARGE"
 )
 
 // ErrorKind returns the kind of err, or EINTERNAL when err is not an *Error.

@@ -15,6 +15,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/kodahq/koda"
 )
@@ -22,21 +23,118 @@ import (
 // skipDir names folders a checkpoint leaves out: they are rebuilt, not authored.
 func skipDir(name string) bool { return name == "node_modules" }
 
+// Budget bounds one checkpoint, restore or folder transfer: Bytes in apparent size (the
+// size stat reports, holes included: a sparse 512 MiB file takes no disk, but tar and
+// gzip read and write all of it) and Files in entries. Zero fields take DefaultBudget's.
+type Budget struct {
+	Bytes int64
+	Files int
+}
+
+// DefaultBudget matches a sandbox's default disk quota (512 MiB); a project's folder
+// cannot legitimately hold more than its quota, so more apparent bytes mean holes.
+var DefaultBudget = Budget{Bytes: 512 << 20, Files: 20000}
+
+func (b Budget) orDefault() Budget {
+	if b.Bytes <= 0 {
+		b.Bytes = DefaultBudget.Bytes
+	}
+	if b.Files <= 0 {
+		b.Files = DefaultBudget.Files
+	}
+	return b
+}
+
+// tally counts entries against a budget.
+type tally struct {
+	b     Budget
+	bytes int64
+	files int
+	what  string // "checkpoint", "restore", …
+}
+
+// add counts one entry of size bytes, answering QUOTA_EXCEEDED past the budget.
+func (t *tally) add(size int64) error {
+	t.files++
+	t.bytes += size
+	switch {
+	case t.files > t.b.Files:
+		return koda.Errorf(koda.EUNPROCESSABLE, koda.CodeQuotaExceeded,
+			"the %s holds more than %d files", t.what, t.b.Files)
+	case t.bytes > t.b.Bytes:
+		return koda.Errorf(koda.EUNPROCESSABLE, koda.CodeQuotaExceeded,
+			"the %s holds more than %d MiB (apparent size; sparse files count at their full size)", t.what, t.b.Bytes>>20)
+	}
+	return nil
+}
+
 // Checkpoint writes the regular files and folders under dir to w as a tar.gz, in lexical
-// order, skipping node_modules, symlinks and special files. Files are read through an
-// os.Root, so a file swapped for a symlink while the walk runs cannot pull in the host.
+// order, skipping node_modules, symlinks and special files, within DefaultBudget. Files
+// are read through an os.Root, so a file swapped for a symlink while the walk runs
+// cannot pull in the host.
 func Checkpoint(ctx context.Context, dir string, w io.Writer) error {
+	return CheckpointWithin(ctx, dir, w, DefaultBudget)
+}
+
+// CheckpointWithin is Checkpoint within budget b.
+func CheckpointWithin(ctx context.Context, dir string, w io.Writer, b Budget) error {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return fmt.Errorf("checkpoint %s: %w", dir, err)
 	}
 	defer root.Close()
-	return CheckpointRoot(ctx, root, w, true)
+	return CheckpointRoot(ctx, root, w, true, b)
 }
 
-// CheckpointRoot is Checkpoint over an open root; skipDeps=false keeps node_modules.
-func CheckpointRoot(ctx context.Context, root *os.Root, w io.Writer, skipDeps bool) error {
+// CheckFits walks dir, stat only, and answers QUOTA_EXCEEDED when its checkpoint would
+// exceed b: refused before a byte is read or written.
+func CheckFits(ctx context.Context, dir string, b Budget) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return fmt.Errorf("checkpoint %s: %w", dir, err)
+	}
+	defer root.Close()
+	return checkFits(ctx, root, true, b)
+}
+
+func checkFits(ctx context.Context, root *os.Root, skipDeps bool, b Budget) error {
+	t := &tally{b: b.orDefault(), what: "checkpoint"}
+	return fs.WalkDir(root.FS(), ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if name == "." {
+			return nil
+		}
+		if d.IsDir() {
+			if skipDeps && skipDir(d.Name()) {
+				return fs.SkipDir
+			}
+			return t.add(0)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil // vanished: the real walk decides
+		}
+		return t.add(info.Size())
+	})
+}
+
+// CheckpointRoot is Checkpoint over an open root within budget b; skipDeps=false keeps
+// node_modules. The whole tree is measured (stat only) before anything is written, and
+// counted again while it is written, in case files grow meanwhile.
+func CheckpointRoot(ctx context.Context, root *os.Root, w io.Writer, skipDeps bool, b Budget) error {
 	dir := root.Name()
+	if err := checkFits(ctx, root, skipDeps, b); err != nil {
+		return fmt.Errorf("checkpoint %s: %w", dir, err)
+	}
+	t := &tally{b: b.orDefault(), what: "checkpoint"}
 	zw := gzip.NewWriter(w)
 	tw := tar.NewWriter(zw)
 	err := fs.WalkDir(root.FS(), ".", func(name string, d fs.DirEntry, err error) error {
@@ -55,7 +153,7 @@ func CheckpointRoot(ctx context.Context, root *os.Root, w io.Writer, skipDeps bo
 		if !d.IsDir() && !d.Type().IsRegular() {
 			return nil
 		}
-		return addEntry(tw, root, name, d)
+		return addEntry(tw, root, name, d, t)
 	})
 	if err != nil {
 		return fmt.Errorf("checkpoint %s: %w", dir, err)
@@ -69,7 +167,7 @@ func CheckpointRoot(ctx context.Context, root *os.Root, w io.Writer, skipDeps bo
 	return nil
 }
 
-func addEntry(tw *tar.Writer, root *os.Root, name string, d fs.DirEntry) error {
+func addEntry(tw *tar.Writer, root *os.Root, name string, d fs.DirEntry, t *tally) error {
 	info, err := d.Info()
 	if err != nil {
 		return err
@@ -80,11 +178,15 @@ func addEntry(tw *tar.Writer, root *os.Root, name string, d fs.DirEntry) error {
 		ModTime: info.ModTime(),
 	}
 	if d.IsDir() {
+		if err := t.add(0); err != nil {
+			return err
+		}
 		hdr.Typeflag = tar.TypeDir
 		hdr.Name += "/"
 		return tw.WriteHeader(hdr)
 	}
-	f, err := root.Open(name)
+	// O_NONBLOCK: a FIFO swapped in after the walk must not hang the checkpoint.
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return err
 	}
@@ -98,6 +200,9 @@ func addEntry(tw *tar.Writer, root *os.Root, name string, d fs.DirEntry) error {
 	if !st.Mode().IsRegular() {
 		return nil
 	}
+	if err := t.add(st.Size()); err != nil {
+		return err
+	}
 	hdr.Typeflag = tar.TypeReg
 	hdr.Size = st.Size()
 	if err := tw.WriteHeader(hdr); err != nil {
@@ -110,11 +215,13 @@ func addEntry(tw *tar.Writer, root *os.Root, name string, d fs.DirEntry) error {
 }
 
 // Restore extracts a checkpoint made by Checkpoint into dir, creating it if needed and
-// overwriting files of the same name. An entry that would land outside dir (absolute,
-// "..", through a symlink already in dir) fails the restore with INVALID_PATH; links and
-// special files are skipped. Permissions are limited to rwx for the owner and r-x for
-// others.
-func Restore(ctx context.Context, r io.Reader, dir string) error {
+// overwriting files of the same name, within budget b (zero fields: DefaultBudget's):
+// a checkpoint that expands past it (a gzip bomb, a sparse file written out in full)
+// fails with QUOTA_EXCEEDED once the budget is spent, not after filling the disk. An
+// entry that would land outside dir (absolute, "..", through a symlink already in dir)
+// fails the restore with INVALID_PATH; links and special files are skipped.
+// Permissions are limited to rwx for the owner and r-x for others.
+func Restore(ctx context.Context, r io.Reader, dir string, b Budget) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("restore into %s: %w", dir, err)
 	}
@@ -123,14 +230,16 @@ func Restore(ctx context.Context, r io.Reader, dir string) error {
 		return fmt.Errorf("restore into %s: %w", dir, err)
 	}
 	defer root.Close()
-	return restoreRoot(ctx, r, root, restoreOpts{uid: -1, gid: -1, budget: -1})
+	return restoreRoot(ctx, r, root, restoreOpts{uid: -1, gid: -1, budget: -1, limits: b})
 }
 
 // restoreOpts: uid/gid own every entry (-1: leave); budget caps the bytes extracted
-// (-1: none), answering QUOTA_EXCEEDED beyond it.
+// (-1: none) against a disk quota, answering QUOTA_EXCEEDED beyond it; limits bound
+// the archive itself.
 type restoreOpts struct {
 	uid, gid int
 	budget   int64
+	limits   Budget
 }
 
 func restoreRoot(ctx context.Context, r io.Reader, root *os.Root, o restoreOpts) error {
@@ -141,6 +250,7 @@ func restoreRoot(ctx context.Context, r io.Reader, root *os.Root, o restoreOpts)
 	}
 	defer zr.Close()
 	tr := tar.NewReader(zr)
+	t := &tally{b: o.limits.orDefault(), what: "archive"}
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -160,6 +270,16 @@ func restoreRoot(ctx context.Context, r io.Reader, root *os.Root, o restoreOpts)
 			continue
 		}
 		perm := fs.FileMode(hdr.Mode).Perm() & 0o755
+		switch hdr.Typeflag {
+		case tar.TypeDir, tar.TypeReg:
+			size := hdr.Size
+			if hdr.Typeflag == tar.TypeDir {
+				size = 0
+			}
+			if err := t.add(size); err != nil {
+				return err
+			}
+		}
 		switch hdr.Typeflag {
 		case tar.TypeDir:
 			err = mkdirOwned(root, name, perm|0o700, o)

@@ -86,7 +86,7 @@ func TestCheckpointRestoreRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	dst := filepath.Join(t.TempDir(), "restored")
-	if err := sandbox.Restore(ctx, bytes.NewReader(buf.Bytes()), dst); err != nil {
+	if err := sandbox.Restore(ctx, bytes.NewReader(buf.Bytes()), dst, sandbox.Budget{}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -172,7 +172,7 @@ func TestRestoreRejectsEscapes(t *testing.T) {
 			if err := os.Symlink(filepath.Join(outside, "file"), filepath.Join(dst, "file")); err != nil {
 				t.Fatal(err)
 			}
-			err := sandbox.Restore(ctx, r, dst)
+			err := sandbox.Restore(ctx, r, dst, sandbox.Budget{})
 			switch name {
 			case "symlink-entry":
 				if err != nil {
@@ -202,11 +202,11 @@ func TestRestoreRejectsEscapes(t *testing.T) {
 	}
 
 	// A corrupt stream is an error, not a partial success.
-	if err := sandbox.Restore(ctx, bytes.NewReader([]byte("not gzip")), filepath.Join(base, "corrupt")); err == nil {
+	if err := sandbox.Restore(ctx, bytes.NewReader([]byte("not gzip")), filepath.Join(base, "corrupt"), sandbox.Budget{}); err == nil {
 		t.Fatal("corrupt checkpoint restored")
 	}
 	var ke *koda.Error
-	if err := sandbox.Restore(ctx, bytes.NewReader([]byte("not gzip")), filepath.Join(base, "corrupt")); errors.As(err, &ke) {
+	if err := sandbox.Restore(ctx, bytes.NewReader([]byte("not gzip")), filepath.Join(base, "corrupt"), sandbox.Budget{}); errors.As(err, &ke) {
 		t.Fatalf("corrupt stream reported as %v", ke)
 	}
 }

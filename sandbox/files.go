@@ -18,10 +18,16 @@ import (
 	"github.com/kodahq/koda"
 )
 
-// Limits of the file tools, so one call cannot return an unbounded answer.
+// Limits of the file tools, so one call cannot return an unbounded answer, whatever
+// size a file claims. Sizes are apparent sizes (what stat reports): a sparse file of
+// 512 MiB takes no disk and no quota, yet reading it whole would build 512 MiB.
 const (
+	// MaxReadBytes is the most one read_file call returns, and the largest file
+	// replace edits; read larger files in pieces with offset and limit.
+	MaxReadBytes      = 4 << 20
 	maxSearchMatches  = 1000
-	maxSearchFileSize = 4 << 20 // larger files are skipped by search_file_content
+	maxSearchFileSize = 4 << 20  // larger files are skipped by search_file_content
+	maxSearchScan     = 64 << 20 // bytes one search reads over all files
 	maxMatchLineChars = 500
 	maxGlobResults    = 10000
 )
@@ -200,7 +206,9 @@ func (f *Files) WriteFile(ctx context.Context, p string, data []byte, append boo
 	return st.Size(), nil
 }
 
-// ReadFile returns up to limit bytes of path from offset (limit 0: to the end).
+// ReadFile returns up to limit bytes of path from offset (limit 0: to the end). One
+// call returns at most MaxReadBytes: a larger limit is refused, and so is reading a
+// larger rest of the file without a limit (FILE_TOO_LARGE), before anything is read.
 func (f *Files) ReadFile(ctx context.Context, p string, offset, limit int64) ([]byte, error) {
 	if err := f.check(ctx); err != nil {
 		return nil, err
@@ -208,25 +216,18 @@ func (f *Files) ReadFile(ctx context.Context, p string, offset, limit int64) ([]
 	if offset < 0 || limit < 0 {
 		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "offset and limit must not be negative")
 	}
+	if limit > MaxReadBytes {
+		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "limit must be at most %d bytes (%d MiB)", MaxReadBytes, MaxReadBytes>>20)
+	}
 	name, err := CleanPath(p, false)
 	if err != nil {
 		return nil, err
 	}
-	fh, err := f.root.Open(name)
+	fh, st, err := openRegular(f.root, name, p, "read")
 	if err != nil {
-		return nil, FileError("read", p, err)
+		return nil, err
 	}
 	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		return nil, FileError("read", p, err)
-	}
-	if st.IsDir() {
-		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidPath, "%q is a directory", p)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidPath, "%q is not a regular file", p)
-	}
 	if offset >= st.Size() {
 		return []byte{}, nil
 	}
@@ -234,12 +235,69 @@ func (f *Files) ReadFile(ctx context.Context, p string, offset, limit int64) ([]
 	if limit > 0 && limit < n {
 		n = limit
 	}
+	if n > MaxReadBytes {
+		return nil, TooLarge(p, st.Size(), MaxReadBytes, "read it in pieces with offset and limit")
+	}
 	buf := make([]byte, n)
 	got, err := fh.ReadAt(buf, offset)
 	if err != nil && err != io.EOF {
 		return nil, FileError("read", p, err)
 	}
 	return buf[:got], nil
+}
+
+// TooLarge is the FILE_TOO_LARGE error for a file of size bytes (apparent size) over
+// max; hint says what to do instead.
+func TooLarge(p string, size, max int64, hint string) *koda.Error {
+	return koda.Errorf(koda.EUNPROCESSABLE, koda.CodeFileTooLarge,
+		"%q is %d bytes; at most %d bytes (%d MiB) are handled at once: %s", p, size, max, max>>20, hint)
+}
+
+// openRegular opens name for reading and refuses anything but a regular file. It opens
+// with O_NONBLOCK, so a FIFO made in the sandbox cannot hang the call waiting for a
+// writer, and checks the type on the open file, so a swap after a walk saw a regular
+// file cannot slip a device or FIFO in.
+func openRegular(root *os.Root, name, p, op string) (*os.File, fs.FileInfo, error) {
+	fh, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, FileError(op, p, err)
+	}
+	st, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		return nil, nil, FileError(op, p, err)
+	}
+	if st.IsDir() {
+		fh.Close()
+		return nil, nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidPath, "%q is a directory", p)
+	}
+	if !st.Mode().IsRegular() {
+		fh.Close()
+		return nil, nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidPath, "%q is not a regular file", p)
+	}
+	return fh, st, nil
+}
+
+// readAllMax reads a regular file whole when it holds at most max bytes, else answers
+// FILE_TOO_LARGE without reading it; a file that grows under the read is cut at max+1
+// and refused too.
+func readAllMax(root *os.Root, name, p, op string, max int64, hint string) ([]byte, fs.FileInfo, error) {
+	fh, st, err := openRegular(root, name, p, op)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer fh.Close()
+	if st.Size() > max {
+		return nil, nil, TooLarge(p, st.Size(), max, hint)
+	}
+	data, err := io.ReadAll(io.LimitReader(fh, max+1))
+	if err != nil {
+		return nil, nil, FileError(op, p, err)
+	}
+	if int64(len(data)) > max {
+		return nil, nil, TooLarge(p, int64(len(data)), max, hint)
+	}
+	return data, st, nil
 }
 
 // ListFiles lists path (a folder, or one file), recursively when asked. Paths are
@@ -308,21 +366,19 @@ func (f *Files) Replace(ctx context.Context, p, old, new string, expected int) (
 	if err != nil {
 		return 0, err
 	}
-	st, err := f.root.Stat(name)
+	data, st, err := readAllMax(f.root, name, p, "replace", MaxReadBytes, "rewrite it with write_file")
 	if err != nil {
-		return 0, FileError("replace", p, err)
-	}
-	if st.IsDir() {
-		return 0, koda.Errorf(koda.EINVALID, koda.CodeInvalidPath, "%q is a directory", p)
-	}
-	data, err := f.root.ReadFile(name)
-	if err != nil {
-		return 0, FileError("replace", p, err)
+		return 0, err
 	}
 	found := strings.Count(string(data), old)
 	if found != expected {
 		return 0, koda.Errorf(koda.EUNPROCESSABLE, koda.CodeInvalidRequest,
 			"expected %d occurrence(s) of old_string in %q, found %d; nothing was changed", expected, p, found)
+	}
+	// The size is known before the result is built: a short old_string found a million
+	// times with a long new_string would otherwise build gigabytes.
+	if after := int64(len(data)) + int64(found)*(int64(len(new))-int64(len(old))); after > MaxReadBytes {
+		return 0, TooLarge(p, after, MaxReadBytes, "the file would grow past what replace edits")
 	}
 	out := strings.ReplaceAll(string(data), old, new)
 	if err := f.reserve(ctx, int64(len(out)-len(data))); err != nil {
@@ -352,6 +408,7 @@ func (f *Files) SearchFiles(ctx context.Context, pattern, include string) ([]kod
 		}
 	}
 	out := []koda.SearchMatch{}
+	var scanned int64
 	err = f.walkFiles(ctx, include, func(rel string, d fs.DirEntry) error {
 		if !d.Type().IsRegular() || !matchInclude(include, rel) {
 			return nil
@@ -359,9 +416,13 @@ func (f *Files) SearchFiles(ctx context.Context, pattern, include string) ([]kod
 		if fi, err := d.Info(); err != nil || fi.Size() > maxSearchFileSize {
 			return nil
 		}
-		data, err := f.root.ReadFile(rel)
+		data, _, err := readAllMax(f.root, rel, rel, "search", maxSearchFileSize, "")
 		if err != nil {
-			return nil // vanished or unreadable: not a match
+			return nil // vanished, grew, or unreadable: not a match
+		}
+		if scanned += int64(len(data)); scanned > maxSearchScan {
+			return koda.Errorf(koda.EUNPROCESSABLE, koda.CodeInvalidRequest,
+				"search read %d MiB of files without finishing; narrow it with include", maxSearchScan>>20)
 		}
 		if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
 			return nil // binary
@@ -476,7 +537,22 @@ func (f *Files) Export(ctx context.Context, p string, w io.Writer) error {
 		return FileError("transfer", p, err)
 	}
 	defer sub.Close()
-	return CheckpointRoot(ctx, sub, w, false)
+	b := f.Budget()
+	b.Files = exportFiles
+	return CheckpointRoot(ctx, sub, w, false, b)
+}
+
+// exportFiles bounds the entries of a folder transfer, which keeps node_modules.
+const exportFiles = 100000
+
+// Budget bounds a checkpoint of, or a restore into, this folder: its disk quota in
+// apparent bytes (DefaultBudget's without one).
+func (f *Files) Budget() Budget {
+	b := DefaultBudget
+	if f.Quota > 0 {
+		b.Bytes = f.Quota
+	}
+	return b
 }
 
 // Import extracts a tar.gz into the folder path (created if missing), owning every
@@ -507,7 +583,7 @@ func (f *Files) Import(ctx context.Context, p string, r io.Reader) error {
 		}
 		budget = f.Quota - used
 	}
-	opts := restoreOpts{uid: -1, gid: -1, budget: budget}
+	opts := restoreOpts{uid: -1, gid: -1, budget: budget, limits: f.Budget()}
 	if f.owned() {
 		opts.uid, opts.gid = f.UID, f.GID
 	}

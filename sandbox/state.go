@@ -59,10 +59,30 @@ func LoadState(ctx context.Context, st koda.Storage, prefix string) (*State, err
 	return &s, nil
 }
 
+// Budgeted is implemented by sandboxes whose checkpoints have a budget of their own
+// (their disk quota); others get DefaultBudget.
+type Budgeted interface {
+	Budget() Budget
+}
+
+// BudgetOf is the checkpoint budget of sb.
+func BudgetOf(sb koda.Sandbox) Budget {
+	if b, ok := sb.(Budgeted); ok {
+		return b.Budget().orDefault()
+	}
+	return DefaultBudget
+}
+
 // SaveFiles streams the files of sb (its host folder) to storage as the checkpoint.
+// A folder over its budget (apparent sizes: sparse files count in full) is refused with
+// QUOTA_EXCEEDED before anything is read or stored, so the last good checkpoint stays.
 func SaveFiles(ctx context.Context, st koda.Storage, prefix string, sb koda.Sandbox) error {
+	b := BudgetOf(sb)
+	if err := CheckFits(ctx, sb.Dir(), b); err != nil {
+		return fmt.Errorf("checkpoint %s: %w", prefix, err)
+	}
 	pr, pw := io.Pipe()
-	go func() { pw.CloseWithError(Checkpoint(ctx, sb.Dir(), pw)) }()
+	go func() { pw.CloseWithError(CheckpointWithin(ctx, sb.Dir(), pw, b)) }()
 	if _, err := st.Put(ctx, CheckpointKey(prefix), pr); err != nil {
 		pr.CloseWithError(err)
 		return fmt.Errorf("checkpoint %s: %w", prefix, err)
@@ -85,7 +105,7 @@ func RestoreFiles(ctx context.Context, st koda.Storage, prefix string, sb koda.S
 		// its quota.
 		err = ex.Import(ctx, ".", rc)
 	} else {
-		err = Restore(ctx, rc, sb.Dir())
+		err = Restore(ctx, rc, sb.Dir(), BudgetOf(sb))
 	}
 	if err != nil {
 		return false, fmt.Errorf("restore checkpoint of %s: %w", prefix, err)

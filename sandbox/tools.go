@@ -37,8 +37,12 @@ var Tools = []string{ToolWriteFile, ToolReadFile, ToolListFiles, ToolReplace, To
 // CodeUnknownTool answers a tool name that does not exist.
 const CodeUnknownTool = "UNKNOWN_TOOL"
 
-// maxTransferBytes caps what one JSON transfer carries each way (base64 inflates it by a third).
-const maxTransferBytes = 64 << 20
+// maxTransferBytes caps what one JSON transfer carries out (base64 inflates it by a
+// third); transfers in are bounded by the API's request body limit.
+const maxTransferBytes = 16 << 20
+
+// maxOutputFiles caps the bytes of all output files one run_command returns.
+const maxOutputFiles = MaxReadBytes
 
 // CreateFor makes (or, for a project and name it already has, returns) a sandbox for an
 // API caller. Its checkpoints live under the tenant's own storage folder, so a project
@@ -198,11 +202,13 @@ func decode(content, encoding string) ([]byte, error) {
 	return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "encoding must be utf8 or base64, not %q", encoding)
 }
 
-// fileResult encodes data as asked; text that is not UTF-8 comes back as base64.
+// fileResult encodes data as asked; text that is not UTF-8, or holds NUL bytes, comes
+// back as base64 unless utf8 is asked for.
 func fileResult(path string, data []byte, encoding string) (FileResult, error) {
 	r := FileResult{Path: path, SizeBytes: int64(len(data))}
 	switch {
-	case encoding == "base64" || (encoding == "" && !utf8.Valid(data)):
+	case encoding == "base64" || (encoding == "" && (!utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0)):
+		// NUL bytes too: valid UTF-8, but JSON spells each as six bytes (\u0000).
 		r.Encoding, r.Content = "base64", base64.StdEncoding.EncodeToString(data)
 	case encoding == "" || encoding == "utf8":
 		if !utf8.Valid(data) {
@@ -252,8 +258,14 @@ func runWithBindings(ctx context.Context, sb koda.Sandbox, in toolInput) (*Comma
 	out := &CommandResult{CommandResult: *res, DurationMS: time.Since(began).Milliseconds()}
 	if len(outputs) > 0 {
 		out.Files = map[string]any{}
+		var total int64
 		for _, path := range outputs {
 			data, err := sb.ReadFile(ctx, path, 0, 0)
+			if err == nil {
+				if total += int64(len(data)); total > maxOutputFiles {
+					return nil, TooLarge(path, int64(len(data)), maxOutputFiles, "output files return at most that much together")
+				}
+			}
 			if koda.ErrorCode(err) == koda.CodeFileNotFound {
 				out.Files[path] = nil // the command did not write it
 				continue
@@ -294,12 +306,9 @@ func transfer(ctx context.Context, sb koda.Sandbox, in toolInput) (*FileResult, 
 	}
 	if !in.Recursive {
 		if in.Direction == "out" {
-			data, err := sb.ReadFile(ctx, in.Path, 0, 0)
+			data, err := readWhole(ctx, sb, in.Path, maxTransferBytes)
 			if err != nil {
 				return nil, err
-			}
-			if len(data) > maxTransferBytes {
-				return nil, koda.Errorf(koda.ELIMIT, koda.CodeQuotaExceeded, "%q is over the %d MiB a transfer carries", in.Path, maxTransferBytes>>20)
 			}
 			r, err := fileResult(in.Path, data, "base64")
 			return &r, err
@@ -326,7 +335,7 @@ func transfer(ctx context.Context, sb koda.Sandbox, in toolInput) (*FileResult, 
 		w := &limitWriter{w: &buf, n: maxTransferBytes}
 		if err := ex.Export(ctx, in.Path, w); err != nil {
 			if errors.Is(err, errTooBig) {
-				return nil, koda.Errorf(koda.ELIMIT, koda.CodeQuotaExceeded, "%q is over the %d MiB a transfer carries", in.Path, maxTransferBytes>>20)
+				return nil, koda.Errorf(koda.EUNPROCESSABLE, koda.CodeFileTooLarge, "%q is over the %d MiB a transfer carries", in.Path, maxTransferBytes>>20)
 			}
 			return nil, err
 		}
@@ -348,6 +357,36 @@ func transfer(ctx context.Context, sb koda.Sandbox, in toolInput) (*FileResult, 
 		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "content is not a valid tar.gz: %v", err)
 	}
 	return &FileResult{Path: in.Path, SizeBytes: int64(len(data))}, nil
+}
+
+// readWhole reads one file of at most max bytes in MaxReadBytes pieces. Its size is
+// looked up first, so a larger file (a sparse one of any size) is refused before a
+// byte of it is read.
+func readWhole(ctx context.Context, sb koda.Sandbox, p string, max int64) ([]byte, error) {
+	infos, err := sb.ListFiles(ctx, p, false)
+	if err != nil {
+		return nil, err
+	}
+	if len(infos) != 1 || infos[0].IsDir {
+		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidPath, "%q is not a file; transfer a folder with recursive", p)
+	}
+	if size := infos[0].SizeBytes; size > max {
+		return nil, TooLarge(p, size, max, "a transfer carries no more")
+	}
+	var out []byte
+	for {
+		chunk, err := sb.ReadFile(ctx, p, int64(len(out)), MaxReadBytes)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, chunk...)
+		if int64(len(out)) > max {
+			return nil, TooLarge(p, int64(len(out)), max, "a transfer carries no more")
+		}
+		if len(chunk) < MaxReadBytes {
+			return out, nil
+		}
+	}
 }
 
 func cmpOr(a, b string) string {

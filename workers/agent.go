@@ -130,7 +130,7 @@ func (h *Handlers) restore(ctx context.Context, projectID, dir string) (bool, er
 		return false, fmt.Errorf("open checkpoint of %s: %w", projectID, err)
 	}
 	defer rc.Close()
-	if err := sandbox.Restore(ctx, rc, dir); err != nil {
+	if err := sandbox.Restore(ctx, rc, dir, h.CheckpointBudget); err != nil {
 		return false, fmt.Errorf("restore checkpoint of %s: %w", projectID, err)
 	}
 	return true, nil

@@ -17,6 +17,7 @@ import (
 	"github.com/kodahq/koda/internal/metrics"
 	"github.com/kodahq/koda/internal/webhook"
 	"github.com/kodahq/koda/jobs"
+	"github.com/kodahq/koda/sandbox"
 )
 
 // Handlers holds what the task handlers work with. Fields are set by cmd/koda.
@@ -31,7 +32,10 @@ type Handlers struct {
 	Webhooks  *webhook.Sender
 	// WorkDir holds temporary render folders.
 	WorkDir string
-	Logger  *slog.Logger
+	// CheckpointBudget bounds what restoring a checkpoint for a render may write into
+	// WorkDir (apparent bytes and files); zero fields: sandbox.DefaultBudget's.
+	CheckpointBudget sandbox.Budget
+	Logger           *slog.Logger
 	// ReconcileGrace is how long pending work may sit before the reconciler re-enqueues it.
 	ReconcileGrace time.Duration
 

@@ -49,7 +49,7 @@ func (h *Handlers) deliver(ctx context.Context, _ *asynq.Task, a jobs.WebhookArg
 	d.Attempts++
 	attempt.DeliveryID, attempt.Attempt = d.ID, d.Attempts
 	if sendErr != nil && attempt.Error == "" {
-		attempt.Error = sendErr.Error()
+		attempt.Error = webhook.BoundError(sendErr.Error())
 	}
 	// Recording must not be lost to the task's deadline: the attempt happened.
 	rec := context.WithoutCancel(ctx)

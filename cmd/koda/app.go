@@ -190,6 +190,8 @@ func (m *Main) startWorkers(ctx context.Context, redisURL string) error {
 		Renderer:  m.renderer,
 		Webhooks:  sender, WorkDir: work, Logger: m.Logger, ReconcileGrace: m.ReconcileGrace,
 		ChunkFrames: cmp.Or(m.ChunkFrames, c.ChunkFrames),
+		// A render restores what a sandbox of this size could hold, and no more.
+		CheckpointBudget: sandbox.Budget{Bytes: int64(c.Sandbox.DiskMiB) << 20},
 	}
 	if m.Agent == nil && c.Agent.Kind != "" && c.Agent.Kind != config.AgentBuiltin {
 		a := c.Agent

@@ -99,7 +99,7 @@ func TestChunkedRenderMatchesWhole(t *testing.T) {
 	if err != nil {
 		t.Fatalf("open checkpoint: %v", err)
 	}
-	err = sandbox.Restore(context.Background(), rc, src)
+	err = sandbox.Restore(context.Background(), rc, src, sandbox.Budget{})
 	rc.Close()
 	if err != nil {
 		t.Fatalf("restore checkpoint: %v", err)

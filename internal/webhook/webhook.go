@@ -23,6 +23,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
@@ -164,7 +165,7 @@ func (s *Sender) Deliver(ctx context.Context, d *koda.WebhookDelivery) (*koda.We
 	at := time.Now()
 	attempt := &koda.WebhookAttempt{DeliveryID: d.ID, Attempt: d.Attempts + 1, At: at}
 	fail := func(err error) (*koda.WebhookAttempt, error) {
-		attempt.Error = err.Error()
+		attempt.Error = BoundError(err.Error())
 		attempt.DurationMS = time.Since(at).Milliseconds()
 		s.log.Info("webhook attempt failed", "delivery_id", d.ID, "attempt", attempt.Attempt,
 			"status", attempt.StatusCode, "err", err)
@@ -226,6 +227,29 @@ func (s *Sender) Deliver(ctx context.Context, d *koda.WebhookDelivery) (*koda.We
 		}
 	}
 	return fail(&StatusError{StatusCode: resp.StatusCode, Body: strings.TrimSpace(string(snippet))})
+}
+
+// MaxErrorBytes bounds the error text kept for an attempt (and shown to the tenant as
+// the delivery's last_error): enough to say why, never a page of someone's reply.
+const MaxErrorBytes = 512
+
+// BoundError cuts s to MaxErrorBytes on a rune boundary and replaces control
+// characters, so a receiver's reply cannot fill the database or forge log lines.
+func BoundError(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\ufffd"))
+	if len(s) <= MaxErrorBytes {
+		return s
+	}
+	cut := MaxErrorBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // parseRetryAfter reads delay-seconds or an HTTP date.

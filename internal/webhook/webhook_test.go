@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
@@ -326,5 +327,16 @@ func TestSchedule(t *testing.T) {
 	}
 	if (webhook.Schedule{}).Delay(2) < 4*time.Second {
 		t.Fatal("an empty schedule falls back to the default delays")
+	}
+}
+
+func TestBoundErrorCutsAndCleans(t *testing.T) {
+	long := strings.Repeat("é", webhook.MaxErrorBytes) // two bytes each
+	got := webhook.BoundError("answered 500: " + long + "\nforged: line\x00")
+	if len(got) > webhook.MaxErrorBytes+len("…") || !utf8.ValidString(got) || strings.ContainsAny(got, "\n\x00") {
+		t.Fatalf("bounded error: %d bytes, valid %v: %q", len(got), utf8.ValidString(got), got[:40])
+	}
+	if webhook.BoundError("short\r\nreply") != "short  reply" {
+		t.Fatalf("%q", webhook.BoundError("short\r\nreply"))
 	}
 }

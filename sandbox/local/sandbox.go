@@ -172,5 +172,8 @@ func (s *Sandbox) Import(ctx context.Context, p string, r io.Reader) error {
 	return s.files.Import(ctx, p, r)
 }
 
+// Budget bounds the sandbox's checkpoints: its disk quota, in apparent bytes.
+func (s *Sandbox) Budget() sandbox.Budget { return s.files.Budget() }
+
 // Usage is the bytes the project files take.
 func (s *Sandbox) Usage(ctx context.Context) (int64, error) { return s.files.Usage(ctx) }
