@@ -15,6 +15,7 @@ const (
 	ENOTFOUND      Kind = "not_found"     // 404
 	ECONFLICT      Kind = "conflict"      // the current state forbids it (409)
 	EUNAUTHORIZED  Kind = "unauthorized"  // 401
+	EFORBIDDEN     Kind = "forbidden"     // authenticated, but not allowed from here (403)
 	ELIMIT         Kind = "limit"         // a quota or rate limit (429)
 	EUNAVAILABLE   Kind = "unavailable"   // a dependency is down; try again (503)
 	ETIMEOUT       Kind = "timeout"       // work did not finish in its time budget
@@ -64,6 +65,7 @@ const (
 	CodeDurationOverLimit = "DURATION_OVER_PRESET_LIMIT"
 	CodeInvalidRequest    = "INVALID_REQUEST"
 	CodeNotFound          = "NOT_FOUND"
+	CodeForbidden         = "FORBIDDEN"
 	CodePhaseConflict     = "PHASE_CONFLICT"
 	CodeNotReady          = "NOT_READY"
 	CodeIdempotencyReuse  = "IDEMPOTENCY_KEY_REUSED"

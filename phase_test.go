@@ -80,6 +80,17 @@ func TestPresets(t *testing.T) {
 		if err := p.Validate(); err != nil {
 			t.Errorf("named preset %s does not validate: %v", name, err)
 		}
+		if p.EncoderSpeed != koda.DefaultEncoderSpeed {
+			t.Errorf("%s encodes at %q, want the default %q", name, p.EncoderSpeed, koda.DefaultEncoderSpeed)
+		}
+	}
+	custom := koda.PresetSpec{Width: 1280, Height: 720, FPS: 30}
+	if err := custom.Validate(); err != nil || custom.EncoderSpeed != koda.DefaultEncoderSpeed {
+		t.Errorf("custom preset without encoder_speed: %v, speed %q", err, custom.EncoderSpeed)
+	}
+	custom.EncoderSpeed = " SuperFast "
+	if err := custom.Validate(); err != nil || custom.EncoderSpeed != "superfast" {
+		t.Errorf("encoder_speed superfast: %v, speed %q", err, custom.EncoderSpeed)
 	}
 	if _, err := koda.LookupPreset("vhs"); koda.ErrorCode(err) != koda.CodeUnknownPreset {
 		t.Errorf("unknown preset: got %v", err)
@@ -97,7 +108,7 @@ func TestPresets(t *testing.T) {
 	for _, bad := range []koda.PresetSpec{
 		{Width: 0, Height: 720, FPS: 30}, {Width: 1281, Height: 720, FPS: 30}, {Width: 7680, Height: 4320, FPS: 30},
 		{Width: 1280, Height: 720, FPS: 0}, {Width: 1280, Height: 720, FPS: 240}, {Width: 1280, Height: 720, FPS: 30, CRF: 60},
-		{Width: 1280, Height: 720, FPS: 30, Format: "avi"},
+		{Width: 1280, Height: 720, FPS: 30, Format: "avi"}, {Width: 1280, Height: 720, FPS: 30, EncoderSpeed: "warp"},
 	} {
 		if err := bad.Validate(); koda.ErrorCode(err) != koda.CodeInvalidPreset {
 			t.Errorf("%+v: got %v, want INVALID_PRESET", bad, err)

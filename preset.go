@@ -2,6 +2,8 @@ package koda
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -20,6 +22,10 @@ type PresetSpec struct {
 	FPS    int    `json:"fps"`
 	CRF    int    `json:"crf"`
 	Format string `json:"format"`
+	// EncoderSpeed is x264's speed preset for MP4 output (EncoderSpeeds; default
+	// DefaultEncoderSpeed): faster speeds trade a larger file for less encoding time.
+	// WebM's VP9 always encodes at its realtime speed.
+	EncoderSpeed string `json:"encoder_speed,omitempty"`
 	// MaxDurationS is the platform's limit on video length; 0 means none.
 	MaxDurationS float64 `json:"max_duration_s,omitempty"`
 }
@@ -62,6 +68,13 @@ const (
 	MaxCRF         = 51
 )
 
+// DefaultEncoderSpeed is the encoder speed of every named preset and of a custom preset
+// that names none.
+const DefaultEncoderSpeed = "veryfast"
+
+// EncoderSpeeds are x264's speed presets, fastest first.
+var EncoderSpeeds = []string{"ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"}
+
 // PresetNames lists the named presets in a stable order.
 func PresetNames() []string {
 	names := make([]string, 0, len(presets))
@@ -72,28 +85,51 @@ func PresetNames() []string {
 	return names
 }
 
+// MaxPresetName bounds a custom preset's name.
+const MaxPresetName = 40
+
+var presetName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+
 // LookupPreset returns the named preset or an UNKNOWN_PRESET error.
 func LookupPreset(name string) (PresetSpec, error) {
 	p, ok := presets[strings.ToLower(strings.TrimSpace(name))]
 	if !ok {
+		if len(name) > MaxPresetName {
+			name = name[:MaxPresetName] + "…"
+		}
 		return PresetSpec{}, Errorf(EINVALID, CodeUnknownPreset,
 			"unknown preset %q; known presets: %s", name, strings.Join(PresetNames(), ", "))
 	}
 	p.Name = strings.ToLower(strings.TrimSpace(name))
+	p.EncoderSpeed = DefaultEncoderSpeed
 	return p, nil
 }
 
 // Validate checks a custom preset against the renderer's bounds, filling defaults
-// (format mp4, CRF 18) for fields left zero.
+// (format mp4, CRF 18, DefaultEncoderSpeed) for fields left zero.
 func (p *PresetSpec) Validate() error {
 	if p.Name == "" {
 		p.Name = "custom"
 	}
+	p.Format = strings.ToLower(p.Format)
 	if p.Format == "" {
 		p.Format = FormatMP4
 	}
 	if p.CRF == 0 {
 		p.CRF = 18
+	}
+	p.EncoderSpeed = strings.ToLower(strings.TrimSpace(p.EncoderSpeed))
+	if p.EncoderSpeed == "" {
+		p.EncoderSpeed = DefaultEncoderSpeed
+	}
+	// The name reaches logs, metric labels and file names: short, one line, plain.
+	if len(p.Name) > MaxPresetName || !presetName.MatchString(p.Name) {
+		shown := p.Name
+		if len(shown) > MaxPresetName {
+			shown = shown[:MaxPresetName] + "…"
+		}
+		return Errorf(EINVALID, CodeInvalidPreset,
+			"preset name %q must be 1–%d letters, digits, '_', '-' or '.'", shown, MaxPresetName)
 	}
 	bad := func(format string, args ...any) error {
 		return Errorf(EINVALID, CodeInvalidPreset, "preset %s: %s", p.Name, fmt.Sprintf(format, args...))
@@ -111,6 +147,8 @@ func (p *PresetSpec) Validate() error {
 		return bad("crf %d out of range (0..%d)", p.CRF, MaxCRF)
 	case p.Format != FormatMP4 && p.Format != FormatWebM:
 		return bad("format %q not supported (mp4 or webm)", p.Format)
+	case !slices.Contains(EncoderSpeeds, p.EncoderSpeed):
+		return bad("encoder_speed %q unknown (one of %s)", p.EncoderSpeed, strings.Join(EncoderSpeeds, ", "))
 	case p.MaxDurationS < 0:
 		return bad("negative duration limit")
 	}

@@ -47,6 +47,8 @@ type Store interface {
 	// GetIdempotency returns the stored response for a tenant's Idempotency-Key, or ENOTFOUND.
 	GetIdempotency(ctx context.Context, tenantID, key string) (*IdempotencyRecord, error)
 	SaveIdempotency(ctx context.Context, rec *IdempotencyRecord) error
+	// PurgeIdempotency deletes the records created before before; it returns how many.
+	PurgeIdempotency(ctx context.Context, before time.Time) (int64, error)
 }
 
 // ProjectFilter selects projects; zero fields do not filter.
@@ -78,6 +80,11 @@ type DeliveryFilter struct {
 	Limit         int
 	AfterID       string // cursor: IDs sort by creation time
 }
+
+// IdempotencyWindow is how long an Idempotency-Key is remembered: a retry within it
+// replays the first response; the maintenance job purges older records, so stored
+// responses do not accumulate.
+const IdempotencyWindow = 24 * time.Hour
 
 // IdempotencyRecord is the first response to a request with an Idempotency-Key.
 type IdempotencyRecord struct {

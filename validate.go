@@ -27,6 +27,11 @@ func (n *NewProject) Validate() error {
 	if len(n.Metadata) > MaxMetadataSize {
 		return Errorf(EINVALID, CodeInvalidRequest, "metadata is larger than %d bytes", MaxMetadataSize)
 	}
+	// Metadata is kept and echoed byte for byte (a RawMessage), so the JSON decoder's
+	// replacement of invalid UTF-8 never happens to it.
+	if !utf8.Valid(n.Metadata) {
+		return Errorf(EINVALID, CodeInvalidRequest, "metadata is not valid UTF-8")
+	}
 	return CheckPresetDurations(n.Presets, n.DurationS)
 }
 

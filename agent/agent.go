@@ -12,6 +12,7 @@ import (
 	"github.com/kodahq/koda"
 	"github.com/kodahq/koda/agent/builtin"
 	"github.com/kodahq/koda/agent/llm"
+	"github.com/kodahq/koda/internal/rediskey"
 	"github.com/kodahq/koda/internal/semaphore"
 )
 
@@ -51,7 +52,7 @@ func New(o Options) (koda.Agent, error) {
 	}
 	cfg := llm.Config{Model: m, Renderer: o.Renderer, Logger: o.Logger}
 	if o.Redis != nil {
-		cfg.Limiter = &llm.SemaphoreLimiter{Sem: semaphore.New(o.Redis, "koda:sem"), Limit: o.MaxInFlight, Node: o.Node}
+		cfg.Limiter = &llm.SemaphoreLimiter{Sem: semaphore.New(o.Redis, rediskey.Semaphore), Limit: o.MaxInFlight, Node: o.Node}
 	}
 	return llm.New(cfg)
 }

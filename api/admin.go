@@ -117,6 +117,7 @@ func (s *Server) adminCreateKey(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	revealsSecret(c, secret)
 	return c.Status(fiber.StatusCreated).JSON(viewKey(k, secret))
 }
 

@@ -16,6 +16,7 @@ var statuses = map[koda.Kind]int{
 	koda.ENOTFOUND:      fiber.StatusNotFound,
 	koda.ECONFLICT:      fiber.StatusConflict,
 	koda.EUNAUTHORIZED:  fiber.StatusUnauthorized,
+	koda.EFORBIDDEN:     fiber.StatusForbidden,
 	koda.ELIMIT:         fiber.StatusTooManyRequests,
 	koda.EUNAVAILABLE:   fiber.StatusServiceUnavailable,
 	koda.ETIMEOUT:       fiber.StatusGatewayTimeout,

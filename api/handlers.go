@@ -1,9 +1,11 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -194,16 +196,46 @@ func (s *Server) getBatch(c *fiber.Ctx) error {
 }
 
 func (s *Server) presets(c *fiber.Ctx) error {
-	out := []presetView{}
+	out := []koda.PresetSpec{}
 	for _, n := range koda.PresetNames() {
 		p, _ := koda.LookupPreset(n)
-		out = append(out, viewPreset(p))
+		out = append(out, p)
 	}
 	return c.JSON(fiber.Map{"presets": out})
 }
 
+// localSecrets names the Fiber local that lists the secrets a response reveals.
+const localSecrets = "koda.revealed-secrets"
+
+// redactedSecret replaces a secret in a stored response: an API key or a webhook secret
+// is shown once, in the response that made it, and never kept in plain text.
+const redactedSecret = "[redacted: shown only in the first response]"
+
+// revealsSecret records that the response carries secret, so the idempotency record
+// keeps the response without it.
+func revealsSecret(c *fiber.Ctx, secret string) {
+	if secret == "" {
+		return
+	}
+	list, _ := c.Locals(localSecrets).([]string)
+	c.Locals(localSecrets, append(list, secret))
+}
+
+// redactSecrets returns a copy of body with every secret the handler revealed replaced.
+func redactSecrets(c *fiber.Ctx, body []byte) []byte {
+	out := append([]byte(nil), body...)
+	list, _ := c.Locals(localSecrets).([]string)
+	for _, secret := range list {
+		enc, _ := json.Marshal(secret) // as it appears inside the JSON answer
+		out = bytes.ReplaceAll(out, enc[1:len(enc)-1], []byte(redactedSecret))
+	}
+	return out
+}
+
 // idempotent replays the first response to a POST with the same Idempotency-Key and
-// body, and refuses the key with another body (422). The key is reserved before the
+// body, and refuses the key with another body (422). A replayed response carries no
+// secret the first one revealed (revealsSecret), and records are purged after
+// koda.IdempotencyWindow by the maintenance job. The key is reserved before the
 // request runs, so of two concurrent requests with one key only the first runs; the
 // second waits for its answer and replays it.
 func (s *Server) idempotent(next fiber.Handler) fiber.Handler {
@@ -293,7 +325,7 @@ func (s *Server) idempotent(next fiber.Handler) fiber.Handler {
 		}
 		rec := &koda.IdempotencyRecord{
 			TenantID: tenant, Key: key, RequestHash: hash, StatusCode: status,
-			Body: append([]byte(nil), c.Response().Body()...), Location: string(c.Response().Header.Peek(fiber.HeaderLocation)),
+			Body: redactSecrets(c, c.Response().Body()), Location: string(c.Response().Header.Peek(fiber.HeaderLocation)),
 		}
 		if err := s.Idempotency.CompleteIdempotency(context.WithoutCancel(ctx), rec); err != nil {
 			s.log().Warn("store idempotency record", "key", key, "err", err)

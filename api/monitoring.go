@@ -3,6 +3,7 @@ package api
 import (
 	"crypto/subtle"
 	"encoding/base64"
+	"net/url"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -18,12 +19,43 @@ func (s *Server) monitoringAuth(c *fiber.Ctx) error {
 	if s.AdminKey == "" {
 		return koda.Errorf(koda.ENOTFOUND, koda.CodeNotFound, "monitoring is off: set KODA_ADMIN_KEY to enable it")
 	}
-	if s.adminKeyIn(c.Get(fiber.HeaderAuthorization)) {
+	if auth := c.Get(fiber.HeaderAuthorization); s.adminKeyIn(auth) {
+		if err := sameOriginWrite(c, auth); err != nil {
+			return err
+		}
 		return c.Next()
 	}
 	c.Set(fiber.HeaderWWWAuthenticate, `Basic realm="koda-monitoring", charset="UTF-8"`)
 	return koda.Errorf(koda.EUNAUTHORIZED, koda.CodeUnauthorized,
 		"monitoring needs the admin key: Authorization: Bearer <KODA_ADMIN_KEY>, or Basic with it as password")
+}
+
+// sameOriginWrite refuses a state-changing request that a browser could have sent
+// from another site: the browser repeats Basic credentials to any page that posts to
+// the dashboard (CSRF), so a write with Basic credentials must come from the
+// dashboard's own pages, as Sec-Fetch-Site or Origin say. A bearer token is never
+// added by a browser on its own, so scripts using one are not asked.
+func sameOriginWrite(c *fiber.Ctx, auth string) error {
+	switch c.Method() {
+	case fiber.MethodGet, fiber.MethodHead, fiber.MethodOptions:
+		return nil
+	}
+	if scheme, _, _ := strings.Cut(auth, " "); strings.EqualFold(scheme, "bearer") {
+		return nil
+	}
+	site, origin := c.Get("Sec-Fetch-Site"), c.Get(fiber.HeaderOrigin)
+	switch {
+	case site != "":
+		if site == "same-origin" {
+			return nil
+		}
+	case origin != "":
+		if u, err := url.Parse(origin); err == nil && u.Host == c.Hostname() {
+			return nil
+		}
+	}
+	return koda.Errorf(koda.EFORBIDDEN, koda.CodeForbidden,
+		"monitoring changes are accepted only from the dashboard's own pages (or with Authorization: Bearer)")
 }
 
 // adminKeyIn reports whether an Authorization header carries the admin key, as a

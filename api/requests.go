@@ -79,16 +79,6 @@ func (r *createProjectRequest) toNewProject(tenant string) (koda.NewProject, err
 	}, nil
 }
 
-// presetRequest is a custom preset in a request.
-type presetRequest struct {
-	Name   string `json:"name"`
-	Width  int    `json:"width"`
-	Height int    `json:"height"`
-	FPS    int    `json:"fps"`
-	Format string `json:"format"`
-	CRF    int    `json:"crf"`
-}
-
 // parsePresets reads presets given by name ("tiktok") or as {width,height,fps,format,crf}.
 func parsePresets(raw []json.RawMessage) ([]koda.PresetSpec, error) {
 	const maxPresets = 20
@@ -106,12 +96,14 @@ func parsePresets(raw []json.RawMessage) ([]koda.PresetSpec, error) {
 			out = append(out, p)
 			continue
 		}
-		var pr presetRequest
+		// A custom preset is the domain's PresetSpec itself, so a new field needs no
+		// copy here; only the platform limit belongs to named presets.
+		var pr koda.PresetSpec
 		dec := json.NewDecoder(bytes.NewReader(r))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&pr); err != nil {
 			return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidPreset,
-				"presets[%d] must be a preset name or {width,height,fps,format,crf}", i)
+				"presets[%d] must be a preset name or {width,height,fps,format,crf,encoder_speed}", i)
 		}
 		if pr.Name != "" {
 			if _, err := koda.LookupPreset(pr.Name); err == nil {
@@ -119,11 +111,14 @@ func parsePresets(raw []json.RawMessage) ([]koda.PresetSpec, error) {
 					"presets[%d]: %q is a named preset; give it as a string or choose another name", i, pr.Name)
 			}
 		}
-		p := koda.PresetSpec{Name: pr.Name, Width: pr.Width, Height: pr.Height, FPS: pr.FPS, Format: strings.ToLower(pr.Format), CRF: pr.CRF}
-		if err := p.Validate(); err != nil {
+		if pr.MaxDurationS != 0 {
+			return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidPreset,
+				"presets[%d]: max_duration_s belongs to named presets", i)
+		}
+		if err := pr.Validate(); err != nil {
 			return nil, err
 		}
-		out = append(out, p)
+		out = append(out, pr)
 	}
 	return out, nil
 }

@@ -297,6 +297,7 @@ func (s *Server) rotateWebhookSecret(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	revealsSecret(c, t.WebhookSecret)
 	return c.JSON(secretView{Secret: t.WebhookSecret, PreviousExpiresAt: t.PreviousExpiresAt})
 }
 

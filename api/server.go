@@ -114,12 +114,18 @@ type Server struct {
 	// EventPoll is how often streams re-read the database for events written by other
 	// processes; 0 means one second.
 	EventPoll time.Duration
+	// MaxStreamsPerTenant caps a tenant's open SSE streams on this process (each polls
+	// the database); past it GET …/events answers 429. 0 means 20.
+	MaxStreamsPerTenant int
 	// Sandboxes serves /v1/sandboxes; nil answers 503 (a process without sandboxes).
 	Sandboxes Sandboxes
 
 	once sync.Once
 	app  *fiber.App
 	done chan struct{}
+
+	streamsMu sync.Mutex
+	streams   map[string]int // open SSE streams by tenant
 }
 
 // App returns the Fiber app, built on first use.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -13,6 +14,34 @@ import (
 )
 
 const eventPage = 500
+
+// openStream counts an SSE stream against the tenant's cap; release gives it back.
+func (s *Server) openStream(tenant string) (release func(), err error) {
+	max := s.MaxStreamsPerTenant
+	if max <= 0 {
+		max = 20
+	}
+	s.streamsMu.Lock()
+	defer s.streamsMu.Unlock()
+	if s.streams == nil {
+		s.streams = map[string]int{}
+	}
+	if s.streams[tenant] >= max {
+		return nil, &koda.Error{Kind: koda.ELIMIT, Code: koda.CodeQuotaExceeded, RetryAfter: 5,
+			Message: fmt.Sprintf("the tenant already has %d open event streams; close one or poll with ?offset=N", max)}
+	}
+	s.streams[tenant]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.streamsMu.Lock()
+			if s.streams[tenant]--; s.streams[tenant] <= 0 {
+				delete(s.streams, tenant)
+			}
+			s.streamsMu.Unlock()
+		})
+	}, nil
+}
 
 // events streams a project's events over SSE, resuming after Last-Event-ID; with
 // ?offset=N it returns the events after N as JSON for polling clients instead.
@@ -44,6 +73,10 @@ func (s *Server) events(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	release, err := s.openStream(koda.TenantFromContext(ctx))
+	if err != nil {
+		return err
+	}
 	c.Set(fiber.HeaderContentType, "text/event-stream")
 	c.Set(fiber.HeaderCacheControl, "no-cache")
 	c.Set(fiber.HeaderConnection, "keep-alive")
@@ -55,6 +88,7 @@ func (s *Server) events(c *fiber.Ctx) error {
 	}
 	done := s.done
 	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
+		defer release()
 		defer cancel()
 		s.stream(id, after, w, wake, poll, done)
 	})

@@ -18,7 +18,7 @@ type projectView struct {
 	StyleNote   string            `json:"style_note,omitempty"`
 	DurationS   float64           `json:"duration_s,omitempty"`
 	AutoApprove bool              `json:"auto_approve"`
-	Presets     []presetView      `json:"presets"`
+	Presets     []koda.PresetSpec `json:"presets"`
 	CallbackURL string            `json:"callback_url,omitempty"`
 	Metadata    json.RawMessage   `json:"metadata,omitempty"`
 	Question    *koda.Question    `json:"question"`
@@ -47,22 +47,12 @@ type videoView struct {
 	ThumbnailURL string `json:"thumbnail_url"`
 }
 
-type presetView struct {
-	Name         string  `json:"name"`
-	Width        int     `json:"width"`
-	Height       int     `json:"height"`
-	FPS          int     `json:"fps"`
-	CRF          int     `json:"crf"`
-	Format       string  `json:"format"`
-	MaxDurationS float64 `json:"max_duration_s,omitempty"`
-}
-
 type renderView struct {
 	ID         string              `json:"id"`
 	ProjectID  string              `json:"project_id"`
 	BatchID    string              `json:"batch_id,omitempty"`
 	Kind       koda.RenderKind     `json:"kind"`
-	Preset     presetView          `json:"preset"`
+	Preset     koda.PresetSpec     `json:"preset"`
 	DurationS  float64             `json:"duration_s"`
 	Status     koda.RenderStatus   `json:"status"`
 	Progress   koda.RenderProgress `json:"progress"`
@@ -93,13 +83,9 @@ type batchView struct {
 	CancelledAt *time.Time   `json:"cancelled_at"`
 }
 
-func viewPreset(p koda.PresetSpec) presetView {
-	return presetView{Name: p.Name, Width: p.Width, Height: p.Height, FPS: p.FPS, CRF: p.CRF, Format: p.Format, MaxDurationS: p.MaxDurationS}
-}
-
 func (s *Server) viewRender(r *koda.Render) renderView {
 	v := renderView{
-		ID: r.ID, ProjectID: r.ProjectID, BatchID: r.BatchID, Kind: r.Kind, Preset: viewPreset(r.Preset),
+		ID: r.ID, ProjectID: r.ProjectID, BatchID: r.BatchID, Kind: r.Kind, Preset: r.Preset,
 		DurationS: r.DurationS, Status: r.Status, Progress: r.Progress, SizeBytes: r.SizeBytes,
 		Attempts: r.Attempts, Error: r.Error, CreatedAt: r.CreatedAt, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt,
 	}
@@ -118,14 +104,14 @@ func (s *Server) viewProject(p *koda.Project, renders []*koda.Render) projectVie
 		AutoApprove: p.AutoApprove, CallbackURL: p.CallbackURL, Metadata: p.Metadata,
 		Question: p.Question, Plan: p.Plan, Error: p.Error,
 		Execution: executionView{Todos: p.Execution.Todos, Thinking: p.Execution.Thinking, Files: p.Execution.Files, Messages: p.Execution.Messages},
-		Presets:   []presetView{}, Output: []videoView{}, Renders: []renderView{},
+		Presets:   []koda.PresetSpec{}, Output: []videoView{}, Renders: []renderView{},
 		Links: map[string]string{
 			"self": "/v1/projects/" + p.ID, "events": "/v1/projects/" + p.ID + "/events",
 		},
 		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
 	}
 	for _, ps := range p.Presets {
-		v.Presets = append(v.Presets, viewPreset(ps))
+		v.Presets = append(v.Presets, ps)
 	}
 	if v.Execution.Todos == nil {
 		v.Execution.Todos = []koda.Todo{}

@@ -8,6 +8,8 @@ package jobs
 import (
 	"fmt"
 	"time"
+
+	"github.com/kodahq/koda/internal/webhook"
 )
 
 // Task kinds. Never rename: they are stored in Redis.
@@ -34,6 +36,9 @@ const (
 	QueueMaintenance = "maintenance"
 )
 
+// Queues lists every queue Koda owns, so monitoring shows each from the start.
+var Queues = []string{QueuePlan, QueueCodegen, QueuePreview, QueueRender, QueueWebhooks, QueueMaintenance}
+
 // Spec is how one task kind is enqueued.
 type Spec struct {
 	Queue    string
@@ -54,14 +59,17 @@ var Specs = map[string]Spec{
 	KindRender:      {Queue: QueueRender, Timeout: time.Hour, MaxRetry: 3, Retention: time.Hour},
 	KindRenderChunk: {Queue: QueueRender, Timeout: 30 * time.Minute, MaxRetry: 3, Retention: time.Hour},
 	KindStitch:      {Queue: QueueRender, Timeout: 10 * time.Minute, MaxRetry: 3, Retention: time.Hour},
-	KindWebhook:     {Queue: QueueWebhooks, Timeout: 30 * time.Second, MaxRetry: 12, Retention: time.Hour},
-	KindReconcile:   {Queue: QueueMaintenance, Timeout: time.Minute, MaxRetry: 0, Unique: 50 * time.Second},
+	// A delivery's retries are decided by its webhook.Schedule, which fails it with
+	// SkipRetry; MaxRetry is only the ceiling that no configured schedule reaches.
+	KindWebhook:   {Queue: QueueWebhooks, Timeout: 30 * time.Second, MaxRetry: webhook.MaxAttempts - 1, Retention: time.Hour},
+	KindReconcile: {Queue: QueueMaintenance, Timeout: time.Minute, MaxRetry: 0, Unique: 50 * time.Second},
 	// Periodic maintenance: Unique keeps a second copy out should two schedulers ever
 	// overlap during a leadership change.
 	KindCleanPreviews: {Queue: QueueMaintenance, Timeout: 10 * time.Minute, MaxRetry: 1, Unique: 30 * time.Minute},
 	KindReapSandboxes: {Queue: QueueMaintenance, Timeout: time.Minute, MaxRetry: 0, Unique: 50 * time.Second},
 	KindDailyCleanup:  {Queue: QueueMaintenance, Timeout: 30 * time.Minute, MaxRetry: 2, Unique: 12 * time.Hour},
 	KindUsage:         {Queue: QueueMaintenance, Timeout: 10 * time.Minute, MaxRetry: 2, Unique: 30 * time.Minute},
+	KindIdempotency:   {Queue: QueueMaintenance, Timeout: 10 * time.Minute, MaxRetry: 2, Unique: 30 * time.Minute},
 }
 
 // Args is a task payload: a kind, and the ID that makes enqueueing it idempotent.

@@ -3,10 +3,11 @@ package jobs
 // Periodic maintenance kinds, enqueued by the one elected scheduler of the cluster.
 // Never rename: they are stored in Redis.
 const (
-	KindCleanPreviews = "maintenance:previews"  // delete preview videos older than a day
-	KindReapSandboxes = "maintenance:sandboxes" // destroy sandboxes idle too long
-	KindDailyCleanup  = "maintenance:daily"     // orphaned sandboxes, stale sessions
-	KindUsage         = "maintenance:usage"     // aggregate usage
+	KindCleanPreviews = "maintenance:previews"    // delete preview videos older than a day
+	KindReapSandboxes = "maintenance:sandboxes"   // destroy sandboxes idle too long
+	KindDailyCleanup  = "maintenance:daily"       // orphaned sandboxes, stale sessions
+	KindUsage         = "maintenance:usage"       // aggregate usage
+	KindIdempotency   = "maintenance:idempotency" // purge idempotency records past their window
 )
 
 // CleanPreviewsArgs asks for the deletion of old preview videos (final videos stay).
@@ -32,3 +33,10 @@ type UsageArgs struct{}
 
 func (UsageArgs) Kind() string   { return KindUsage }
 func (UsageArgs) TaskID() string { return "" }
+
+// PurgeIdempotencyArgs asks for the deletion of idempotency records older than
+// koda.IdempotencyWindow: they hold whole responses.
+type PurgeIdempotencyArgs struct{}
+
+func (PurgeIdempotencyArgs) Kind() string   { return KindIdempotency }
+func (PurgeIdempotencyArgs) TaskID() string { return "" }

@@ -18,8 +18,10 @@ func MuxAudio(ctx context.Context, ffmpegPath, videoPath, audioPath string, dura
 	if ffmpegPath == "" {
 		ffmpegPath = FindFFmpeg()
 	}
-	if _, err := os.Stat(audioPath); err != nil {
-		return renderFailed(err, "audio file: %v", err)
+	// A tenant's file: opened only as the policy of media.go allows.
+	input, err := audioInputArgs(audioPath)
+	if err != nil {
+		return err
 	}
 	ext := strings.ToLower(filepath.Ext(videoPath))
 	codec := []string{"-c:a", "aac", "-b:a", "192k", "-movflags", "+faststart"}
@@ -33,7 +35,8 @@ func MuxAudio(ctx context.Context, ffmpegPath, videoPath, audioPath string, dura
 	}
 	tmp := tmpf.Name()
 	_ = tmpf.Close()
-	args := []string{"-i", videoPath, "-i", audioPath, "-map", "0:v:0", "-map", "1:a:0", "-c:v", "copy"}
+	args := append([]string{"-i", videoPath}, input...)
+	args = append(args, "-map", "0:v:0", "-map", "1:a:0", "-c:v", "copy")
 	args = append(args, codec...)
 	args = append(args, "-t", strconv.FormatFloat(durationS, 'f', 6, 64), "-y", tmp)
 	if err := runFFmpeg(ctx, ffmpegPath, args); err != nil {

@@ -102,7 +102,7 @@ func (bl *Baseline) render(ctx context.Context, j *job, pr *progress) (*koda.Ren
 	if err := os.MkdirAll(filepath.Dir(j.req.VideoPath), 0o755); err != nil {
 		return nil, err
 	}
-	out := ffmpeg.KwArgs{"c:v": "libx264", "preset": r.cfg.X264Preset, "crf": strconv.Itoa(j.preset.CRF),
+	out := ffmpeg.KwArgs{"c:v": "libx264", "preset": j.preset.EncoderSpeed, "crf": strconv.Itoa(j.preset.CRF),
 		"pix_fmt": "yuv420p", "movflags": "+faststart"}
 	if j.preset.Format == koda.FormatWebM {
 		out = ffmpeg.KwArgs{"c:v": "libvpx-vp9", "crf": strconv.Itoa(j.preset.CRF), "b:v": "0", "pix_fmt": "yuv420p"}

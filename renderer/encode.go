@@ -21,11 +21,10 @@ import (
 )
 
 type encodeOptions struct {
-	preset     koda.PresetSpec
-	frames     int
-	out        string
-	x264Preset string
-	raw        bool // frames are width×height BGRX pixels, not JPEGs
+	preset koda.PresetSpec
+	frames int
+	out    string
+	raw    bool // frames are width×height BGRX pixels, not JPEGs
 }
 
 // rawPipeSize is the pipe buffer asked for raw frames: Linux's default limit for
@@ -77,7 +76,7 @@ func encoderArgs(o encodeOptions, tmp string) []string {
 	default:
 		out["f"] = "mp4"
 		out["c:v"] = "libx264"
-		out["preset"] = o.x264Preset
+		out["preset"] = o.preset.EncoderSpeed
 		out["movflags"] = "+faststart"
 		// JPEG frames decode as full-range yuvj420p; players expect limited range. Raw
 		// frames convert to limited range anyway; saying so keeps chunks captured
@@ -133,7 +132,7 @@ func (e *encoder) write(frame []byte) error {
 	if _, err := e.stdin.Write(frame); err != nil {
 		select {
 		case <-e.done:
-			return renderFailed(e.err, "ffmpeg exited early: %s", e.stderr.String())
+			return ffmpegFailed(e.err, "ffmpeg exited early: %s", e.stderr.String())
 		default:
 		}
 		return fmt.Errorf("write frame to ffmpeg: %w", err)
@@ -147,7 +146,7 @@ func (e *encoder) finish() (int64, error) {
 	<-e.done
 	if e.err != nil {
 		_ = os.Remove(e.tmp)
-		return 0, renderFailed(e.err, "ffmpeg failed: %s", e.stderr.String())
+		return 0, ffmpegFailed(e.err, "ffmpeg failed: %s", e.stderr.String())
 	}
 	st, err := os.Stat(e.tmp)
 	if err != nil {
@@ -262,6 +261,20 @@ func Concat(ctx context.Context, ffmpegPath string, parts []string, out string) 
 	return nil
 }
 
+// ffmpegFailed classifies an ffmpeg exit. An exit status is ffmpeg refusing its input
+// or options: RENDER_FAILED, which is not retried. Death by a signal (a crash, the OOM
+// killer) says nothing about the input: UNAVAILABLE, which the render task retries.
+func ffmpegFailed(err error, format string, args ...any) *koda.Error {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return &koda.Error{Kind: koda.EUNAVAILABLE, Code: koda.CodeUnavailable,
+				Message: fmt.Sprintf("ffmpeg died of %s; ", ws.Signal()) + fmt.Sprintf(format, args...), Err: err}
+		}
+	}
+	return renderFailed(err, format, args...)
+}
+
 // runFFmpeg runs one short ffmpeg command, killed with ctx.
 func runFFmpeg(ctx context.Context, ffmpegPath string, args []string) error {
 	cmd := exec.CommandContext(ctx, ffmpegPath, append([]string{"-hide_banner", "-loglevel", "error", "-nostdin"}, args...)...)
@@ -273,7 +286,7 @@ func runFFmpeg(ctx context.Context, ffmpegPath string, args []string) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return renderFailed(err, "ffmpeg: %s", strings.TrimSpace(stderr.String()))
+		return ffmpegFailed(err, "ffmpeg: %s", strings.TrimSpace(stderr.String()))
 	}
 	return nil
 }

@@ -4,8 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"io/fs"
-	"os"
-	"path/filepath"
+	"path"
 	"strconv"
 	"strings"
 )
@@ -37,42 +36,52 @@ const scanLimit = 64 << 20
 // scanHooks reports whether the entry page or any script file in dir mentions
 // __exportSeekTo. A page that does not cannot implement the protocol, so it is driven
 // by the virtual clock from its first script on, without a trial load. Other HTML
-// files are other pages and do not count.
+// files are other pages and do not count. Only regular files are read, never through
+// a symlink, each and all together within scanLimit: the folder may be a live sandbox
+// holding links to host files or to /dev/zero.
 func scanHooks(dir, entry string) hookState {
 	if entry == "" {
 		entry = "index.html"
 	}
-	entryPath := filepath.Join(dir, filepath.FromSlash(strings.TrimLeft(entry, "/")))
+	pfs, err := openPageFS(dir)
+	if err != nil {
+		return hooksAbsent
+	}
+	defer pfs.Close()
+	entryPath := path.Clean(strings.TrimLeft(entry, "/"))
 	needle := []byte("__exportSeekTo")
 	found := false
-	read := 0
-	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || found || read > scanLimit {
-			return filepath.SkipAll
+	var read int64
+	_ = fs.WalkDir(pfs.root.FS(), ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || found || read >= scanLimit {
+			return fs.SkipAll
 		}
 		if d.IsDir() {
-			if d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".") && path != dir {
-				return filepath.SkipDir
+			if d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".") && name != "." {
+				return fs.SkipDir
 			}
 			return nil
 		}
-		switch strings.ToLower(filepath.Ext(path)) {
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		switch strings.ToLower(path.Ext(name)) {
 		case ".html", ".htm":
-			if path != entryPath {
+			if name != entryPath {
 				return nil
 			}
 		case ".js", ".mjs", ".cjs", ".ts", ".jsx", ".tsx":
 		default:
 			return nil
 		}
-		b, err := os.ReadFile(path)
+		b, err := pfs.readPlain(name, scanLimit-read)
 		if err != nil {
 			return nil
 		}
-		read += len(b)
+		read += int64(len(b))
 		if bytes.Contains(b, needle) {
 			found = true
-			return filepath.SkipAll
+			return fs.SkipAll
 		}
 		return nil
 	})

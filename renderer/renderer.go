@@ -40,8 +40,6 @@ type Config struct {
 	// JPEGQuality of frames captured as JPEG (1..100); default 92. Drafts (CRF 28 or coarser,
 	// like the preview) are captured at 80 at most.
 	JPEGQuality int
-	// X264Preset is libx264's speed preset; default "veryfast".
-	X264Preset string
 	// TabFrames restarts a browser tab after this many frames, because long capture
 	// loops leak memory in Chrome; default 1200. Negative disables restarts.
 	TabFrames int
@@ -92,9 +90,6 @@ func New(cfg Config) *Renderer {
 	}
 	if cfg.JPEGQuality <= 0 || cfg.JPEGQuality > 100 {
 		cfg.JPEGQuality = 92
-	}
-	if cfg.X264Preset == "" {
-		cfg.X264Preset = "veryfast"
 	}
 	if cfg.TabFrames == 0 {
 		cfg.TabFrames = 1200
@@ -151,8 +146,9 @@ func validate(req koda.RenderRequest) (*job, error) {
 		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "render request has neither a folder nor a URL")
 	}
 	if req.AudioPath != "" {
-		if st, err := os.Stat(req.AudioPath); err != nil || st.IsDir() {
-			return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "audio file %s is not readable", req.AudioPath)
+		// Refused before any frame is captured, by the same policy MuxAudio applies.
+		if _, err := audioInputArgs(req.AudioPath); err != nil {
+			return nil, err
 		}
 	}
 	j := &job{req: req, preset: p, total: p.Frames(req.DurationS)}
@@ -233,7 +229,7 @@ func (r *Renderer) render(ctx context.Context, j *job, pr *progress) (*koda.Rend
 		if enc == nil {
 			var err error
 			enc, err = startEncoder(ctx, r.cfg.FFmpegPath, encodeOptions{
-				preset: j.preset, frames: j.frames(), out: j.req.VideoPath, x264Preset: r.cfg.X264Preset, raw: f.raw,
+				preset: j.preset, frames: j.frames(), out: j.req.VideoPath, raw: f.raw,
 			})
 			if err != nil {
 				return err

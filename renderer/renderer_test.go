@@ -275,23 +275,27 @@ func TestRenderWebM(t *testing.T) {
 	}
 }
 
+// TestRenderDeterministic: two renders of the same page give the same frames, through
+// screenshots (dom) and through the hidden canvas whose pixels are posted raw (canvas).
 func TestRenderDeterministic(t *testing.T) {
 	r, _ := setup(t, nil)
-	dir := t.TempDir()
-	var hashes [2][]string
-	for k := range hashes {
-		req := koda.RenderRequest{Dir: fixture("dom"), Preset: small, DurationS: 1.6, VideoPath: filepath.Join(dir, strconv.Itoa(k)+".mp4")}
-		if _, _, err := render(t, r, req); err != nil {
-			t.Fatalf("render %d: %v", k, err)
+	for _, page := range []string{"dom", "canvas"} {
+		dir := t.TempDir()
+		var hashes [2][]string
+		for k := range hashes {
+			req := koda.RenderRequest{Dir: fixture(page), Preset: small, DurationS: 1.6, VideoPath: filepath.Join(dir, strconv.Itoa(k)+".mp4")}
+			if _, _, err := render(t, r, req); err != nil {
+				t.Fatalf("%s: render %d: %v", page, k, err)
+			}
+			hashes[k] = frameHashes(t, req.VideoPath)
 		}
-		hashes[k] = frameHashes(t, req.VideoPath)
-	}
-	if len(hashes[0]) != 24 {
-		t.Fatalf("%d frames, want 24", len(hashes[0]))
-	}
-	for i := range hashes[0] {
-		if hashes[0][i] != hashes[1][i] {
-			t.Errorf("frame %d differs between two renders: %s vs %s", i, hashes[0][i], hashes[1][i])
+		if len(hashes[0]) != 24 {
+			t.Fatalf("%s: %d frames, want 24", page, len(hashes[0]))
+		}
+		for i := range hashes[0] {
+			if hashes[0][i] != hashes[1][i] {
+				t.Errorf("%s: frame %d differs between two renders: %s vs %s", page, i, hashes[0][i], hashes[1][i])
+			}
 		}
 	}
 }
@@ -735,6 +739,97 @@ func TestMixedCapturePaths(t *testing.T) {
 	for _, n := range []int{5, 25} { // before and after the restart
 		if d := meanDiff(decodeFrame(t, mixed.VideoPath, n), decodeFrame(t, plain.VideoPath, n)); d > 2 {
 			t.Errorf("frame %d differs from the plain page's by %.2f per byte", n, d)
+		}
+	}
+}
+
+// TestEncoderSpeed: a preset's encoder_speed is the x264 preset the video was encoded
+// with, which x264 records in the stream (ultrafast turns off CABAC and subpixel search).
+func TestEncoderSpeed(t *testing.T) {
+	r, _ := setup(t, nil)
+	dir := t.TempDir()
+	for speed, want := range map[string]string{"": "subme=2", "ultrafast": "subme=0", "medium": "subme=7"} {
+		preset := small
+		preset.EncoderSpeed = speed
+		req := koda.RenderRequest{Dir: fixture("canvas"), Preset: preset, DurationS: 0.4, VideoPath: filepath.Join(dir, "v"+speed+".mp4")}
+		if _, _, err := render(t, r, req); err != nil {
+			t.Fatalf("render at %q: %v", speed, err)
+		}
+		b, err := os.ReadFile(req.VideoPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := bytes.Index(b, []byte("x264 - core"))
+		if i < 0 {
+			t.Fatalf("speed %q: no x264 settings in the stream", speed)
+		}
+		opts := string(b[i:min(len(b), i+2000)])
+		if !strings.Contains(opts, " "+want+" ") {
+			t.Errorf("speed %q: x264 settings lack %q: %.300s", speed, want, opts)
+		}
+	}
+}
+
+// TestAudioRefusesPlaylists: a tenant's "audio" that is a playlist, a concat list or
+// another format than its name says is refused before ffmpeg opens it, and a host file
+// a playlist names never reaches the video.
+func TestAudioRefusesPlaylists(t *testing.T) {
+	r, _ := setup(t, nil)
+	dir := t.TempDir()
+	host := filepath.Join(t.TempDir(), "host.wav")
+	if out, err := exec.Command("ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=2", "-y", host).CombinedOutput(); err != nil {
+		t.Fatalf("make host audio: %v: %s", err, out)
+	}
+	hostMP3 := filepath.Join(filepath.Dir(host), "host.mp3")
+	if out, err := exec.Command("ffmpeg", "-v", "error", "-i", host, "-y", hostMP3).CombinedOutput(); err != nil {
+		t.Fatalf("make host mp3: %v: %s", err, out)
+	}
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cases := map[string]string{
+		"hls.mp3":     "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:2,\nfile:" + hostMP3 + "\n#EXT-X-ENDLIST\n",
+		"m3u.wav":     "#EXTM3U\n" + host + "\n",
+		"concat.ogg":  "ffconcat version 1.0\nfile '" + host + "'\n",
+		"sdp.flac":    "v=0\no=- 0 0 IN IP4 127.0.0.1\ns=x\nc=IN IP4 127.0.0.1\nt=0 0\nm=audio 5004 RTP/AVP 0\n",
+		"ffmeta.aac":  ";FFMETADATA1\n",
+		"wav-as.mp3":  "RIFF\x24\x00\x00\x00WAVEfmt ",
+		"text.m4a":    "file:" + host,
+		"pls.opus":    "[playlist]\nFile1=" + host + "\n",
+		"noext-audio": "RIFF\x24\x00\x00\x00WAVE",
+	}
+	for name, body := range cases {
+		p := write(name, body)
+		out := filepath.Join(dir, name+".mp4")
+		_, _, err := render(t, r, koda.RenderRequest{Dir: fixture("canvas"), Preset: small, DurationS: 1, VideoPath: out, AudioPath: p})
+		wantCode(t, err, koda.CodeInvalidRequest)
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: a video was written", name)
+		}
+	}
+	// A symlink to a real audio file on the host is not followed either.
+	link := filepath.Join(dir, "link.wav")
+	if err := os.Symlink(host, link); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := render(t, r, koda.RenderRequest{Dir: fixture("canvas"), Preset: small, DurationS: 1, VideoPath: filepath.Join(dir, "l.mp4"), AudioPath: link})
+	wantCode(t, err, koda.CodeInvalidRequest)
+
+	// The policy reaches ffmpeg too, past the sniff: an MP3 frame sync followed by a
+	// playlist is opened as MP3 only, so the host file it names is not read.
+	video := filepath.Join(dir, "v.mp4")
+	if _, _, err := render(t, r, koda.RenderRequest{Dir: fixture("canvas"), Preset: small, DurationS: 1, VideoPath: video}); err != nil {
+		t.Fatal(err)
+	}
+	sneaky := write("sneaky.mp3", "\xff\xfb#EXTM3U\n"+hostMP3+"\n")
+	err = renderer.MuxAudio(context.Background(), "", video, sneaky, 1)
+	if err == nil {
+		if d := streamDurations(t, video); d["audio"] > 0.5 {
+			t.Errorf("the host file named in a playlist was muxed: %v", d)
 		}
 	}
 }

@@ -39,6 +39,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/internal/bwrap"
 )
 
 // SandboxConfig configures sandboxed browsers.
@@ -72,7 +73,7 @@ func (r *Renderer) launchSandboxed(ctx, life context.Context, j *job) (*browser,
 	if bwrapName == "" {
 		bwrapName = "bwrap"
 	}
-	bwrap, err := exec.LookPath(bwrapName)
+	bwrapPath, err := exec.LookPath(bwrapName)
 	if err != nil {
 		return nil, renderFailed(err, "sandboxed rendering needs bubblewrap (%s), which is not installed", bwrapName)
 	}
@@ -123,33 +124,15 @@ func (r *Renderer) launchSandboxed(ctx, life context.Context, j *job) (*browser,
 	}
 	sb.closers = append(sb.closers, cmdW, respR, infoR)
 
-	argv := []string{
-		"--unshare-all", "--unshare-user", "--disable-userns",
-		"--die-with-parent", "--new-session", "--cap-drop", "ALL",
-		"--ro-bind", "/usr", "/usr",
-		"--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin",
-		"--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-	}
+	var mounts []string
 	for _, p := range sandboxBinds {
-		argv = append(argv, "--ro-bind-try", p, p)
+		mounts = append(mounts, "--ro-bind-try", p, p)
 	}
-	argv = append(argv,
-		"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-		"--remount-ro", "/",
-		"--chdir", "/tmp",
-		"--hostname", "render",
-		"--clearenv",
-		"--setenv", "PATH", "/usr/bin:/bin",
-		"--setenv", "HOME", "/tmp",
-		"--setenv", "TMPDIR", "/tmp",
-		"--setenv", "LANG", "C.UTF-8",
-		"--info-fd", "5",
-		"--", r.cfg.ChromiumPath,
-	)
-	argv = append(argv, args(chromiumFlags(j.preset.Width, j.preset.Height))...)
-	argv = append(argv, "--user-data-dir=/tmp/profile", "--remote-debugging-pipe", "about:blank")
+	command := append([]string{r.cfg.ChromiumPath}, args(chromiumFlags(j.preset.Width, j.preset.Height))...)
+	command = append(command, "--user-data-dir=/tmp/profile", "--remote-debugging-pipe", "about:blank")
+	argv := bwrap.Policy{Hostname: "render", Mounts: mounts, Extra: []string{"--info-fd", "5"}}.Args(command...)
 
-	cmd := exec.Command(bwrap, argv...)
+	cmd := exec.Command(bwrapPath, argv...)
 	cmd.Dir = "/"
 	cmd.Env = []string{"PATH=/usr/bin:/bin"}
 	cmd.ExtraFiles = []*os.File{cmdR, respW, infoW}
@@ -166,7 +149,7 @@ func (r *Renderer) launchSandboxed(ctx, life context.Context, j *job) (*browser,
 	respW.Close()
 	infoW.Close()
 	if err != nil {
-		return fail(fmt.Errorf("start %s: %w", bwrap, err))
+		return fail(fmt.Errorf("start %s: %w", bwrapPath, err))
 	}
 	sb.cmd = cmd
 	sb.exited = make(chan struct{})

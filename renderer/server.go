@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
@@ -21,25 +20,26 @@ func servePage(req koda.RenderRequest) (string, *frameSink, func(), error) {
 		u, err := withExportParam(req.URL)
 		return u, nil, func() {}, err
 	}
-	st, err := os.Stat(req.Dir)
+	// The folder is generated code, often a live sandbox: pageFS keeps every path,
+	// symlinks included, beneath it, and serves only regular files.
+	pfs, err := openPageFS(req.Dir)
 	if err != nil {
-		return "", nil, nil, fmt.Errorf("page folder: %w", err)
-	}
-	if !st.IsDir() {
-		return "", nil, nil, fmt.Errorf("page folder %s is not a directory", req.Dir)
+		return "", nil, nil, err
 	}
 	entry := strings.TrimLeft(req.Entry, "/")
 	if entry == "" {
 		entry = "index.html"
 	}
-	if _, err := os.Stat(req.Dir + "/" + entry); err != nil {
+	if err := pfs.exists(entry); err != nil {
+		_ = pfs.Close()
 		return "", nil, nil, fmt.Errorf("page entry: %w", err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
+		_ = pfs.Close()
 		return "", nil, nil, fmt.Errorf("listen: %w", err)
 	}
-	files := http.FileServerFS(os.DirFS(req.Dir))
+	files := http.FileServerFS(pfs)
 	sink := newFrameSink()
 	srv := &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -62,7 +62,7 @@ func servePage(req koda.RenderRequest) (string, *frameSink, func(), error) {
 	// By the time the server stops, the render has all its frames. A graceful shutdown
 	// would wait for the sockets Chrome opens speculatively and never uses, which a
 	// browser kept warm holds open.
-	stop := func() { _ = srv.Close() }
+	stop := func() { _ = srv.Close(); _ = pfs.Close() }
 	u, err := withExportParam("http://" + ln.Addr().String() + "/" + (&url.URL{Path: entry}).EscapedPath())
 	if err != nil {
 		stop()

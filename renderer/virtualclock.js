@@ -173,6 +173,12 @@
     await holdVideos();
   }
 
+  // Until the first seek, hold every animation as soon as it exists, in each frame
+  // before it is painted: one that ran a frame on the compositor keeps showing its own
+  // time in screenshots even once paused at the clock's (seen under load at t = 0).
+  const holdEarly = () => { if (tick < 0) { holdAnimations(); realRAF(holdEarly); } };
+  realRAF(holdEarly);
+
   window.__kodaClock = { seekTo, realRAF, now: () => now };
   window.__kodaRAF = realRAF;
   window.__exportSeekTo = seekTo;

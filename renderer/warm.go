@@ -15,8 +15,10 @@ import (
 //
 // Only browsers of a render that succeeded come back, after their tabs were closed; a
 // failed or cancelled render closes its browsers, so a page that hung or crashed one
-// never reaches the next project. Every render serves its page on a fresh loopback port,
-// so storage, cache and service workers (all per origin) are not shared between renders.
+// never reaches the next project. Every tab is opened in a browser context of its own
+// (newTab), an incognito profile disposed with the tab, so storage, cache, cookies and
+// service workers never pass from one render, or tenant, to the next — not even when a
+// later render's page server gets the same loopback port, hence the same origin.
 
 // retireFrames is how many frames a browser captures, over all its renders, before it is
 // closed instead of kept warm: tabs are restarted every TabFrames frames, but the
@@ -139,6 +141,11 @@ func (p *warmPool) size() int {
 	return len(p.idle)
 }
 
+// newTab opens a tab in a new browser context, disposed when the tab detaches.
+func newTab(browserCtx context.Context) (context.Context, context.CancelFunc) {
+	return chromedp.NewContext(browserCtx, chromedp.WithNewBrowserContext())
+}
+
 // spareTab is a tab opened while its browser waits in the pool, so the next render
 // does not wait for Chrome to create and attach one.
 type spareTab struct {
@@ -150,7 +157,7 @@ type spareTab struct {
 
 // prepareSpare starts opening a blank tab in the background.
 func (b *browser) prepareSpare() {
-	ctx, cancel := chromedp.NewContext(b.ctx)
+	ctx, cancel := newTab(b.ctx)
 	s := &spareTab{ctx: ctx, cancel: cancel, ready: make(chan struct{})}
 	b.spare = s
 	go func() {

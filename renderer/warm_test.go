@@ -2,7 +2,9 @@ package renderer_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -146,4 +148,46 @@ func TestSandboxWarmBrowserFollowsPage(t *testing.T) {
 	}
 	r.Close()
 	noSandboxLeftovers(t)
+}
+
+// TestWarmBrowsersForgetPages: what one render's page leaves in a warm browser —
+// a cookie (per host, so any later loopback page would see it), localStorage,
+// IndexedDB — is gone for the next render, which may be another tenant's.
+func TestWarmBrowsersForgetPages(t *testing.T) {
+	var launches launchCounter
+	r, _ := setup(t, warm(&launches, func(c *renderer.Config) { c.Browsers = 1 }))
+	t.Cleanup(r.Close)
+	page := func(script string) string {
+		dir := t.TempDir()
+		html := `<!doctype html><canvas id=c width=64 height=36></canvas><script>
+let found = "";
+` + script + `
+window.__exportSeekTo = t => {
+  if (found) throw new Error("CARRIED OVER: " + found);
+  const g = document.getElementById("c").getContext("2d"); g.fillStyle = "#36c"; g.fillRect(0, 0, 64, 36);
+};
+</script>`
+		if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte(html), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	writer := page(`document.cookie = "tenant=a; max-age=3600; path=/";
+localStorage.setItem("tenant", "a");
+const rq = indexedDB.open("koda", 1);
+rq.onupgradeneeded = () => rq.result.createObjectStore("s");
+rq.onsuccess = () => { const tx = rq.result.transaction("s", "readwrite"); tx.objectStore("s").put("a", "tenant"); tx.oncomplete = () => { window.__exportReady = true; }; };`)
+	reader := page(`if (document.cookie.includes("tenant=")) found += "cookie ";
+if (localStorage.length) found += "localStorage ";
+indexedDB.databases().then(dbs => { if (dbs.length) found += "indexedDB "; window.__exportReady = true; });`)
+	dir := t.TempDir()
+	for i, d := range []string{writer, reader} {
+		req := koda.RenderRequest{Dir: d, Preset: small, DurationS: 0.4, VideoPath: filepath.Join(dir, fmt.Sprintf("%d.mp4", i))}
+		if _, _, err := render(t, r, req); err != nil {
+			t.Fatalf("render %d: %v", i, err)
+		}
+	}
+	if n := launches.n.Load(); n != 1 {
+		t.Fatalf("%d browsers started; the second render must use the warm one", n)
+	}
 }

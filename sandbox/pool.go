@@ -51,6 +51,10 @@ type entry struct {
 	key     poolKey
 	prefix  string // storage folder of the checkpoints; "" for none
 	created time.Time
+	// internal marks Koda's own sandboxes (Create: the codegen step's). Tenants neither
+	// see nor touch them through the sandbox API: writing into one would change what
+	// Koda renders, and destroying it with save would overwrite the project's checkpoint.
+	internal bool
 
 	mu         sync.Mutex
 	lastActive time.Time
@@ -94,21 +98,30 @@ var _ koda.SandboxProvider = (*Pool)(nil)
 func (p *Pool) GetOrCreate(ctx context.Context, spec koda.SandboxSpec) (sb koda.Sandbox, restored bool, err error) {
 	prefix := ""
 	if spec.ProjectID != "" {
-		prefix = ProjectPrefix(spec.ProjectID)
+		prefix = koda.ProjectFolder(spec.ProjectID)
 	}
-	return p.getOrCreate(ctx, spec, prefix, spec.ProjectID != "", true)
+	return p.getOrCreate(ctx, spec, prefix, spec.ProjectID != "", true, false)
 }
 
-// Create makes a new sandbox under the pool's limits (SandboxProvider). It is not shared
-// by key and nothing is restored into it; it is checkpointed under projects/<project>
-// before the pool destroys it.
+// Create makes a new sandbox of Koda's own under the pool's limits (SandboxProvider),
+// restored from the project's checkpoint (CreateRestored).
 func (p *Pool) Create(ctx context.Context, spec koda.SandboxSpec) (koda.Sandbox, error) {
+	sb, _, err := p.CreateRestored(ctx, spec)
+	return sb, err
+}
+
+// CreateRestored makes a new sandbox of Koda's own, not shared by key and hidden from
+// the tenant sandbox API, and restores the project's checkpoint (projects/<project>)
+// into it; restored reports whether there was one. The pool saves it back there before
+// destroying it. Saving is safe because a sandbox whose restore failed is destroyed at
+// once, unsaved, and never handed out: a sandbox that missed the checkpoint's files
+// must not overwrite them.
+func (p *Pool) CreateRestored(ctx context.Context, spec koda.SandboxSpec) (sb koda.Sandbox, restored bool, err error) {
 	prefix := ""
 	if spec.ProjectID != "" {
-		prefix = ProjectPrefix(spec.ProjectID)
+		prefix = koda.ProjectFolder(spec.ProjectID)
 	}
-	sb, _, err := p.getOrCreate(ctx, spec, prefix, false, false)
-	return sb, err
+	return p.getOrCreate(ctx, spec, prefix, false, true, true)
 }
 
 // Get returns a live pooled sandbox of any tenant (SandboxProvider).
@@ -134,7 +147,7 @@ func (p *Pool) List(ctx context.Context) ([]koda.Sandbox, error) {
 // Destroy checkpoints and destroys a pooled sandbox (SandboxProvider).
 func (p *Pool) Destroy(ctx context.Context, id string) error { return p.DestroyFor(ctx, "", id, true) }
 
-func (p *Pool) getOrCreate(ctx context.Context, spec koda.SandboxSpec, prefix string, keyed, restore bool) (koda.Sandbox, bool, error) {
+func (p *Pool) getOrCreate(ctx context.Context, spec koda.SandboxSpec, prefix string, keyed, restore, internal bool) (koda.Sandbox, bool, error) {
 	if spec.TenantID == "" {
 		spec.TenantID = koda.DefaultTenant
 	}
@@ -180,7 +193,7 @@ func (p *Pool) getOrCreate(ctx context.Context, spec koda.SandboxSpec, prefix st
 		delete(p.pending, key)
 		if err == nil {
 			now := p.cfg.Now()
-			e := &entry{sb: sb, key: key, prefix: prefix, created: now, lastActive: now}
+			e := &entry{sb: sb, key: key, prefix: prefix, created: now, lastActive: now, internal: internal}
 			if keyed {
 				p.byKey[key] = e
 			}
@@ -252,7 +265,8 @@ func (e *entry) touch(now time.Time) {
 }
 
 // Lookup returns the tenant's live sandbox by ID, or SANDBOX_NOT_FOUND (also for another
-// tenant's sandbox: its existence is not revealed). Tenant "" matches every tenant.
+// tenant's sandbox and for Koda's own: their existence is not revealed). Tenant ""
+// matches every sandbox.
 func (p *Pool) Lookup(ctx context.Context, tenant, id string) (koda.Sandbox, error) {
 	e, err := p.entry(ctx, tenant, id)
 	if err != nil {
@@ -268,7 +282,7 @@ func (p *Pool) entry(ctx context.Context, tenant, id string) (*entry, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	e, ok := p.byID[id]
-	if !ok || (tenant != "" && e.key.tenant != tenant) {
+	if !ok || (tenant != "" && (e.key.tenant != tenant || e.internal)) {
 		return nil, koda.Errorf(koda.ENOTFOUND, koda.CodeSandboxNotFound, "sandbox %q not found", id)
 	}
 	if e.sb.State() == koda.SandboxStopped {
@@ -311,7 +325,8 @@ func (p *Pool) Acquire(id string) (release func()) {
 	}
 }
 
-// ListFor returns the tenant's live sandboxes (every tenant's for ""), oldest first.
+// ListFor returns the tenant's live sandboxes, Koda's own left out (every sandbox for
+// ""), oldest first.
 func (p *Pool) ListFor(ctx context.Context, tenant string) ([]Info, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -319,7 +334,7 @@ func (p *Pool) ListFor(ctx context.Context, tenant string) ([]Info, error) {
 	p.mu.Lock()
 	var out []Info
 	for _, e := range p.byID {
-		if tenant != "" && e.key.tenant != tenant {
+		if tenant != "" && (e.key.tenant != tenant || e.internal) {
 			continue
 		}
 		if e.sb.State() == koda.SandboxStopped {

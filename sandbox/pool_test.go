@@ -147,7 +147,7 @@ func TestPoolCheckpointRestoreAndIdleReap(t *testing.T) {
 	if err != nil || res.Stdout != "v3\n" {
 		t.Fatalf("command on restored files: %+v %v", res, err)
 	}
-	if _, err := st.Open(ctx, sandbox.CheckpointKey(sandbox.ProjectPrefix("prj_ck"))); err != nil {
+	if _, err := st.Open(ctx, koda.CheckpointKey(koda.ProjectFolder("prj_ck"))); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -162,7 +162,7 @@ func TestCheckpointerDebounceAndTodos(t *testing.T) {
 	var saves atomic.Int32
 	var last sandbox.State
 	var mu sync.Mutex
-	ck := &sandbox.Checkpointer{Storage: st, Sandbox: sb, Prefix: sandbox.ProjectPrefix("prj_state"),
+	ck := &sandbox.Checkpointer{Storage: st, Sandbox: sb, Prefix: koda.ProjectFolder("prj_state"),
 		Debounce: 150 * time.Millisecond, OnSave: func(s sandbox.State) {
 			saves.Add(1)
 			mu.Lock()
@@ -192,7 +192,7 @@ func TestCheckpointerDebounceAndTodos(t *testing.T) {
 	if saves.Load() != 2 {
 		t.Fatalf("no checkpoint right after a todo was done (%d saves)", saves.Load())
 	}
-	stored, err := sandbox.LoadState(ctx, st, sandbox.ProjectPrefix("prj_state"))
+	stored, err := sandbox.LoadState(ctx, st, koda.ProjectFolder("prj_state"))
 	if err != nil || stored == nil {
 		t.Fatalf("state.json: %v", err)
 	}

@@ -14,15 +14,6 @@ import (
 	"github.com/kodahq/koda"
 )
 
-// CheckpointKey is where a project's files are kept between sandboxes.
-func CheckpointKey(prefix string) string { return prefix + "/checkpoint.tar.gz" }
-
-// StateKey is where a project's execution state is kept next to its files.
-func StateKey(prefix string) string { return prefix + "/state.json" }
-
-// ProjectPrefix is the storage folder of a Koda project.
-func ProjectPrefix(projectID string) string { return "projects/" + projectID }
-
 // State is state.json: what an agent needs to resume in a new sandbox.
 type State struct {
 	Phase          koda.Phase     `json:"phase"`
@@ -44,7 +35,7 @@ type LastCheckpoint struct {
 
 // LoadState reads state.json under prefix; nil (no error) when there is none.
 func LoadState(ctx context.Context, st koda.Storage, prefix string) (*State, error) {
-	rc, err := st.Open(ctx, StateKey(prefix))
+	rc, err := st.Open(ctx, koda.StateKey(prefix))
 	if koda.ErrorKind(err) == koda.ENOTFOUND {
 		return nil, nil
 	}
@@ -83,7 +74,7 @@ func SaveFiles(ctx context.Context, st koda.Storage, prefix string, sb koda.Sand
 	}
 	pr, pw := io.Pipe()
 	go func() { pw.CloseWithError(CheckpointWithin(ctx, sb.Dir(), pw, b)) }()
-	if _, err := st.Put(ctx, CheckpointKey(prefix), pr); err != nil {
+	if _, err := st.Put(ctx, koda.CheckpointKey(prefix), pr); err != nil {
 		pr.CloseWithError(err)
 		return fmt.Errorf("checkpoint %s: %w", prefix, err)
 	}
@@ -92,7 +83,7 @@ func SaveFiles(ctx context.Context, st koda.Storage, prefix string, sb koda.Sand
 
 // RestoreFiles extracts the checkpoint under prefix into sb; false when there is none.
 func RestoreFiles(ctx context.Context, st koda.Storage, prefix string, sb koda.Sandbox) (bool, error) {
-	rc, err := st.Open(ctx, CheckpointKey(prefix))
+	rc, err := st.Open(ctx, koda.CheckpointKey(prefix))
 	if koda.ErrorKind(err) == koda.ENOTFOUND {
 		return false, nil
 	}
@@ -199,7 +190,7 @@ func (c *Checkpointer) Save(ctx context.Context, reason string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := c.Storage.Put(ctx, StateKey(c.Prefix), bytes.NewReader(b)); err != nil {
+	if _, err := c.Storage.Put(ctx, koda.StateKey(c.Prefix), bytes.NewReader(b)); err != nil {
 		err = fmt.Errorf("save state of %s: %w", c.Prefix, err)
 		c.setErr(err)
 		return err

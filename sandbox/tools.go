@@ -54,9 +54,9 @@ func (p *Pool) CreateFor(ctx context.Context, tenant, projectID, name string) (I
 	}
 	prefix := ""
 	if projectID != "" {
-		prefix = "tenants/" + tenant + "/sandboxes/" + projectID
+		prefix = koda.TenantSandboxFolder(tenant, projectID)
 	}
-	sb, _, err := p.getOrCreate(ctx, koda.SandboxSpec{TenantID: tenant, ProjectID: projectID, Name: name}, prefix, projectID != "", true)
+	sb, _, err := p.getOrCreate(ctx, koda.SandboxSpec{TenantID: tenant, ProjectID: projectID, Name: name}, prefix, projectID != "", true, false)
 	if err != nil {
 		return Info{}, err
 	}

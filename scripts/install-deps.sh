@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Installs the programs Koda runs (Debian's chromium-headless-shell, ffmpeg, fonts) and,
-# with "test", the ones its tests use (tesseract, bubblewrap), with apt-get when they are
-# missing. Never downloads anything else: Debian's packages are the only source.
+# Installs the programs Koda runs (Debian's chromium-headless-shell, ffmpeg, bubblewrap
+# for the sandboxes, fonts), gcc for the cgo SQLite driver, and, with "test", the ones its tests use (tesseract), with
+# apt-get when they are missing. Never downloads anything else: Debian's packages are the only source.
 set -euo pipefail
 
-want=(chromium-headless-shell:chromium-headless-shell ffmpeg:ffmpeg ffprobe:ffmpeg fc-list:fontconfig)
+want=(chromium-headless-shell:chromium-headless-shell ffmpeg:ffmpeg ffprobe:ffmpeg fc-list:fontconfig bwrap:bubblewrap)
 if [ "${1:-}" = "test" ]; then
-  want+=(tesseract:tesseract-ocr bwrap:bubblewrap)
+  want+=(tesseract:tesseract-ocr)
 fi
 
 missing=()
@@ -14,6 +14,10 @@ for pair in "${want[@]}"; do
   bin=${pair%%:*} pkg=${pair##*:}
   command -v "$bin" >/dev/null 2>&1 || missing+=("$pkg")
 done
+# A C compiler: the SQLite driver is cgo, and a Go build without one silently makes a
+# binary whose database does not open (and `go test -race` needs cgo too).
+command -v gcc >/dev/null 2>&1 || missing+=(gcc)
+[ -e /usr/include/stdio.h ] || missing+=(libc6-dev)
 # Fonts: text in animations needs a real sans-serif face.
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
 

@@ -52,9 +52,6 @@ func (h *Handlers) plan(ctx context.Context, _ *asynq.Task, a jobs.PlanArgs) err
 	})
 }
 
-// checkpointKey is where a project's files are kept between sandboxes.
-func checkpointKey(projectID string) string { return "projects/" + projectID + "/checkpoint.tar.gz" }
-
 // codegen writes (or, with pending feedback, revises) the project's files in a fresh
 // sandbox restored from the last checkpoint, then checkpoints them for the renders.
 func (h *Handlers) codegen(ctx context.Context, _ *asynq.Task, a jobs.CodegenArgs) error {
@@ -63,9 +60,9 @@ func (h *Handlers) codegen(ctx context.Context, _ *asynq.Task, a jobs.CodegenArg
 		if err != nil {
 			return err
 		}
-		sb, err := h.Sandboxes.Create(ctx, koda.SandboxSpec{TenantID: p.TenantID, ProjectID: p.ID, Name: "codegen"})
+		sb, restored, err := h.codegenSandbox(ctx, p)
 		if err != nil {
-			return fmt.Errorf("sandbox for %s: %w", p.ID, err)
+			return err
 		}
 		defer func() {
 			if err := h.Sandboxes.Destroy(context.WithoutCancel(ctx), sb.ID()); err != nil {
@@ -75,11 +72,7 @@ func (h *Handlers) codegen(ctx context.Context, _ *asynq.Task, a jobs.CodegenArg
 		// Checkpoints (DESIGN.md §3.7): files and state.json after writes (debounced),
 		// after each todo, and before the preview; a sandbox that dies mid-way is
 		// replaced on retry and work resumes from the last one.
-		prefix := sandbox.ProjectPrefix(p.ID)
-		restored, err := sandbox.RestoreFiles(ctx, h.Storage, prefix, sb)
-		if err != nil {
-			return err
-		}
+		prefix := koda.ProjectFolder(p.ID)
 		ck := &sandbox.Checkpointer{Storage: h.Storage, Sandbox: sb, Prefix: prefix, Logger: h.log()}
 		defer ck.Close()
 		ck.SetState(sandbox.State{Phase: p.Phase, Plan: p.Plan, Todos: codegenTodos(p), Messages: p.Execution.Messages})
@@ -120,9 +113,40 @@ func (h *Handlers) codegen(ctx context.Context, _ *asynq.Task, a jobs.CodegenArg
 	})
 }
 
+// restoringProvider creates a sandbox restored from the project's checkpoint, or none
+// at all when the restore fails; *sandbox.Pool is one.
+type restoringProvider interface {
+	CreateRestored(ctx context.Context, spec koda.SandboxSpec) (koda.Sandbox, bool, error)
+}
+
+// codegenSandbox is a fresh sandbox holding the project's last checkpoint. A sandbox
+// whose restore failed is destroyed without being saved: saving it (the pool saves
+// before it destroys) would overwrite the good checkpoint with an empty folder.
+func (h *Handlers) codegenSandbox(ctx context.Context, p *koda.Project) (koda.Sandbox, bool, error) {
+	spec := koda.SandboxSpec{TenantID: p.TenantID, ProjectID: p.ID, Name: "codegen"}
+	if rp, ok := h.Sandboxes.(restoringProvider); ok {
+		sb, restored, err := rp.CreateRestored(ctx, spec)
+		if err != nil {
+			return nil, false, fmt.Errorf("sandbox for %s: %w", p.ID, err)
+		}
+		return sb, restored, nil
+	}
+	// A bare provider never saves on Destroy.
+	sb, err := h.Sandboxes.Create(ctx, spec)
+	if err != nil {
+		return nil, false, fmt.Errorf("sandbox for %s: %w", p.ID, err)
+	}
+	restored, err := sandbox.RestoreFiles(ctx, h.Storage, koda.ProjectFolder(p.ID), sb)
+	if err != nil {
+		_ = h.Sandboxes.Destroy(context.WithoutCancel(ctx), sb.ID())
+		return nil, false, err
+	}
+	return sb, restored, nil
+}
+
 // restore extracts the project's checkpoint into dir; false when there is none yet.
 func (h *Handlers) restore(ctx context.Context, projectID, dir string) (bool, error) {
-	rc, err := h.Storage.Open(ctx, checkpointKey(projectID))
+	rc, err := h.Storage.Open(ctx, koda.CheckpointKey(koda.ProjectFolder(projectID)))
 	if koda.ErrorKind(err) == koda.ENOTFOUND {
 		return false, nil
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/kodahq/koda"
 	"github.com/kodahq/koda/internal/lifecycle"
+	"github.com/kodahq/koda/internal/rediskey"
 	"github.com/kodahq/koda/jobs"
 	"github.com/kodahq/koda/renderer"
 )
@@ -90,12 +91,11 @@ type chunkState struct {
 }
 
 func chunkKeys(renderID string, attempt int) chunkState {
-	base := fmt.Sprintf("koda:chunks:%s:%d:", renderID, attempt)
-	return chunkState{frames: base + "frames", done: base + "done"}
+	return chunkState{frames: rediskey.ChunkFrames(renderID, attempt), done: rediskey.ChunksDone(renderID, attempt)}
 }
 
 func chunkObject(r *koda.Render, attempt, i int) string {
-	return fmt.Sprintf("projects/%s/renders/%s/chunk-%d-%03d.%s", r.ProjectID, r.ID, attempt, i, r.Preset.Format)
+	return koda.ChunkKey(r.ProjectID, r.ID, attempt, i, r.Preset.Format)
 }
 
 // liveChunkRender returns the render a chunk or stitch task works for, or nil when the
@@ -328,8 +328,8 @@ func (h *Handlers) stitchToStorage(ctx context.Context, r *koda.Render, a jobs.S
 		return out, err
 	}
 	report(koda.StageUploading, 99)
-	base := fmt.Sprintf("projects/%s/renders/%s", r.ProjectID, r.ID)
-	out = lifecycle.RenderOutput{VideoKey: base + ext, ThumbKey: base + ".jpg", Frames: total}
+	out = lifecycle.RenderOutput{VideoKey: koda.RenderVideoKey(r.ProjectID, r.ID, r.Preset.Format),
+		ThumbKey: koda.RenderThumbKey(r.ProjectID, r.ID), Frames: total}
 	if out.SizeBytes, err = h.upload(ctx, out.VideoKey, video); err != nil {
 		return out, err
 	}
@@ -367,9 +367,6 @@ func (h *Handlers) ffmpegPath() string {
 	return ""
 }
 
-// audioExts are the audio files a project may carry as its soundtrack.
-var audioExts = map[string]bool{".mp3": true, ".wav": true, ".ogg": true, ".m4a": true, ".aac": true, ".flac": true, ".opus": true}
-
 // findAudio returns the first audio file under dir in lexical order (e.g.
 // assets/music.mp3), or "" when the project has none.
 func findAudio(dir string) string {
@@ -384,7 +381,7 @@ func findAudio(dir string) string {
 			}
 			return nil
 		}
-		if d.Type().IsRegular() && audioExts[strings.ToLower(filepath.Ext(d.Name()))] {
+		if d.Type().IsRegular() && renderer.IsAudioFile(d.Name()) {
 			found = path
 			return fs.SkipAll
 		}

@@ -30,6 +30,9 @@ type Handlers struct {
 	Sandboxes koda.SandboxProvider
 	Renderer  koda.Renderer
 	Webhooks  *webhook.Sender
+	// WebhookSchedule is the retry policy of deliveries (webhook.NewSchedule from
+	// config); the zero value is the recommended schedule.
+	WebhookSchedule webhook.Schedule
 	// WorkDir holds temporary render folders.
 	WorkDir string
 	// CheckpointBudget bounds what restoring a checkpoint for a render may write into

@@ -8,12 +8,14 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/kodahq/koda/internal/rediskey"
 )
 
-// leaderKey is the Redis key whose holder runs the periodic scheduler. asynq's
-// Scheduler has no election of its own: two of them would enqueue every periodic
-// task twice.
-const leaderKey = "koda:scheduler:leader"
+// leaderKey (rediskey.SchedulerLeader) is held by the process that runs the periodic
+// scheduler. asynq's Scheduler has no election of its own: two of them would enqueue
+// every periodic task twice.
+const leaderKey = rediskey.SchedulerLeader
 
 // elector keeps at most one process of the cluster leading: the leader holds a key
 // with a lease it renews at a third of its length; when it dies the key expires and

@@ -18,7 +18,8 @@ type Maintenance struct {
 	// (every minute). Left nil, a SandboxProvider with a
 	// ReapIdle(ctx, idle) (int, error) method is used.
 	ReapIdleSandboxes func(ctx context.Context, idle time.Duration) (int, error)
-	// SandboxIdle is the idle time before a sandbox is reaped; default 5 minutes.
+	// SandboxIdle overrides the idle time before a sandbox is reaped; 0 uses the
+	// pool's own IdleTimeout (KODA_SANDBOX_IDLE).
 	SandboxIdle time.Duration
 	// CleanOrphans destroys sandboxes no task owns and expires stale sessions (daily).
 	// Left nil, a SandboxProvider with a CleanOrphans(ctx) (int, error) method is used.
@@ -44,6 +45,17 @@ func (h *Handlers) maintenanceHandlers(mux *asynq.ServeMux) {
 	mux.HandleFunc(jobs.KindReapSandboxes, handle(h.reapSandboxes))
 	mux.HandleFunc(jobs.KindDailyCleanup, handle(h.dailyCleanup))
 	mux.HandleFunc(jobs.KindUsage, handle(h.aggregateUsage))
+	mux.HandleFunc(jobs.KindIdempotency, handle(h.purgeIdempotency))
+}
+
+// purgeIdempotency deletes idempotency records past koda.IdempotencyWindow.
+func (h *Handlers) purgeIdempotency(ctx context.Context, _ *asynq.Task, _ jobs.PurgeIdempotencyArgs) error {
+	n, err := h.Store.PurgeIdempotency(ctx, time.Now().Add(-koda.IdempotencyWindow))
+	if err != nil {
+		return err
+	}
+	h.log().Info("idempotency records purged", "count", n, "older_than", koda.IdempotencyWindow)
+	return nil
 }
 
 // cleanPreviews deletes the videos of preview renders older than PreviewTTL. Their rows,
@@ -87,11 +99,8 @@ func (h *Handlers) reapSandboxes(ctx context.Context, _ *asynq.Task, _ jobs.Reap
 		}
 		reap = r.ReapIdle
 	}
-	idle := h.Maintenance.SandboxIdle
-	if idle <= 0 {
-		idle = 5 * time.Minute
-	}
-	n, err := reap(ctx, idle)
+	// 0 leaves the choice to the pool, whose IdleTimeout is KODA_SANDBOX_IDLE.
+	n, err := reap(ctx, h.Maintenance.SandboxIdle)
 	if err != nil {
 		return fmt.Errorf("reap idle sandboxes: %w", err)
 	}

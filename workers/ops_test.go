@@ -17,8 +17,10 @@ import (
 	"github.com/kodahq/koda/internal/kodatest"
 	"github.com/kodahq/koda/internal/lifecycle"
 	"github.com/kodahq/koda/internal/metrics"
+	"github.com/kodahq/koda/internal/rediskey"
 	"github.com/kodahq/koda/internal/semaphore"
 	"github.com/kodahq/koda/internal/store"
+	"github.com/kodahq/koda/internal/webhook"
 	"github.com/kodahq/koda/jobs"
 )
 
@@ -85,7 +87,7 @@ func (b *bundle) server(t *testing.T, concurrency, slots int, fn func(ctx contex
 	t.Helper()
 	srv := asynq.NewServerFromRedisClient(b.rdb, asynq.Config{
 		Concurrency: concurrency, Queues: map[string]int{jobs.QueueRender: 1},
-		RetryDelayFunc: retryDelay(nil), IsFailure: isFailure, LogLevel: asynq.ErrorLevel,
+		RetryDelayFunc: retryDelay(webhook.Schedule{}), IsFailure: isFailure, LogLevel: asynq.ErrorLevel,
 		TaskCheckInterval: 50 * time.Millisecond, DelayedTaskCheckInterval: 200 * time.Millisecond,
 		ShutdownTimeout: 5 * time.Second,
 	})
@@ -114,7 +116,7 @@ func waitFor(t *testing.T, what string, d time.Duration, cond func() bool) {
 // busy waits are counted.
 func TestLimitsHoldAcrossServers(t *testing.T) {
 	b := setup(t)
-	b.h.Limits = &Limits{Sem: semaphore.New(b.rdb, "koda:sem"), Node: "n1", Max: map[string]int{ResBrowser: 2, ResEncoder: 2},
+	b.h.Limits = &Limits{Sem: semaphore.New(b.rdb, rediskey.Semaphore), Node: "n1", Max: map[string]int{ResBrowser: 2, ResEncoder: 2},
 		BusyDelay: 200 * time.Millisecond, Lease: 5 * time.Second}
 	_, rs := b.project(t, "t1", 50)
 	var running, maxRunning, done atomic.Int64
@@ -171,7 +173,7 @@ func TestLimitsHoldAcrossServers(t *testing.T) {
 // copy instead of being archived, and the copy runs once the slot frees.
 func TestBusyOnLastAttemptIsHandedOver(t *testing.T) {
 	b := setup(t)
-	b.h.Limits = &Limits{Sem: semaphore.New(b.rdb, "koda:sem"), Node: "n1", Max: map[string]int{ResBrowser: 1, ResEncoder: 1},
+	b.h.Limits = &Limits{Sem: semaphore.New(b.rdb, rediskey.Semaphore), Node: "n1", Max: map[string]int{ResBrowser: 1, ResEncoder: 1},
 		BusyDelay: 300 * time.Millisecond, Lease: 5 * time.Second}
 	_, rs := b.project(t, "t1", 1)
 	ctx := context.Background()
@@ -240,7 +242,7 @@ func TestReconcilerFindsLostAndArchivedRenders(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	b.rdb.Set(ctx, "koda:revived:"+jobs.RenderArgs{RenderID: hopeless.ID}.TaskID(), maxRevivals, time.Hour)
+	b.rdb.Set(ctx, rediskey.Revived(jobs.RenderArgs{RenderID: hopeless.ID}.TaskID()), maxRevivals, time.Hour)
 	// completed: a handler that returned nil without finishing the render.
 	var once sync.Once
 	b.server(t, 1, 1, func(ctx context.Context, task *asynq.Task) error {

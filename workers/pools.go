@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/kodahq/koda/internal/config"
+	"github.com/kodahq/koda/internal/webhook"
 	"github.com/kodahq/koda/jobs"
 )
 
@@ -32,8 +33,6 @@ type Options struct {
 	Pools           []string
 	Concurrency     map[string]int
 	ShutdownTimeout time.Duration
-	// WebhookRetry overrides the webhook retry schedule.
-	WebhookRetry []time.Duration
 	// ReconcileEvery is how often the scheduler enqueues reconciliation; 0 = every minute.
 	ReconcileEvery time.Duration
 	// SchedulerConn is the scheduler's own Redis connection: it closes it on shutdown,
@@ -73,11 +72,12 @@ var DefaultSchedule = map[string]string{
 	jobs.KindReapSandboxes: "@every 1m",
 	jobs.KindCleanPreviews: "@hourly",
 	jobs.KindUsage:         "@hourly",
+	jobs.KindIdempotency:   "@hourly",
 	jobs.KindDailyCleanup:  "@daily",
 }
 
 var periodic = []jobs.Args{jobs.ReconcileArgs{}, jobs.ReapSandboxesArgs{}, jobs.CleanPreviewsArgs{},
-	jobs.UsageArgs{}, jobs.DailyCleanupArgs{}}
+	jobs.UsageArgs{}, jobs.DailyCleanupArgs{}, jobs.PurgeIdempotencyArgs{}}
 
 // Start starts one asynq server per pool, and the periodic scheduler when the
 // maintenance pool runs here.
@@ -112,7 +112,7 @@ func Start(rdb redis.UniversalClient, h *Handlers, opts Options) (*Runner, error
 			Concurrency:     workers,
 			Queues:          qs,
 			ShutdownTimeout: opts.ShutdownTimeout,
-			RetryDelayFunc:  retryDelay(opts.WebhookRetry),
+			RetryDelayFunc:  retryDelay(h.WebhookSchedule),
 			IsFailure:       isFailure,
 			Logger:          asynqLogger{log.With("pool", pool)},
 			LogLevel:        asynq.WarnLevel,
@@ -240,14 +240,14 @@ func isFailure(err error) bool {
 // worth retrying (a crashed browser, a lost lease) clear at once.
 var taskRetry = []time.Duration{2 * time.Second, 10 * time.Second, 30 * time.Second}
 
-func retryDelay(webhook []time.Duration) asynq.RetryDelayFunc {
+func retryDelay(schedule webhook.Schedule) asynq.RetryDelayFunc {
 	return func(n int, err error, t *asynq.Task) time.Duration {
 		var b *errBusy
 		if errors.As(err, &b) {
 			return b.delay
 		}
 		if t.Type() == jobs.KindWebhook {
-			return webhookDelay(webhook, n, err)
+			return schedule.RetryDelay(n, err)
 		}
 		return pick(taskRetry, n)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/kodahq/koda"
 	"github.com/kodahq/koda/internal/lifecycle"
 	"github.com/kodahq/koda/internal/metrics"
+	"github.com/kodahq/koda/internal/rediskey"
 	"github.com/kodahq/koda/jobs"
 )
 
@@ -225,7 +226,7 @@ func (h *Handlers) revive(ctx context.Context, st *taskState, giveUp func(contex
 	kind := st.args.Kind()
 	n := 1
 	if h.Redis != nil {
-		key := "koda:revived:" + st.id
+		key := rediskey.Revived(st.id)
 		var err error
 		if n, err = incrWithTTL(ctx, h.Redis, key, 24*time.Hour); err != nil {
 			return 0, fmt.Errorf("count revivals of %s: %w", st.id, err)

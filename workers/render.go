@@ -107,8 +107,8 @@ func (h *Handlers) renderToStorage(ctx context.Context, t *asynq.Task, r *koda.R
 		return out, err
 	}
 	progress.report(koda.RenderProgress{Stage: koda.StageUploading, Percent: 99, FramesDone: res.Frames, FramesTotal: res.Frames})
-	base := fmt.Sprintf("projects/%s/renders/%s", r.ProjectID, r.ID)
-	out = lifecycle.RenderOutput{VideoKey: base + ext, ThumbKey: base + ".jpg", Frames: res.Frames}
+	out = lifecycle.RenderOutput{VideoKey: koda.RenderVideoKey(r.ProjectID, r.ID, r.Preset.Format),
+		ThumbKey: koda.RenderThumbKey(r.ProjectID, r.ID), Frames: res.Frames}
 	if out.SizeBytes, err = h.upload(ctx, out.VideoKey, video); err != nil {
 		return out, err
 	}

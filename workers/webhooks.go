@@ -67,7 +67,7 @@ func (h *Handlers) deliver(ctx context.Context, _ *asynq.Task, a jobs.WebhookArg
 				return fmt.Errorf("disable endpoint of %s: %w", d.ID, err)
 			}
 		}
-	case refused(sendErr), lastAttempt(ctx), webhookExhausted(ctx):
+	case refused(sendErr), lastAttempt(ctx), webhookExhausted(ctx, h.WebhookSchedule):
 		d.Status, d.LastError = koda.DeliveryFailed, attempt.Error
 	default:
 		d.LastError = attempt.Error
@@ -88,24 +88,9 @@ func refused(err error) bool {
 	return errors.As(err, &blocked) || koda.ErrorKind(err) == koda.EINVALID
 }
 
-// webhookExhausted reports whether this attempt is the last of the default schedule
-// (8 attempts over about a day); a redelivery starts a new task and a new count.
-func webhookExhausted(ctx context.Context) bool {
+// webhookExhausted reports whether this attempt is the last the retry policy allows;
+// a redelivery starts a new task and a new count.
+func webhookExhausted(ctx context.Context, s webhook.Schedule) bool {
 	n, ok := asynq.GetRetryCount(ctx)
-	return ok && webhook.DefaultSchedule().Exhausted(n+1)
-}
-
-// webhookDelay is the wait before retry n of a delivery: the receiver's Retry-After
-// when it sent one, else the schedule.
-func webhookDelay(schedule []time.Duration, n int, err error) time.Duration {
-	var ra *webhook.RetryAfterError
-	if errors.As(err, &ra) && ra.Delay > 0 {
-		return ra.Delay
-	}
-	if len(schedule) > 0 {
-		return pick(schedule, n)
-	}
-	// n counts retries so far (0 after the first attempt failed); the schedule counts
-	// attempts from 1, so the next attempt is n+2.
-	return webhook.Backoff(n + 2)
+	return ok && s.Exhausted(n+1)
 }

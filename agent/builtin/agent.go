@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/agent/critic"
 	"github.com/kodahq/koda/agent/scene"
 )
 
@@ -343,6 +344,7 @@ func (a *Agent) Generate(ctx context.Context, p *koda.Project, sb koda.Sandbox, 
 		r.FileWritten(ctx, path, n)
 		return nil
 	}
+	assetWritten := map[string]bool{}
 	writeScene := func() error {
 		if err := c.d.Validate(); err != nil {
 			return &koda.Error{Kind: koda.EINTERNAL, Code: koda.CodeAgentFailed, Message: "The builtin agent produced an invalid scene.", Err: err}
@@ -355,6 +357,16 @@ func (a *Agent) Generate(ctx context.Context, p *koda.Project, sb koda.Sandbox, 
 		if err != nil {
 			return err
 		}
+		// The library drawings come first, so scene.js never names a missing file.
+		for _, f := range c.d.AssetFiles() {
+			if assetWritten[f.Path] {
+				continue
+			}
+			if err := write(f.Path, f.Data); err != nil {
+				return err
+			}
+			assetWritten[f.Path] = true
+		}
 		if err := write(scene.FileJSON, js); err != nil {
 			return err
 		}
@@ -363,6 +375,10 @@ func (a *Agent) Generate(ctx context.Context, p *koda.Project, sb koda.Sandbox, 
 
 	if err := step(TodoSetup, "Setting up the canvas runtime", func() error {
 		c.setup(pl.Title)
+		// What the library could not draw as asked is said, never silently replaced.
+		for _, n := range b.Notes {
+			r.Message(ctx, "assistant", capitalize(n))
+		}
 		if err := write(scene.FileIndex, scene.IndexHTML()); err != nil {
 			return err
 		}
@@ -385,14 +401,47 @@ func (a *Agent) Generate(ctx context.Context, p *koda.Project, sb koda.Sandbox, 
 			return err
 		}
 	}
+	var fixes []critic.Fix
 	if err := step(TodoPolish, "Adding light, depth and shadows", func() error {
 		c.polish()
+		// The critic looks at the frames before anyone else does: subjects inside the
+		// safe area of every frame shape the project renders in, text unclipped, apart
+		// from other elements and readable, something on screen at every hold.
+		var left []critic.Problem
+		fixes, left = critic.Repair(c.d, projectFrames(b, p)...)
+		for _, pr := range left {
+			a.log.WarnContext(ctx, "critic could not fix", "project", p.ID, "problem", pr.String())
+		}
 		return writeScene()
 	}); err != nil {
 		return err
 	}
+	if note := critic.FixNotes(fixes); note != "" {
+		r.Message(ctx, "assistant", note)
+		a.log.InfoContext(ctx, "critic fixed", "project", p.ID, "fixes", len(fixes))
+	}
 	a.log.InfoContext(ctx, "generated", "project", p.ID, "elements", len(c.d.Elements), "duration_s", c.d.Duration)
 	return nil
+}
+
+// projectFrames are the frame shapes the scene will be rendered in: the prompt's
+// aspect (the preview's) and each final preset's.
+func projectFrames(b *brief, p *koda.Project) []critic.Frame {
+	frames := []critic.Frame{critic.FrameFor(b.Aspect)}
+	for _, ps := range p.Presets {
+		f := critic.Frame{Name: ps.Name, W: ps.Width, H: ps.Height}
+		if f.W <= 0 || f.H <= 0 {
+			continue
+		}
+		dup := false
+		for _, g := range frames {
+			dup = dup || g.W*f.H == f.W*g.H
+		}
+		if !dup {
+			frames = append(frames, f)
+		}
+	}
+	return frames
 }
 
 // projectAssets lists the pictures the user put in the project (assets/…), which the

@@ -11,10 +11,24 @@ import (
 
 // subject is one thing the prompt asks to see.
 type subject struct {
-	Noun    string // the word used ("ball")
-	Kind    string // element type that draws it
-	Variant string // particle look, for particle subjects
-	Color   string // requested colour (hex) or ""
+	Noun    string    // the word used ("ball")
+	Kind    string    // element type that draws it
+	Variant string    // particle look, for particle subjects
+	Color   string    // requested colour (hex) or ""
+	Data    *dataSpec // a data element's numbers and words (charts, counters, checklists…)
+	Place   *place    // where the prompt puts it ("in the top left corner"), nil when it does not say
+	// Shapes are the outlines of a morphing subject, in order; Absorbed marks a subject
+	// that is only a later form of a morph and is not drawn on its own.
+	Shapes   []string
+	Absorbed bool
+	// Asset is the library drawing of an asset subject ("fluent:sailboat"); Note says
+	// what was substituted when the library has only a relative of the noun.
+	Asset string
+	Note  string
+	// Many is how many of an asset subject to draw ("three balloons"); Scenery marks
+	// a place (mountains, a city) drawn large behind the others and never acted on.
+	Many    int
+	Scenery bool
 }
 
 // beat is one clause of the prompt: a distinct visual moment.
@@ -24,6 +38,12 @@ type beat struct {
 	Actions  []string
 	Quotes   []int // indexes into brief.Texts
 	Across   bool  // "across the screen"
+	// Count is how many times the clause asks for ("twice", "three times"); OneByOne,
+	// Alternate and Saying are its orders ("one by one", "alternately", "saying …").
+	Count     int
+	OneByOne  bool
+	Alternate bool
+	Saying    bool
 }
 
 // brief is everything the builtin agent reads from a prompt; Analysis is its public face.
@@ -48,7 +68,17 @@ type brief struct {
 	Numbers     []float64 // other numbers (chart values, counter targets)
 	Price       string
 	Percent     bool
-	BigText     bool // "big red text", "huge title"
+	BigText     bool   // "big red text", "huge title"
+	FillColor   string // "fills with pink"
+	// Notes are what the agent tells the person about its reading: a subject drawn as a
+	// relative ("no illustration of …"), a noun it has no drawing of.
+	Notes []string
+	// Ink is the first colour of a colour pair ("black on cream"): text and subjects
+	// without a colour of their own.
+	Ink string
+	// PaletteName is a named look ("pastel", "neon", "golden", "monochrome", "earthy").
+	PaletteName string
+	TextPlace   map[int]place // where quoted text i goes, when the prompt says
 }
 
 var (
@@ -73,13 +103,15 @@ var aspectWords = map[string]string{
 }
 
 // "square" is an aspect only when it qualifies the video, not a shape.
-var squareAspectNext = map[string]bool{"video": true, "format": true, "frame": true, "aspect": true, "ratio": true, "post": true, "clip": true}
+var squareAspectNext = map[string]bool{"video": true, "format": true, "frame": true, "aspect": true, "ratio": true, "post": true, "clip": true,
+	"1": true} // "square 1:1"
 
 var ambiguousNouns = map[string]bool{"line": true, "number": true, "progress": true, "space": true, "item": true,
 	"name": true, "sound": true, "score": true, "beat": true, "app": true, "icon": true}
 
 // singular kinds are drawn once however many words name them ("a chart of revenue growth").
-var singular = map[string]bool{"chart": true, "counter": true, "logo": true, "card": true}
+var singular = map[string]bool{"chart": true, "counter": true, "logo": true, "card": true,
+	"countdown": true, "checklist": true, "clock": true, "progress": true}
 
 var backgroundWords = map[string]bool{"background": true, "backdrop": true, "bg": true, "sky": true, "scene": true}
 
@@ -92,6 +124,8 @@ var technicalWords = map[string]bool{
 // analyze reads a prompt. It never fails: an odd prompt still yields a brief with defaults.
 func analyze(prompt string) *brief {
 	b := &brief{Prompt: prompt}
+	data := readAllData(prompt)
+	prompt = unquoteData(prompt, data)
 
 	// Quoted text first, replaced by placeholders so its words are never read as subjects
 	// or colours ("Red Alert" is a title, not a colour).
@@ -120,7 +154,7 @@ func analyze(prompt string) *brief {
 		b.Texts = append(b.Texts, text)
 		return lead + " «q" + strconv.Itoa(len(b.Texts)-1) + "» " + trail
 	})
-	low := strings.ToLower(work)
+	low := verbPhrases.Replace(strings.ToLower(work))
 
 	b.Duration = parseDuration(low)
 	b.Count = parseCount(low)
@@ -135,9 +169,15 @@ func analyze(prompt string) *brief {
 	}
 
 	tokens := wordRE.FindAllString(low, -1)
-	b.readSubjectsAndColors(tokens)
+	b.readSubjectsAndColors(tokens, low)
+	b.attachData(data)
 	b.readStyle(low, tokens)
 	b.readBeats(low)
+	b.readMorph()
+	b.nameTheLogo()
+	b.stillScenery()
+	b.readSceneWords(low)
+	b.readPositions()
 
 	for i, tok := range tokens {
 		if a, ok := aspectWords[tok]; ok && b.Aspect == "" {
@@ -230,12 +270,41 @@ func normalizeHex(h string) string {
 // readSubjectsAndColors finds the nouns the prompt is about and attaches each colour word
 // to the noun it describes: the next noun ("red ball"), else the previous one ("the ball
 // is red"), else the first subject still without a colour.
-func (b *brief) readSubjectsAndColors(tokens []string) {
+func (b *brief) readSubjectsAndColors(tokens []string, low string) {
 	subjectAt := map[int]int{} // token index → subject index
+	spans, notes := assetSpans(tokens, low)
+	b.Notes = append(b.Notes, notes...)
+	inSpan := map[int]bool{}
 	for i, tok := range tokens {
+		if sp, ok := spans[i]; ok {
+			noun := strings.Join(tokens[i:sp.end], " ")
+			idx := -1
+			for j, s := range b.Subjects {
+				if s.Kind == "asset" && s.Asset == sp.match.ID {
+					idx = j
+				}
+			}
+			if idx < 0 {
+				b.Subjects = append(b.Subjects, subject{Noun: noun, Kind: "asset", Asset: sp.match.ID, Note: sp.match.Message,
+					Many: howMany(tokens, i, sp), Scenery: scenery[sp.match.Category] || scenery[sp.match.ID]})
+				idx = len(b.Subjects) - 1
+				if sp.match.Message != "" {
+					b.Notes = append(b.Notes, sp.match.Message)
+				}
+			}
+			for k := i; k < sp.end; k++ {
+				subjectAt[k], inSpan[k] = idx, true
+			}
+		}
+		if inSpan[i] {
+			continue
+		}
 		kind, ok := subjectKinds[tok]
 		if !ok {
 			continue
+		}
+		if spanEnds(spans, i) && strings.HasSuffix(tok, "s") && (kind == "wave" || kind == "ring") {
+			continue // a verb after its subject: "a snowman waves"
 		}
 		if kind == "text" {
 			continue // text nouns describe quotes or titles, handled with Texts
@@ -267,13 +336,16 @@ func (b *brief) readSubjectsAndColors(tokens []string) {
 		}
 		subjectAt[i] = idx
 	}
-	for i, tok := range tokens {
-		c, ok := colorOf(tok)
+	for i := range tokens {
+		c, ok := colorAt(tokens, i)
 		if !ok {
 			continue
 		}
 		b.Colors = appendUnique(b.Colors, c)
 		attached := false
+		if i >= 2 && (tokens[i-1] == "with" || tokens[i-1] == "in") && fillVerbs[tokens[i-2]] && b.FillColor == "" {
+			b.FillColor, attached = c, true // "fills with pink": the liquid, not the shape
+		}
 		if i > 0 && (tokens[i-1] == "on" || tokens[i-1] == "against") && (i+1 >= len(tokens) || !backgroundWords[tokens[i+1]]) {
 			// "gold text on black": a colour something sits on is the background.
 			if _, subj := subjectAt[i+1]; !subj {
@@ -474,6 +546,7 @@ func (b *brief) readBeats(low string) {
 			continue
 		}
 		bt := beat{Text: clause, Across: strings.Contains(clause, "across") || strings.Contains(clause, "from left") || strings.Contains(clause, "left to right")}
+		readBeatVerbs(&bt, clause)
 		for _, tok := range wordRE.FindAllString(clause, -1) {
 			if a, ok := actionWords[tok]; ok {
 				bt.Actions = appendUnique(bt.Actions, a)
@@ -485,10 +558,18 @@ func (b *brief) readBeats(low string) {
 			}
 			if kind, ok := subjectKinds[tok]; ok && kind != "text" {
 				for si, s := range b.Subjects {
+					if s.Kind == "asset" {
+						continue
+					}
 					if s.Noun == tok || strings.TrimSuffix(s.Noun, "s") == strings.TrimSuffix(tok, "s") {
 						bt.Subjects = appendInt(bt.Subjects, si)
 					}
 				}
+			}
+		}
+		for si, s := range b.Subjects {
+			if s.Kind == "asset" && assetSubjectIn(clause, s) {
+				bt.Subjects = appendInt(bt.Subjects, si)
 			}
 		}
 		if len(bt.Actions) == 0 && len(bt.Quotes) == 0 && len(bt.Subjects) == 0 {
@@ -569,4 +650,54 @@ func styleQuestion(inferred koda.Style) *koda.Question {
 	q.Options = append(q.Options, koda.QuestionOption{ID: string(koda.StyleCustom), Label: "Custom",
 		Description: "Describe your own style", FreeText: true})
 	return q
+}
+
+// nameTheLogo gives a logo whose clause quotes no name the prompt's first quote that
+// no other subject claims: "a logo reveal in pink, with the text 'Glow Studio'" and "a
+// green badge that says 'Fresh Farm'" are the brand's name on the logo, not a second
+// title beside a logo of some other name.
+func (b *brief) nameTheLogo() {
+	logo := -1
+	for i, s := range b.Subjects {
+		if s.Kind == "logo" {
+			logo = i
+			break
+		}
+	}
+	if logo < 0 || len(b.Texts) == 0 {
+		return
+	}
+	home := -1
+	for k, bt := range b.Beats {
+		if containsInt(bt.Subjects, logo) {
+			if len(bt.Quotes) > 0 {
+				return
+			}
+			if home < 0 {
+				home = k
+			}
+		}
+	}
+	if home < 0 {
+		return
+	}
+	for k := range b.Beats {
+		bt := &b.Beats[k]
+		if k == home || len(bt.Quotes) == 0 || quoteBelongsToSubject(b, *bt) {
+			continue
+		}
+		q := bt.Quotes[0]
+		bt.Quotes = bt.Quotes[1:]
+		b.Beats[home].Quotes = append(b.Beats[home].Quotes, q)
+		return
+	}
+}
+
+func containsInt(list []int, v int) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
 }

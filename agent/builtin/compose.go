@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/agent/assets"
 	"github.com/kodahq/koda/agent/scene"
 )
 
@@ -30,6 +31,11 @@ type composer struct {
 	aside    bool           // subjects have made room for text
 	textY    float64
 	sparkN   int
+
+	beat       int              // the prompt's clause being composed, -1 outside action scenes
+	group      []*scene.Element // speech bubbles that take turns
+	tileRow    []*scene.Element // tiles that flip one after another
+	quoteShown map[int]bool     // quotes shown inside a subject (a bubble's words)
 }
 
 type pose struct{ X, Y float64 }
@@ -40,12 +46,14 @@ var kindSize = map[string]float64{
 	scene.TypeCircle: 0.12, scene.TypeRect: 0.11, scene.TypeStar: 0.14, scene.TypeHeart: 0.13,
 	scene.TypeTriangle: 0.13, scene.TypeRing: 0.16, scene.TypeWave: 0.07, scene.TypeLogo: 0.15,
 	scene.TypeChart: 0.25, scene.TypeCounter: 0.2, scene.TypeCard: 0.3, scene.TypeParticles: 0.008, scene.TypeIcon: 0.15,
+	scene.TypeAsset: 0.21,
 }
 
 const groundY = 0.38
 
 func newComposer(b *brief, bd *board) *composer {
-	return &composer{b: b, bd: bd, sp: styleTable[bd.Base], bounds: bd.timings(), texts: map[int]*scene.Element{}}
+	return &composer{b: b, bd: bd, sp: styleTable[bd.Base], bounds: bd.timings(), texts: map[int]*scene.Element{},
+		beat: -1, quoteShown: map[int]bool{}}
 }
 
 // groundActions are the actions that keep a subject on a floor line.
@@ -58,6 +66,10 @@ func (c *composer) setup(title string) {
 			Angle: map[koda.Style]float64{koda.StylePlayful: 135, koda.StyleSmooth: 160, koda.StyleCinematic: 100}[c.bd.Base],
 			Drift: map[koda.Style]float64{koda.StylePlayful: 40, koda.StyleSmooth: 20, koda.StyleCinematic: 25}[c.bd.Base]},
 	}
+	// The same description plays in every preset: in vertical ones (stories, reels) the
+	// runtime keeps everything inside the platform's safe area.
+	sa := scene.VerticalSafeArea
+	c.d.SafeArea = &sa
 	for i := range c.bd.Scenes {
 		c.d.Scenes = append(c.d.Scenes, scene.Mark{ID: fmt.Sprintf("s%d", i+1), Start: c.bounds[i], End: c.bounds[i+1]})
 	}
@@ -69,7 +81,7 @@ func (c *composer) setup(title string) {
 		}
 	}
 	for i, s := range c.b.Subjects {
-		if s.Kind != "particles" && len(drawn) < maxDrawnSubjects+1 {
+		if s.Kind != "particles" && !s.Absorbed && len(drawn) < maxDrawnSubjects+1 {
 			drawn = append(drawn, i)
 		}
 	}
@@ -81,7 +93,7 @@ func (c *composer) setup(title string) {
 	}
 	solid := 0
 	for _, i := range drawn {
-		if c.b.Subjects[i].Kind != "particles" {
+		if c.b.Subjects[i].Kind != "particles" && !c.b.Subjects[i].Scenery {
 			solid++
 		}
 	}
@@ -100,9 +112,17 @@ func (c *composer) setup(title string) {
 			if e.Variant == "confetti" {
 				e.Count, e.Size = 80, 0.012
 			}
+			if e.Variant == "fireworks" {
+				// Shells in flight at once, bursting one after another over the frame.
+				e.Count, e.Size, e.Depth = 3, 0.012, 0.8
+			}
 			if e.Variant == "sparkles" {
 				e.Variant, e.Count, e.Size = "stars", 90, 0.01
 			}
+		} else if s.Scenery {
+			// Mountains, a city, an island: the place the others are in, large and low.
+			home.Y, e.Size, e.Depth = 0.78, 0.38, 0.7
+			c.decorate(e, s, i)
 		} else {
 			home.X = slotX(solid, slot)
 			slot++
@@ -111,7 +131,7 @@ func (c *composer) setup(title string) {
 			}
 			c.decorate(e, s, i)
 		}
-		if solid > 1 && s.Kind != "particles" {
+		if solid > 1 && s.Kind != "particles" && !s.Scenery {
 			e.Size *= 0.8
 		}
 		c.subjects = append(c.subjects, e)
@@ -122,6 +142,8 @@ func (c *composer) setup(title string) {
 		key(trackOf(e), "opacity", 0, 0, "")
 		c.d.Elements = append(c.d.Elements, e)
 	}
+	c.placeSubjects()
+	c.arrangeAssets()
 	for i, e := range c.subjects {
 		if c.travelsAcross(i) {
 			e.X = -0.62
@@ -130,6 +152,7 @@ func (c *composer) setup(title string) {
 			c.homes[i].Y = e.Y
 		}
 	}
+	c.prepareMotions()
 	if c.solidCount() == 0 && len(c.bd.Texts) > 0 {
 		c.addAccents()
 	}
@@ -213,6 +236,10 @@ func slug(s string) string {
 // decorate fills the details a kind of subject needs: chart values, counter target, the
 // name on a logo or card.
 func (c *composer) decorate(e *scene.Element, s subject, i int) {
+	if s.Data != nil {
+		c.decorateData(e, s)
+		return
+	}
 	quote := c.quoteFor(i)
 	switch s.Kind {
 	case scene.TypeChart:
@@ -251,6 +278,17 @@ func (c *composer) decorate(e *scene.Element, s subject, i int) {
 		}
 		key(trackOf(e), "progress", 0, 0, "")
 	case scene.TypeRing:
+		// "87% customer satisfaction as a progress ring": the ring fills to the percent
+		// and shows it, with what it measures under it; a loader stays a plain arc.
+		if c.b.Percent {
+			d := readData(dataCounter, c.b.Prompt)
+			if d.Suffix == "%" && d.To > 0 && d.To <= 100 {
+				e.To, e.Suffix = d.To, "%"
+				e.Sub = orDefault(quote, d.Label)
+				e.TextColor = c.bd.Palette.Text
+				e.Size = math.Max(e.Size, 0.24)
+			}
+		}
 		key(trackOf(e), "progress", 0, 0, "")
 	case scene.TypeLogo:
 		name := orDefault(quote, "Koda")
@@ -267,6 +305,16 @@ func (c *composer) decorate(e *scene.Element, s subject, i int) {
 	case scene.TypeIcon:
 		e.Variant = orDefault(s.Variant, "check")
 		e.Shadow = true
+	case scene.TypeAsset:
+		// Illustrations keep their colours; a line icon is drawn in the subject's.
+		e.Asset = s.Asset
+		e.Shadow = true
+		if a, ok := assets.Default().Get(s.Asset); ok && s.Color != "" {
+			// "a blue car": the illustration's own colours, turned to the asked hue.
+			if d, ok := a.HueShift(s.Color); ok {
+				e.Hue = d
+			}
+		}
 	case scene.TypeCard:
 		e.Text = orDefault(quote, capitalize(s.Noun))
 		e.Sub = orDefault(c.b.Price, "New")
@@ -459,7 +507,7 @@ func (c *composer) intro(a0, a1 float64) {
 		in := math.Min(1.0, d*0.6)
 		switch c.bd.Base {
 		case koda.StylePlayful:
-			if c.bouncy[i] {
+			if c.bouncy[i] && !c.countedBounce(i) {
 				// Drop in from above the frame and land with a squash.
 				if t0 == 0 {
 					// On screen from the first frame, falling from the top.
@@ -546,6 +594,8 @@ func (c *composer) action(beatIdx int, a0, a1 float64) {
 	across := beatIdx >= 0 && beatIdx < len(c.b.Beats) && c.b.Beats[beatIdx].Across
 	d := a1 - a0
 	moved := false
+	c.beat = beatIdx
+	defer func() { c.beat = -1 }()
 	for n, i := range c.targets(beatIdx) {
 		e := c.subjects[i]
 		t0 := a0 + 0.12*float64(n)
@@ -565,7 +615,8 @@ func (c *composer) action(beatIdx int, a0, a1 float64) {
 // signature is what a subject does when the prompt gives no verb: the style's motion.
 func (c *composer) signature(e *scene.Element) []string {
 	switch e.Type {
-	case scene.TypeChart, scene.TypeCounter, scene.TypeRing, scene.TypeWave:
+	case scene.TypeChart, scene.TypeCounter, scene.TypeRing, scene.TypeWave, scene.TypeCountdown, scene.TypeChecklist,
+		scene.TypeClock, scene.TypeProgress:
 		return []string{"count"}
 	case scene.TypeParticles:
 		return []string{"twinkle"}
@@ -581,6 +632,9 @@ func (c *composer) signature(e *scene.Element) []string {
 
 // act applies one action to element e during [a0, a1]; it reports whether e moved.
 func (c *composer) act(e *scene.Element, i int, a string, across bool, a0, a1 float64) bool {
+	if c.actMotion(e, i, a, across, a0, a1) {
+		return true
+	}
 	d := a1 - a0
 	playful := c.bd.Base == koda.StylePlayful
 	switch a {
@@ -712,6 +766,7 @@ func (c *composer) text(q int, a0, a1 float64) {
 	e := &scene.Element{ID: fmt.Sprintf("text-%d", q+1), Type: scene.TypeText, Label: "text", Text: c.bd.Texts[q],
 		Start: a0, Y: c.textY, Size: c.textSize(c.bd.Texts[q]), Color: c.bd.Palette.Text, Reveal: c.sp.Reveal,
 		Weight: map[koda.Style]int{koda.StyleSmooth: 700}[c.bd.Base]}
+	c.placeText(e, q)
 	reveal := math.Min(1.4, d*0.6)
 	c.emove(e, "progress", a0, a0, 0, "")
 	c.emove(e, "progress", a0, a0+reveal, 1, "linear")
@@ -723,6 +778,7 @@ func (c *composer) text(q int, a0, a1 float64) {
 		c.emove(prev, "y", a0, a0+0.4, prev.Y-0.12, "easeInCubic")
 		prev.End = round3(a0 + 0.45)
 	}
+	c.textMotion(e, q, a0, a1)
 	c.shown = e
 	c.texts[q] = e
 	c.d.Elements = append(c.d.Elements, e)
@@ -815,6 +871,11 @@ func (c *composer) detail(v int, a0, a1 float64) {
 	for n, i := range targets {
 		e := c.subjects[i]
 		t0 := a0 + 0.1*float64(n)
+		if isDataType(e.Type) {
+			// Data is read, not tossed about: a slow breath keeps it alive.
+			c.motion(e, scene.Motion{Type: scene.MotionPulse, Start: t0, End: a1, Amp: 0.03, Count: 1})
+			continue
+		}
 		switch c.bd.Base {
 		case koda.StylePlayful:
 			switch v % 4 {
@@ -871,7 +932,7 @@ func (c *composer) outro(a0, a1 float64) {
 		if e.Type == scene.TypeParticles {
 			continue
 		}
-		if c.bouncy[i] && c.bd.Base == koda.StylePlayful {
+		if c.bouncy[i] && c.bd.Base == koda.StylePlayful && !c.countedBounce(i) {
 			c.motion(e, scene.Motion{Type: scene.MotionBounce, Start: a0, End: a0 + d*0.6, Amp: 0.18, Count: 1, Squash: 1})
 		} else {
 			c.motion(e, scene.Motion{Type: scene.MotionFloat, Start: a0, End: a1 + 0.5, Amp: 0.025, Count: math.Max(0.5, d/2.5)})
@@ -899,6 +960,8 @@ func (c *composer) polish() {
 	case koda.StylePlayful:
 		c.d.Effects.Vignette = 0.08
 	}
+	c.polishSceneWords()
+	c.faceTravel()
 	for _, e := range c.subjects {
 		if e.Type != scene.TypeParticles && e.Type != scene.TypeCounter {
 			e.Shadow = true

@@ -14,13 +14,14 @@ var namedColors = map[string]string{
 	"pink": "#ec407a", "rose": "#f06292", "coral": "#ff7043", "salmon": "#fa8072", "peach": "#ffab91",
 	"brown": "#6d4c41", "beige": "#d7ccc8", "tan": "#d2b48c",
 	"white": "#ffffff", "black": "#111111", "gray": "#9e9e9e", "grey": "#9e9e9e", "silver": "#c0c0c0",
-	"charcoal": "#36454f",
+	"charcoal": "#36454f", "cream": "#f5efe0", "ivory": "#fffff0", "off-white": "#f8f6f0", "midnight": "#0b1026",
+	"mustard": "#e1ad01", "burgundy": "#800020", "sage": "#9caf88", "khaki": "#c3b091",
 }
 
 // subjectKinds maps nouns in prompts to the element type that draws them.
 var subjectKinds = map[string]string{
 	"ball": "circle", "balls": "circle", "sphere": "circle", "circle": "circle", "circles": "circle",
-	"dot": "circle", "dots": "circle", "orb": "circle", "planet": "circle", "sun": "circle", "moon": "circle",
+	"dot": "circle", "dots": "circle", "orb": "circle", "planet": "circle",
 	"bubble": "circle", "marble": "circle",
 	"square": "rect", "squares": "rect", "box": "rect", "boxes": "rect", "cube": "rect", "block": "rect",
 	"blocks": "rect", "rectangle": "rect", "button": "rect", "tile": "rect",
@@ -33,18 +34,15 @@ var subjectKinds = map[string]string{
 	"logo": "logo", "brand": "logo", "badge": "logo", "icon": "logo", "emblem": "logo",
 	"chart": "chart", "graph": "chart", "bars": "chart", "bar": "chart", "data": "chart", "statistics": "chart",
 	"stats": "chart", "revenue": "chart", "sales": "chart", "growth": "chart", "metrics": "chart",
-	"counter": "counter", "number": "counter", "numbers": "counter", "countdown": "counter",
+	"counter": "counter", "number": "counter", "numbers": "counter", "countdown": "countdown", "timer": "countdown",
+	"pie": "chart", "doughnut": "chart", "clock": "clock", "clocks": "clock", "stopwatch": "clock",
+	"checklist": "checklist", "to-do": "checklist", "todo": "checklist",
 	"percentage": "counter", "percent": "counter", "score": "counter",
 	"card": "card", "product": "card", "app": "card", "phone": "card", "shoe": "card", "sneaker": "card",
 	"watch": "card", "bottle": "card", "item": "card",
-	"rocket": "icon", "rockets": "icon", "bird": "icon", "birds": "icon", "cloud": "icon", "clouds": "icon",
-	"lightning": "icon", "bolt": "icon", "checkmark": "icon", "bell": "icon",
-	"notification": "icon", "envelope": "icon", "mail": "icon", "email": "icon", "pin": "icon",
-	"leaf": "icon", "leaves": "icon", "flame": "icon", "music": "icon",
-	"chat": "icon", "gift": "icon", "cup": "icon", "coffee": "icon",
-	"mug": "icon", "car": "icon", "house": "icon", "trophy": "icon", "award": "icon",
-	"tree": "icon", "trees": "icon", "fish": "icon", "flower": "icon", "flowers": "icon", "camera": "icon",
-	"cart": "icon", "basket": "icon",
+	// Pictograms the runtime draws with behaviour of their own: a tick that draws itself
+	// and speech bubbles holding their words. Other things are library assets (subjects.go).
+	"checkmark": "icon", "chat": "icon",
 	"text": "text", "title": "text", "headline": "text", "words": "text", "word": "text", "tagline": "text",
 	"message": "text", "caption": "text", "quote": "text", "slogan": "text", "name": "text", "letters": "text",
 }
@@ -66,7 +64,7 @@ var fillWaves = map[string]bool{"waves": true, "ocean": true, "sea": true, "tide
 // particleVariants picks how a particle field looks from the noun that asked for it.
 var particleVariants = map[string]string{
 	"stars": "stars", "starfield": "stars", "galaxy": "stars", "space": "stars",
-	"particles": "dust", "dust": "dust", "confetti": "confetti", "fireworks": "sparkles", "sparkles": "sparkles",
+	"particles": "dust", "dust": "dust", "confetti": "confetti", "fireworks": "fireworks", "firework": "fireworks", "sparkles": "sparkles",
 	"snow": "snow", "snowflakes": "snow", "bubbles": "bubbles",
 }
 

@@ -87,6 +87,9 @@ func backgroundPair(c, c2 string) [2]string {
 		return [2]string{c, c2}
 	case luminance(c) < 0.15:
 		return [2]string{c, lighten(c, 0.16)}
+	case luminance(c) > 0.8:
+		// Cream, white, paper: a light colour keeps its character, only a touch deeper.
+		return [2]string{c, darken(c, 0.07)}
 	}
 	return [2]string{c, darken(c, 0.35)}
 }
@@ -121,7 +124,7 @@ func darken(hex string, k float64) string {
 // the background set farthest from the subjects' colours, text that contrasts with it.
 func choosePalette(b *brief, style koda.Style) palette {
 	var p palette
-	defaults := defaultSubjectColors[style]
+	defaults := b.defaultColors(defaultSubjectColors[style])
 	for i, s := range b.Subjects {
 		c := s.Color
 		if c == "" {
@@ -188,6 +191,14 @@ func choosePalette(b *brief, style koda.Style) palette {
 	}
 	if b.TextColor != "" {
 		p.Text = b.TextColor
+	}
+	if luminance(mix(p.Background[0], p.Background[1])) > 0.7 {
+		// White particles vanish on a light backdrop: they take the subjects' colours.
+		for i, s := range b.Subjects {
+			if s.Kind == "particles" && s.Color == "" {
+				p.Subjects[i] = defaults[i%len(defaults)]
+			}
+		}
 	}
 	if style == koda.StyleCinematic && len(p.Subjects) > 0 && b.Background == "" {
 		p.Glow = p.Subjects[0]

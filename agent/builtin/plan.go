@@ -114,8 +114,11 @@ func onlyAppear(actions []string) bool {
 // quoteBelongsToSubject: a quote in the same clause as a logo or card names it.
 func quoteBelongsToSubject(b *brief, bt beat) bool {
 	for _, si := range bt.Subjects {
-		if k := b.Subjects[si].Kind; k == "logo" || k == "card" {
+		if k := b.Subjects[si].Kind; k == "logo" || k == "card" || k == "progress" || k == "counter" {
 			return true
+		}
+		if iconVariants[b.Subjects[si].Noun] == "chat" {
+			return true // the words said in a speech bubble are drawn inside it
 		}
 	}
 	return false
@@ -501,4 +504,4 @@ func colorName(hex string) string {
 var colorNameOrder = []string{"red", "orange", "yellow", "green", "blue", "purple", "pink", "teal", "cyan",
 	"white", "black", "gray", "gold", "navy", "brown", "crimson", "scarlet", "maroon", "amber", "lime", "mint",
 	"emerald", "olive", "turquoise", "sky", "azure", "cobalt", "indigo", "violet", "lavender", "magenta", "rose",
-	"coral", "salmon", "peach", "beige", "tan", "silver", "charcoal", "grey", "golden", "aqua"}
+	"coral", "salmon", "peach", "beige", "tan", "silver", "charcoal", "grey", "golden", "aqua", "cream", "ivory", "midnight", "mustard", "burgundy", "sage", "khaki"}

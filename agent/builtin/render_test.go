@@ -30,6 +30,7 @@ type recorder struct {
 	todos    []string // "id:status" in order
 	thinking []string
 	files    []string
+	messages []string
 }
 
 func (r *recorder) TodoUpdate(_ context.Context, id string, s koda.TodoStatus) {
@@ -42,7 +43,11 @@ func (r *recorder) Thinking(_ context.Context, m string) {
 	defer r.mu.Unlock()
 	r.thinking = append(r.thinking, m)
 }
-func (r *recorder) Message(context.Context, string, string) {}
+func (r *recorder) Message(_ context.Context, _, content string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.messages = append(r.messages, content)
+}
 func (r *recorder) FileWritten(_ context.Context, path string, _ int64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -63,9 +68,16 @@ func newSandbox(t *testing.T) koda.Sandbox {
 // generate plans and generates a project from a prompt into a fresh sandbox.
 func generate(t *testing.T, prompt string, style koda.Style, durationS float64) (*koda.Project, koda.Sandbox, *recorder) {
 	t.Helper()
+	return generateWith(t, &koda.Project{Prompt: prompt, Style: style, DurationS: durationS})
+}
+
+// generateWith plans and generates project p (its prompt, style, duration, presets).
+func generateWith(t *testing.T, p *koda.Project) (*koda.Project, koda.Sandbox, *recorder) {
+	t.Helper()
 	ctx := context.Background()
 	a := builtin.New(nil)
-	p := &koda.Project{ID: "prj_test", Prompt: prompt, Style: style, DurationS: durationS}
+	p.ID = "prj_test"
+	prompt := p.Prompt
 	pl, err := a.Plan(ctx, p, "")
 	if err != nil {
 		t.Fatal(err)

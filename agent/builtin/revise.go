@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/agent/critic"
 	"github.com/kodahq/koda/agent/scene"
 )
 
@@ -64,6 +65,9 @@ func (a *Agent) Revise(ctx context.Context, p *koda.Project, feedback string, sb
 	if len(rv.notes) == 0 {
 		return fmt.Sprintf("I could not tie %q to a parameter I can change (timing, bounce height, size, colours, easing, text), so the animation is unchanged. Try e.g. \"make the bounce higher\", \"slower\", \"the ball should be red\" or \"add the text 'Launch day'\".", feedback), nil
 	}
+	// A revision can push a subject out of frame or text onto another element (bigger,
+	// higher bounce, new words): the critic looks again before the new preview.
+	fixes, _ := critic.Repair(d, projectFrames(analyze(p.Prompt), p)...)
 	if err := d.Validate(); err != nil {
 		return "", &koda.Error{Kind: koda.EINTERNAL, Code: koda.CodeAgentFailed, Message: "The revised scene is invalid.", Err: err}
 	}
@@ -93,6 +97,9 @@ func (a *Agent) Revise(ctx context.Context, p *koda.Project, feedback string, sb
 		syncPlanPalette(p, feedback)
 	}
 	msg := "Changed " + strings.Join(rv.notes, "; ") + "."
+	if note := critic.FixNotes(fixes); note != "" {
+		msg += " " + note
+	}
 	if rv.conflit != "" {
 		msg = rv.conflit + " " + msg
 	}

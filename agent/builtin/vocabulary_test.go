@@ -2,6 +2,7 @@ package builtin_test
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/kodahq/koda/agent/scene"
@@ -57,5 +58,73 @@ func TestRuntimeVocabulary(t *testing.T) {
 	}
 	if a, b, e := ink(0), ink(1), ink(2); !(a < b && b < e) {
 		t.Errorf("list ink at 0.1s, 1s, 2.9s = %v, %v, %v; want it to grow as items appear", a, b, e)
+	}
+}
+
+// TestRuntimeAssets draws library assets: an illustration keeps its own colours, a line
+// icon takes the element's colour, both are ready on the very first frame and follow
+// their motions.
+func TestRuntimeAssets(t *testing.T) {
+	ctx := context.Background()
+	d := &scene.Description{Version: scene.Version, Duration: 2, FPS: 30,
+		Background: scene.Background{Colors: []string{"#ffffff"}}}
+	d.Elements = append(d.Elements,
+		&scene.Element{ID: "boat", Type: scene.TypeAsset, Asset: "fluent:sailboat", X: -0.5, Y: 0, Size: 0.3,
+			Motions: []*scene.Motion{{Type: scene.MotionFloat, Start: 0, End: 2, Amp: 0.05, Count: 1}}},
+		&scene.Element{ID: "gear", Type: scene.TypeAsset, Asset: "tabler:settings", X: 0.5, Y: 0, Size: 0.3, Color: "#e53935",
+			Motions: []*scene.Motion{{Type: scene.MotionSpin, Start: 0, End: 2, Count: 0.25}}},
+	)
+	if err := d.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	sb := newSandbox(t)
+	js, _ := d.JSON()
+	script, _ := d.Script()
+	files := map[string][]byte{scene.FileIndex: scene.IndexHTML(), scene.FileRuntime: scene.RuntimeJS(), scene.FileJSON: js, scene.FileScene: script}
+	for _, f := range d.AssetFiles() {
+		files[f.Path] = f.Data
+	}
+	if len(files) != 6 {
+		t.Fatalf("asset files %v, want the two SVGs", d.AssetFiles())
+	}
+	for name, data := range files {
+		if _, err := sb.WriteFile(ctx, name, data, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := render(t, browser(t), sb.Dir(), 640, 360, 0, 1.0)
+	// Colours in each half of the first frame, quantised.
+	colours := func(img int, x0, x1 int) (distinct int, red, dark float64) {
+		seen := map[[3]int]bool{}
+		n := 0.0
+		for y := 0; y < 360; y++ {
+			for x := x0; x < x1; x++ {
+				r, g, b := rgbAt(c.frames[img], x, y)
+				if math.Max(r, math.Max(g, b))-math.Min(r, math.Min(g, b)) < 60 {
+					continue // the grey background (white with the runtime's shading)
+				}
+				n++
+				seen[[3]int{int(r) / 32, int(g) / 32, int(b) / 32}] = true
+				if r > 180 && g < 110 && b < 110 {
+					red++
+				}
+				if r < 60 && g < 60 && b < 60 {
+					dark++
+				}
+			}
+		}
+		if n == 0 {
+			return 0, 0, 0
+		}
+		return len(seen), red / n, dark / n
+	}
+	if k, _, _ := colours(0, 0, 320); k < 4 {
+		t.Errorf("the sailboat on the first frame has %d colours, want an illustration in its own colours", k)
+	}
+	if k, red, dark := colours(0, 320, 640); k == 0 || red < 0.5 || dark > 0.05 {
+		t.Errorf("the settings icon is %.0f%% red and %.0f%% dark (%d colours), want it drawn in the element's red", red*100, dark*100, k)
+	}
+	if diff(c.frames[0], c.frames[1]) < 0.05 {
+		t.Errorf("frames at 0s and 1s barely differ (%.2f): the assets do not move", diff(c.frames[0], c.frames[1]))
 	}
 }

@@ -429,3 +429,61 @@ func TestLimiterSharedAcrossWorkers(t *testing.T) {
 		t.Errorf("peak in flight %d, want 1..3", p)
 	}
 }
+
+// TestAssetTools replays a session that searches the asset library and places what it
+// found: the orchestrator is offered search_assets, the search answers with library ids,
+// the code generator is told about asset elements, and the asset's SVG lands in the
+// project beside the scene and renders.
+func TestAssetTools(t *testing.T) {
+	for _, provider := range []string{"anthropic", "openai"} {
+		t.Run(provider, func(t *testing.T) {
+			rp, srv := newReplay(t, provider, "assets")
+			a := newAgent(t, model(provider, srv.URL))
+			sb, rec, p := newSandbox(t), &recorder{}, project()
+			p.Prompt = "A sailboat bobs on the waves"
+			if err := a.Generate(context.Background(), p, sb, rec); err != nil {
+				t.Fatalf("generate: %v", err)
+			}
+			if first := rp.request(0); !strings.Contains(first, `"search_assets"`) || !strings.Contains(first, "search_assets first") {
+				t.Error("the orchestrator was not offered search_assets or told to use it")
+			}
+			// The search result the model read names the library's sailboat first.
+			second := rp.request(1)
+			if !strings.Contains(second, `\"id\":\"fluent:sailboat\"`) || !strings.Contains(second, "illustration") {
+				t.Errorf("search_assets result not sent back: %.600s", second)
+			}
+			if gen := rp.request(2); !strings.Contains(gen, "asset (asset: a library id") {
+				t.Errorf("the code generator was not told about asset elements: %.300s", gen)
+			}
+			raw, err := sb.ReadFile(context.Background(), scene.FileJSON, 0, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := scene.Parse(raw)
+			if err != nil || d.Element("boat") == nil || d.Element("boat").Asset != "fluent:sailboat" {
+				t.Fatalf("scene.json %v: want the boat asset", err)
+			}
+			svg, err := sb.ReadFile(context.Background(), "assets/lib/fluent/sailboat.svg", 0, 0)
+			if err != nil || !strings.HasPrefix(string(svg), "<svg ") {
+				t.Errorf("the sailboat's SVG is not in the project: %v", err)
+			}
+			for _, m := range rec.messages {
+				if strings.Contains(m, "render") {
+					t.Errorf("unexpected message %q", m)
+				}
+			}
+		})
+	}
+}
+
+// TestSearchAssetsTool: an empty query is a tool error; a subject the library knows
+// only a relative of comes with the substitution note.
+func TestSearchAssetsTool(t *testing.T) {
+	out, err := llm.SearchAssets("limousine", 3)
+	if err != nil || !strings.Contains(out, "fluent:automobile") || !strings.Contains(out, `no illustration of \"limousine\"`) {
+		t.Errorf("search limousine = %s, %v", out, err)
+	}
+	if _, err := llm.SearchAssets(" ", 3); err == nil {
+		t.Error("an empty query was accepted")
+	}
+}

@@ -20,7 +20,10 @@ the user through short status messages, and delegate ALL code to the generate_co
    a. update_todo(todo_id, "active")
    b. set_thinking("<what you are doing, under 50 characters>")
    c. generate_code with a precise task: what to create or change, timings from the plan
-      (seconds), colours, texts, easing per the style table.
+      (seconds), colours, texts, easing per the style table. For every thing the
+      animation shows (a sailboat, a paper plane, a coffee cup, a settings icon), call
+      search_assets first and name the chosen id in the task ("an asset element
+      fluent:sailboat"), so the scene draws the library's illustration, not a shape.
    d. update_todo(todo_id, "done")
    Leave the todo "preview" pending: the system renders the preview.
 2. render_preview to check the animation loads and draws. If it reports an error,
@@ -61,6 +64,8 @@ code, no prose outside the JSON.
    Element types: circle, rect, star, heart, triangle, ring, wave, text, particles, chart,
    counter, logo, card, icon (variant: ` + strings.Join(scene.Icons, ", ") + `),
    image (src: a project file such as assets/logo.png), path (SVG path data in a -1..1 box),
+   asset (asset: a library id named in the task, e.g. fluent:sailboat; never invent one —
+   illustrations keep their colours, tabler line icons take color),
    morph (shapes: ` + strings.Join(scene.MorphShapes, ", ") + `), text with items (a staggered list).
    Motions: bounce, float, spin, pulse, orbit, wiggle, drift, slide.
    Tracks: x, y, scale, sx, sy, rotation, opacity, progress (0..1 reveal/draw/count).

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/agent/assets"
 	"github.com/kodahq/koda/agent/scene"
 	"github.com/kodahq/koda/sandbox"
 )
@@ -53,6 +54,8 @@ var catalog = []ToolSpec{
 			"description": str("precise specification: elements, timings in seconds, colours, texts, easings; or the change to make"),
 			"files":       map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "for modify_existing: the files to change (their current content is sent along)"},
 		}, "task", "description")},
+	{Name: "search_assets", Description: "Search Koda's library of illustrations and icons for a subject (\"paper plane\", \"sailboat\", \"settings\"). Returns ids to place as scene elements of type asset (\"asset\": \"fluent:sailboat\"), best first, with their names and keywords; fluent and noto are colour illustrations, tabler are line icons drawn in the element's color.",
+		Schema: obj(map[string]any{"query": str("subject words"), "limit": num("results, default 8, at most 25")}, "query")},
 	{Name: "render_preview", Description: "Smoke-render the first frames of the animation to check that it loads, follows the export protocol and draws. Returns ok or the error.",
 		Schema: obj(map[string]any{})},
 	{Name: "finish", Description: "End the work with a short summary for the user.",
@@ -127,6 +130,7 @@ func (a *Agent) dispatch(ctx context.Context, s *session, call Part) (string, er
 		Description          string   `json:"description"`
 		Files                []string `json:"files"`
 		Summary              string   `json:"summary"`
+		Query                string   `json:"query"`
 		Invalid              string   `json:"_invalid_json"`
 	}
 	if len(call.Input) > 0 {
@@ -188,6 +192,8 @@ func (a *Agent) dispatch(ctx context.Context, s *session, call Part) (string, er
 		return `{"success":true}`, nil
 	case "generate_code":
 		return a.generateCode(ctx, s, in.Task, in.Description, in.Files)
+	case "search_assets":
+		return searchAssets(in.Query, int(in.Limit))
 	case "render_preview":
 		if problem := a.smoke(ctx, s.sb, s.p); problem != "" {
 			return "", koda.Errorf(koda.EUNPROCESSABLE, koda.CodeRenderFailed, "%s", problem)
@@ -198,6 +204,54 @@ func (a *Agent) dispatch(ctx context.Context, s *session, call Part) (string, er
 		return `{"success":true}`, nil
 	}
 	return "", koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "unknown tool %q", call.Tool)
+}
+
+// searchAssets answers search_assets: the library's best matches for a subject, with
+// what a model needs to choose one and what is said when only a relative was found.
+func searchAssets(query string, limit int) (string, error) {
+	if strings.TrimSpace(query) == "" {
+		return "", koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "query is empty")
+	}
+	if limit <= 0 {
+		limit = 8
+	}
+	limit = min(limit, 25)
+	type result struct {
+		ID       string   `json:"id"`
+		Name     string   `json:"name"`
+		Keywords []string `json:"keywords,omitempty"`
+		Category string   `json:"category,omitempty"`
+		Kind     string   `json:"kind"`
+	}
+	res := struct {
+		Results []result `json:"results"`
+		Note    string   `json:"note,omitempty"`
+	}{Results: []result{}}
+	seen := map[string]bool{}
+	add := func(m assets.Match) {
+		if seen[m.ID] || len(res.Results) >= limit {
+			return
+		}
+		seen[m.ID] = true
+		r := result{ID: m.ID, Name: orDefault(m.Label, m.Name), Category: m.Category, Kind: "illustration"}
+		if m.Stroke {
+			r.Kind = "line icon (drawn in the element's color)"
+		}
+		r.Keywords = m.Keywords[:min(len(m.Keywords), 8)]
+		res.Results = append(res.Results, r)
+	}
+	// Find's choice first: it knows multi-word subjects, synonyms and relatives.
+	if m, ok := assets.Find(query); ok {
+		add(m)
+		res.Note = m.Message
+	}
+	for _, m := range assets.Search(query, limit) {
+		add(m)
+	}
+	if len(res.Results) == 0 {
+		res.Note = fmt.Sprintf("no asset matches %q; draw it with shapes or a path", query)
+	}
+	return jsonResult(res)
 }
 
 func (a *Agent) write(ctx context.Context, s *session, p string, data []byte, appendTo bool) (int64, error) {
@@ -274,21 +328,22 @@ func (a *Agent) generateCode(ctx context.Context, s *session, task, desc string,
 		if err != nil {
 			return "", err
 		}
-		for _, f := range []struct {
-			path string
-			data []byte
-		}{{scene.FileIndex, scene.IndexHTML()}, {scene.FileRuntime, scene.RuntimeJS()}, {scene.FileJSON, js}, {scene.FileScene, script}} {
-			if f.path == scene.FileIndex || f.path == scene.FileRuntime {
+		// The library drawings the scene places go before the scene that names them.
+		files := []scene.File{{Path: scene.FileIndex, Data: scene.IndexHTML()}, {Path: scene.FileRuntime, Data: scene.RuntimeJS()}}
+		files = append(files, d.AssetFiles()...)
+		files = append(files, scene.File{Path: scene.FileJSON, Data: js}, scene.File{Path: scene.FileScene, Data: script})
+		for _, f := range files {
+			if f.Path == scene.FileIndex || f.Path == scene.FileRuntime {
 				// The static runtime and page are written once and never change per project.
-				if _, err := s.sb.ReadFile(ctx, f.path, 0, 1); err == nil && task == "modify_existing" {
+				if _, err := s.sb.ReadFile(ctx, f.Path, 0, 1); err == nil && task == "modify_existing" {
 					continue
 				}
 			}
-			n, err := a.write(ctx, s, f.path, f.data, false)
+			n, err := a.write(ctx, s, f.Path, f.Data, false)
 			if err != nil {
 				return "", err
 			}
-			written = append(written, map[string]any{"path": f.path, "size_bytes": n})
+			written = append(written, map[string]any{"path": f.Path, "size_bytes": n})
 		}
 	case len(out.Files) > 0:
 		for _, f := range out.Files {

@@ -12,13 +12,20 @@
   }
   var ctx = canvas.getContext('2d');
   var W = 0, H = 0, U = 0, DPR = 1;
+  // RX, RY, RW, RH: the rectangle element positions span (the frame, or its safe area in
+  // portrait frames; agent/scene ContentRect computes the same).
+  var RX = 0, RY = 0, RW = 0, RH = 0;
   var FONT = '"DejaVu Sans", "Liberation Sans", Arial, sans-serif';
   var layoutCache = {};
 
   function resize() {
     var w = window.innerWidth || 640, h = window.innerHeight || 360, r = window.devicePixelRatio || 1;
     if (w === W && h === H && r === DPR) return;
-    W = w; H = h; DPR = r; U = Math.min(W, H);
+    W = w; H = h; DPR = r;
+    RX = 0; RY = 0; RW = W; RH = H;
+    var sa = S && S.safe_area;
+    if (sa && H > W) { RX = sa.left * W; RY = sa.top * H; RW = W * (1 - sa.left - sa.right); RH = H * (1 - sa.top - sa.bottom); }
+    U = Math.min(RW, RH);
     canvas.width = Math.max(1, Math.round(w * r));
     canvas.height = Math.max(1, Math.round(h * r));
     layoutCache = {};
@@ -138,40 +145,116 @@
     var r = Math.min(0.3, (m.end - m.start) / 4);
     return clamp(Math.min((t - m.start) / r, (m.end - t) / r), 0, 1);
   }
+  function frac(v) { return v - Math.floor(v); }
+  // Motions that drive an element's progress (text typed, path drawn, list checked,
+  // outline morphed): the latest one begun wins; before the first begins nothing shows.
+  var PROGRESS_MOTIONS = { type: 1, draw: 1, steps: 1, morph: 1 };
+  function progressOf(m, p) {
+    switch (m.type) {
+      case 'steps': {
+        // count discrete steps; each eases in during the first 30% of its share of time.
+        var n = Math.max(1, Math.round(m.count || 1)), u = p * n, k = Math.min(Math.floor(u), n - 1), f = u - k;
+        if (p >= 1) return 1;
+        return (k + ease(m.ease || 'easeOutCubic')(clamp(f / 0.3, 0, 1))) / n;
+      }
+      case 'morph': {
+        // count+1 shapes: each change takes 60% of its share, the rest holds the shape.
+        var segs = Math.max(1, Math.round(m.count || 1)), v = p * segs, j = Math.min(Math.floor(v), segs - 1), g = v - j;
+        return (j + clamp((g - 0.2) / 0.6, 0, 1)) / segs;
+      }
+      case 'draw': return ease(m.ease || 'easeInOutSine')(p);
+    }
+    return p; // type: characters at an even pace
+  }
+  // Flight path of a 'fly' motion at u (0..1), in frame units relative to its base.
+  function flyAt(m, u) {
+    var x = lerp(m.from_x || 0, m.to_x || 0, u), y = lerp(m.from_y || 0, m.to_y || 0, u), a = m.amp || 0.25;
+    if (m.curve === 'arc') y -= a * 4 * u * (1 - u);
+    else if (m.curve === 'wave') y += a * 0.5 * Math.sin(2 * Math.PI * (m.count || 2) * u);
+    return [x, y];
+  }
+  // tri folds a coordinate moving freely into [lo, hi] as if it bounced off both ends;
+  // hits is how many ends it has met.
+  function tri(v, lo, hi) {
+    var L = Math.max(1e-6, hi - lo), q = ((v - lo) % (2 * L) + 2 * L) % (2 * L);
+    return { v: q < L ? lo + q : hi - (q - L), hits: Math.abs(Math.floor((v - lo) / L)) };
+  }
+  // EXTENT: how far an element reaches from its centre, in sizes: sideways, up, down.
+  var EXTENT = { logo: [1.3, 1.3, 2.15], counter: [1.6, 0.6, 1.2], card: [0.85, 1.05, 1.05], icon: [1.05, 1.05, 1.05] };
+  function pick(list, n) { return list && list.length ? list[((n % list.length) + list.length) % list.length] : null; }
   function state(e, t) {
     var tr = e.tracks || {};
     var s = {
       x: track(tr.x, t, e.x || 0), y: track(tr.y, t, e.y || 0),
       scale: track(tr.scale, t, 1), sx: track(tr.sx, t, 1), sy: track(tr.sy, t, 1),
       rot: track(tr.rotation, t, 0), op: track(tr.opacity, t, 1), prog: track(tr.progress, t, 1),
-      px: 0, py: 0, lift: 0, bounce: null
+      px: 0, py: 0, lift: 0, bounce: null, color: null, offY: 0, cord: 0, events: 0,
+      fly: null, fill: null, rise: null, typing: false, back: false
     };
-    var ms = e.motions || [];
+    var ms = e.motions || [], popK = -1, progM = null, firstProg = null;
     for (var i = 0; i < ms.length; i++) {
-      var m = ms[i], span = m.end - m.start;
+      var m = ms[i], span = Math.max(1e-6, m.end - m.start);
       var p = clamp((t - m.start) / span, 0, 1), inside = t >= m.start && t <= m.end;
       var cyc = (m.count || 1), env = inside ? envelope(t, m) : 0;
+      if (PROGRESS_MOTIONS[m.type]) {
+        if (!firstProg || m.start < firstProg.start) firstProg = m;
+        if (t >= m.start && (!progM || m.start >= progM.start)) progM = m;
+        if (m.type === 'type') s.typing = true;
+        if (m.type === 'steps') s.stepped = Math.max(1, Math.round(m.count || 1));
+      }
       switch (m.type) {
         case 'bounce': {
           var tp = ease(m.ease)(p);
           s.x += lerp(m.from_x || 0, m.to_x || 0, tp);
           s.y += lerp(m.from_y || 0, m.to_y || 0, tp);
           s.bounce = m;
-          if (!inside) break;
-          // A fractional count starts at the top of an arc: the element drops in.
-          var phi = (Math.ceil(cyc) - cyc) + p * cyc, k = Math.min(Math.floor(phi), Math.ceil(cyc) - 1);
-          var u = phi - k, h = (m.amp || 0.5) * Math.pow(m.decay || 0.7, k);
+          var sq = m.squash || 0, dec = m.decay || 0.7, nh = Math.ceil(cyc), first = nh - cyc;
+          // Hops last as long as a body thrown that high stays up (√height), so the
+          // rhythm quickens as the bounces die down; a fractional count starts at the top
+          // of the first arc (the element drops in).
+          var tot = 0, wts = [];
+          for (var hk = 0; hk < nh; hk++) { var w = Math.sqrt(Math.pow(dec, hk)) * (hk === 0 ? 1 - first : 1); wts.push(w); tot += w; }
+          var at = p * tot, k = 0;
+          while (k < nh - 1 && at > wts[k]) { at -= wts[k]; k++; }
+          var u = (k === 0 ? first : 0) + (wts[k] > 0 ? at / Math.sqrt(Math.pow(dec, k)) : 1);
+          u = clamp(u, 0, 1);
+          // Every ground contact passed is an event (a colour change, for instance).
+          s.events += t < m.start ? 0 : k + (p >= 1 ? 1 : 0);
+          if (m.colors && t >= m.start) s.color = pick(m.colors, k + (p >= 1 ? 1 : 0));
+          if (!inside) {
+            if (t > m.end && t < m.end + 0.6 && sq > 0) {
+              // Settle: the landing squash rings down once the hops are over.
+              var st = t - m.end, wob = Math.exp(-st * 7) * Math.cos(st * 22);
+              s.sy *= 1 - sq * 0.3 * wob; s.sx *= 1 + sq * 0.24 * wob;
+            }
+            break;
+          }
+          var h = (m.amp || 0.5) * Math.pow(dec, k);
           s.lift = h * 4 * u * (1 - u);
-          var sq = m.squash || 0, c = Math.min(u, 1 - u), near = c < 0.12 ? 1 - c / 0.12 : 0;
+          var c = Math.min(u, 1 - u), near = c < 0.12 ? 1 - c / 0.12 : 0;
           var stretch = sq * 0.18 * Math.abs(1 - 2 * u) * (1 - near);
           s.sy *= (1 - sq * 0.38 * near) * (1 + stretch);
           s.sx *= (1 + sq * 0.32 * near) / (1 + stretch * 0.6);
           break;
         }
         case 'float': s.y += (m.amp || 0.03) * Math.sin(2 * Math.PI * cyc * p) * env; break;
+        case 'bob':
+          // Floating on a surface: up and down with a rock that leads the bob.
+          s.y += (m.amp || 0.03) * Math.sin(2 * Math.PI * cyc * p) * env;
+          s.rot += (m.angle || 6) * Math.sin(2 * Math.PI * cyc * p + Math.PI / 2) * env;
+          break;
         case 'spin': s.rot += 360 * cyc * ease(m.ease)(p); break;
         case 'pulse': s.scale *= 1 + (m.amp || 0.06) * 0.5 * (1 - Math.cos(2 * Math.PI * cyc * p)) * env; break;
         case 'orbit':
+          if (m.around || m.steady) {
+            // A steady circle (radius amp of the shorter side) around another element or
+            // the base position, starting at angle 'angle' (degrees, 0 = right).
+            var oa = ((m.angle || 0) * Math.PI / 180) + 2 * Math.PI * cyc * ease(m.ease)(p) * ((m.amp || 0.1) < 0 ? -1 : 1);
+            var orr = Math.abs(m.amp || 0.1) * U;
+            if (m.around) s.around = m.around;
+            s.px += orr * Math.cos(oa); s.py += orr * Math.sin(oa);
+            break;
+          }
           s.px += (m.amp || 0.1) * U * Math.cos(2 * Math.PI * cyc * p) * env;
           s.py += (m.amp || 0.1) * U * Math.sin(2 * Math.PI * cyc * p) * env;
           break;
@@ -182,8 +265,99 @@
           s.y += lerp(m.from_y || 0, m.to_y || 0, dp);
           break;
         }
+        case 'fly': {
+          var fu = ease(m.ease || 'easeInOutSine')(p), fp = flyAt(m, fu);
+          s.fly = { m: m, u: fu, bx: s.x, by: s.y };
+          s.x += fp[0]; s.y += fp[1];
+          if (m.orient) {
+            // Face the direction of travel (in pixels: frame units are not square).
+            var d1 = flyAt(m, clamp(fu - 0.01, 0, 1)), d2 = flyAt(m, clamp(fu + 0.01, 0, 1));
+            s.rot += Math.atan2((d2[1] - d1[1]) * H, (d2[0] - d1[0]) * W) * 180 / Math.PI - (m.heading || 0);
+          }
+          break;
+        }
+        case 'sweep':
+          // A clock hand: turns about its lower end, count full turns.
+          s.offY = -1;
+          s.rot += 360 * cyc * ease(m.ease)(p);
+          break;
+        case 'swing': {
+          // A pendulum or hanging tag: hangs from a pivot at (x, y) on a cord and swings,
+          // damped to 'decay' of its first amplitude by the end.
+          var sa = m.amp || 30, keep = clamp(m.decay || 0.15, 0.01, 1);
+          s.cord = m.length === undefined ? 0.5 : m.length;
+          s.offY = 1 + s.cord;
+          if (inside) s.rot += sa * Math.pow(keep, p) * Math.sin(2 * Math.PI * cyc * p);
+          break;
+        }
+        case 'slam': {
+          // Comes at the camera: from far away to full size in the first third with an
+          // overshoot, then (shake > 0) the frame-shake of the impact.
+          var sg = clamp(p / 0.35, 0, 1);
+          if (t < m.start) { s.op = 0; break; }
+          var grow = m.ease ? ease(m.ease)(sg) : 1 + 2.9 * Math.pow(sg - 1, 3) + 1.9 * Math.pow(sg - 1, 2);
+          s.scale *= lerp(0.06, 1, grow) * (m.amp || 1);
+          s.op *= clamp(sg * 5, 0, 1);
+          if (m.shake && p > 0.3 && p < 0.75) {
+            var sk = (1 - (p - 0.3) / 0.45) * m.shake * U;
+            s.px += sk * Math.sin(t * 71); s.py += sk * Math.cos(t * 53);
+          }
+          break;
+        }
+        case 'pop': {
+          // Appears with an overshoot at start and, unless it lasts to the end, shrinks
+          // away at end; several pops on one element make it come and go.
+          var pin = Math.min(0.35, span / 3), v = t < m.start ? 0 : ease('easeOutBack')(clamp((t - m.start) / pin, 0, 1));
+          if (m.end < S.duration - 1e-3 && t > m.end - 0.2) v *= ease('easeInQuad')(clamp((m.end - t) / 0.2, 0, 1));
+          if (t > m.end && m.end < S.duration - 1e-3) v = 0;
+          popK = Math.max(popK, v);
+          break;
+        }
+        case 'twinkle': {
+          var tw = 0.5 - 0.5 * Math.cos(2 * Math.PI * (m.count || 3) * p);
+          s.op *= 1 - (m.amp || 0.7) * tw * (inside ? 1 : 0);
+          s.scale *= 1 - 0.25 * tw * (inside ? 1 : 0);
+          s.rot += 20 * tw * (inside ? 1 : 0);
+          break;
+        }
+        case 'flip': {
+          // count half-turns about the vertical axis; the back shows color (or color2).
+          var fl = p * cyc, fk = Math.floor(fl), ff = fl - fk;
+          if (p >= 1) { fk = Math.round(cyc); ff = 0; }
+          var fa = Math.PI * ease(m.ease || 'easeInOutCubic')(ff);
+          s.sx *= Math.max(0.02, Math.abs(Math.cos(fa)));
+          var turned = fk + (fa > Math.PI / 2 ? 1 : 0);
+          if (t >= m.start && turned % 2 === 1) { s.back = true; s.color = m.color || e.color2 || s.color; }
+          s.events += t >= m.start ? turned : 0;
+          break;
+        }
+        case 'rise':
+          s.rise = m;
+          break;
+        case 'fill':
+          s.fill = { level: t < m.start ? 0 : ease(m.ease || 'easeInOutSine')(p), color: m.color || e.color2 || '#ffffff' };
+          break;
+        case 'ricochet': {
+          // The DVD logo: straight lines at constant speed, reflected by the frame's edges;
+          // each edge hit is an event that steps through 'colors'.
+          if (t < m.start) break;
+          // The element's whole extent stays inside the frame (a logo's ring and name
+          // included) and clear of letterbox bars.
+          var rt = Math.min(t, m.end) - m.start, rr = (e.size || 0.1) * U * s.scale, ext = EXTENT[e.type] || [1.05, 1.05, 1.05];
+          var lb = (S.effects && S.effects.letterbox && W > H * 1.2) ? S.effects.letterbox * H : 0;
+          var mx = rr * ext[0] * (e.type === 'rect' ? (e.aspect || 1) : 1) / (RW / 2);
+          var ax = tri(s.x + (m.vx || 0.4) * rt, -1 + mx, 1 - mx);
+          var ay = tri(s.y + (m.vy || 0.3) * rt, -1 + (rr * ext[1] + lb) / (RH / 2), 1 - (rr * ext[2] + lb) / (RH / 2));
+          s.x = ax.v; s.y = ay.v;
+          s.events += ax.hits + ay.hits;
+          if (m.colors) s.color = pick(m.colors, ax.hits + ay.hits);
+          break;
+        }
       }
     }
+    if (popK >= 0) s.scale *= popK;
+    if (progM) s.prog = progressOf(progM, clamp((t - progM.start) / Math.max(1e-6, progM.end - progM.start), 0, 1));
+    else if (firstProg) s.prog = 0;
     return s;
   }
 
@@ -269,11 +443,12 @@
   }
 
   function drawText(e, s, t, cx) {
-    var weight = e.weight || 800, maxW = Math.max(U * 0.3, 2 * Math.min(cx, W - cx) * 0.9);
+    var weight = e.weight || 800, maxW = Math.max(U * 0.3, 2 * Math.min(cx - RX, RX + RW - cx) * 0.9);
     var L = layout(e.text, e.size * U, weight, maxW / Math.max(0.2, s.scale * s.sx));
     var fs = L.size, lh = fs * 1.15, n = 0, total = 0;
     for (var a = 0; a < L.lines.length; a++) total += L.lines[a].length;
-    var mode = e.reveal || 'rise', prog = clamp(s.prog, 0, 1), overlap = 4;
+    var mode = s.typing ? 'type' : (e.reveal || 'rise'), prog = clamp(s.prog, 0, 1), overlap = mode === 'type' ? 0.001 : 4;
+    var caretX = null, caretY = 0;
     ctx.font = font(fs, weight);
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'left';
@@ -291,6 +466,7 @@
         var u = mode === 'fade' ? prog : clamp(prog * (total + overlap) - n, 0, overlap) / overlap;
         if (u <= 0) continue;
         var x = x0 + offs[i] + spacing * i, cw = offs[i + 1] - offs[i];
+        caretX = x + cw; caretY = y;
         ctx.save();
         ctx.fillStyle = e.color || '#ffffff';
         var alpha = 1, dy = 0, sc = 1;
@@ -306,9 +482,15 @@
         ctx.restore();
       }
     }
-    if (mode === 'type' && prog < 1 && Math.floor(t * 2.5) % 2 === 0) {
-      ctx.fillStyle = e.color || '#ffffff';
-      ctx.fillRect(-fs * 0.02, -fs * 0.5, fs * 0.06, fs);
+    if (mode === 'type') {
+      // The caret follows the last typed letter and blinks (steady while typing, as
+      // editors do), until the element's last second.
+      if (caretX === null) { caretX = -(L.offsets[0][L.lines[0].length] || 0) / 2; caretY = top; }
+      var typingNow = prog > 0 && prog < 1;
+      if (typingNow || Math.floor(t * 2.5) % 2 === 0) {
+        ctx.fillStyle = e.color || '#ffffff';
+        ctx.fillRect(caretX + fs * 0.06, caretY - fs * 0.5, fs * 0.07, fs);
+      }
     }
     shadowOff();
   }
@@ -323,6 +505,7 @@
     var r = rng(e.seed || 7), n = e.count || 60, v = e.variant || 'stars';
     var pal = [e.color || '#ffffff', e.color2 || '#ffd54f', '#ff6b6b', '#4dd0e1', '#b388ff', '#69f0ae'];
     var prog = clamp(s.prog, 0, 1);
+    if (v === 'fireworks') { drawFireworks(e, s, t, r, pal); return; }
     for (var i = 0; i < n; i++) {
       var rx = r(), ry = r(), rs = r(), rp = r(), rc = r();
       var x, y, size = U * (e.size || 0.01) * (0.4 + rs), a = 1;
@@ -376,6 +559,56 @@
     }
   }
 
+  // drawFireworks: shells rise from below the frame on a fading streak and burst into a
+  // ring of sparks that spread, fall under gravity and fade, one after another across the
+  // upper two thirds, so at any moment one is climbing and one or two are in bloom. count
+  // is the number of shells in flight at once (2–6), size the spark size.
+  function drawFireworks(e, s, t, r, pal) {
+    var live = clamp(Math.round(e.count && e.count <= 8 ? e.count : 3), 1, 8), period = 1.9, rise = 0.55, bloom = period - rise;
+    var cols = e.color && e.color2 ? [e.color, e.color2, '#ff5d8f', '#ffd54f', '#7cf4ff', '#b388ff', '#69f0ae'] : ['#ff5d8f', '#ffd54f', '#7cf4ff', '#b388ff', '#69f0ae', '#ff8a3d'];
+    if (e.color && !e.color2) cols.unshift(e.color);
+    var sz = U * clamp(e.size || 0.012, 0.004, 0.03), ga = ctx.globalAlpha;
+    ctx.save(); ctx.globalCompositeOperation = 'lighter'; ctx.translate(W / 2, H / 2); // (the camera leaves the origin top left)
+    // Shell k launches at k*period/live; the first ones are already in bloom at t=0.
+    var first = Math.floor((t - period) * live / period) - 1, last = Math.floor(t * live / period);
+    for (var k = first; k <= last; k++) {
+      var t0 = k * period / live - period * 0.35, age = t - t0;
+      if (age < 0 || age > period) continue;
+      var hr = rng((e.seed || 7) * 131 + k * 977 + 13);
+      var bx = (hr() * 1.5 - 0.75) * Math.min(W, U * 1.6) / 2, by = (-0.55 + hr() * 0.5) * H / 2;
+      var col = cols[Math.floor(hr() * cols.length)], col2 = cols[Math.floor(hr() * cols.length)];
+      var radius = U * (0.16 + hr() * 0.12), sparks = 36 + Math.floor(hr() * 20);
+      if (age < rise) {
+        // The climbing shell and its streak.
+        var u = ease('easeOutQuad')(age / rise), sy = H / 2 + sz * 4, yy = sy + (by - sy) * u;
+        var gr = ctx.createLinearGradient(bx, yy, bx, yy + U * 0.12);
+        gr.addColorStop(0, rgba('#fff3c4', 0.9)); gr.addColorStop(1, rgba('#fff3c4', 0));
+        ctx.strokeStyle = gr; ctx.lineWidth = Math.max(1, sz * 0.5);
+        ctx.beginPath(); ctx.moveTo(bx, yy); ctx.lineTo(bx, yy + U * 0.12); ctx.stroke();
+        ctx.fillStyle = '#fff8e1'; ctx.beginPath(); ctx.arc(bx, yy, sz * 0.7, 0, 6.283); ctx.fill();
+        continue;
+      }
+      var b = (age - rise) / bloom, spread = ease('easeOutCubic')(clamp(b * 1.6, 0, 1)), fade = clamp(1.15 - b, 0, 1);
+      if (b < 0.12) {
+        // The flash of the burst.
+        var fl = ctx.createRadialGradient(bx, by, 0, bx, by, radius * 0.6);
+        fl.addColorStop(0, rgba('#ffffff', 0.7 * (1 - b / 0.12))); fl.addColorStop(1, rgba(col, 0));
+        ctx.fillStyle = fl; ctx.beginPath(); ctx.arc(bx, by, radius * 0.6, 0, 6.283); ctx.fill();
+      }
+      var drop = b * b * U * 0.12;
+      for (var j = 0; j < sparks; j++) {
+        var ang = j / sparks * 6.283 + hr() * 0.1, sp = 0.75 + hr() * 0.3, c = j % 3 === 0 ? col2 : col;
+        var px = bx + Math.cos(ang) * radius * sp * spread, py = by + Math.sin(ang) * radius * sp * spread + drop;
+        var tx = bx + Math.cos(ang) * radius * sp * spread * 0.7, ty = by + Math.sin(ang) * radius * sp * spread * 0.7 + drop * 0.8;
+        ctx.globalAlpha = ga * fade * (0.75 + 0.25 * Math.sin(t * 25 + j));
+        ctx.strokeStyle = c; ctx.lineWidth = Math.max(1, sz * 0.45); ctx.lineCap = 'round';
+        ctx.beginPath(); ctx.moveTo(tx, ty); ctx.lineTo(px, py); ctx.stroke();
+        ctx.fillStyle = c; ctx.beginPath(); ctx.arc(px, py, sz * 0.55, 0, 6.283); ctx.fill();
+      }
+    }
+    ctx.restore();
+  }
+
   // ---- icons, paths, morphs, lists --------------------------------------------------------
   // Icons are drawn in a 2×2 box centred on 0,0: a filled body, stroked details, dots.
   var ICONS = {
@@ -404,8 +637,36 @@
     camera: { fill: 'M-0.9,-0.5 H-0.4 L-0.25,-0.75 H0.25 L0.4,-0.5 H0.9 V0.75 H-0.9 Z', dots: [[0, 0.1, 0.38]] },
     cart: { stroke: 'M-0.95,-0.7 H-0.65 L-0.4,0.3 H0.7 L0.9,-0.45 H-0.55', dots: [[-0.3, 0.62, 0.14], [0.55, 0.62, 0.14]], dark: true }
   };
+  // Library assets: the generator writes each one's SVG at assets/lib/<set>/<name>.svg
+  // (assets.File). Line-icon sets (assets.Set.Stroke) are drawn in the element's colour;
+  // illustrations keep their own.
+  var STROKE_SETS = { tabler: true };
+  function assetSrc(id) { id = String(id || ''); var k = id.indexOf(':'); return k < 0 ? '' : 'assets/lib/' + id.slice(0, k) + '/' + id.slice(k + 1) + '.svg'; }
+  function assetStroke(id) { return !!STROKE_SETS[String(id || '').split(':')[0]]; }
+  var tintCache = {};
+  function tinted(img, id, color, w, h) {
+    // Rasterise once per colour and size, then recolour every drawn pixel (source-in).
+    w = Math.max(1, Math.ceil(w / 16) * 16); h = Math.max(1, Math.ceil(h / 16) * 16);
+    var key = id + color + w + 'x' + h, c = tintCache[key];
+    if (c) return c;
+    c = document.createElement('canvas'); c.width = w; c.height = h;
+    var g = c.getContext('2d');
+    g.drawImage(img, 0, 0, w, h);
+    g.globalCompositeOperation = 'source-in'; g.fillStyle = color; g.fillRect(0, 0, w, h);
+    return (tintCache[key] = c);
+  }
   var pathCache = {};
   function pathOf(d) { return pathCache[d] || (pathCache[d] = new Path2D(d)); }
+  var lengthCache = {};
+  function pathLength(d) {
+    if (lengthCache[d] === undefined) {
+      var el = document.createElementNS('http://www.w3.org/2000/svg', 'path'), len = 0;
+      el.setAttribute('d', d);
+      try { len = el.getTotalLength(); } catch (err) { len = 0; }
+      lengthCache[d] = len > 0 ? len : 20;
+    }
+    return lengthCache[d];
+  }
   function drawIcon(e, s, t, r, color, c2) {
     var ic = ICONS[e.variant] || ICONS.check, prog = clamp(s.prog, 0, 1);
     ctx.save();
@@ -428,7 +689,7 @@
       if (ic.draw) { ctx.setLineDash([3, 3]); ctx.lineDashOffset = 3 * (1 - prog); }
       ctx.stroke(pathOf(ic.stroke)); ctx.setLineDash([]);
     }
-    var dots = ic.dots || [];
+    var dots = (e.text && e.variant === 'chat') ? [] : (ic.dots || []);
     for (var i = 0; i < dots.length; i++) {
       ctx.fillStyle = ic.dark ? '#263238' : detail;
       ctx.beginPath(); ctx.arc(dots[i][0], dots[i][1], dots[i][2], 0, 6.283); ctx.fill();
@@ -465,7 +726,10 @@
   function drawItems(e, s, t, cx) {
     var n = e.items.length, lh = e.size * U * 1.45, st = e.stagger || 0.35;
     for (var i = 0; i < n; i++) {
-      var u = clamp((t - (e.start || 0) - i * st) / 0.6, 0, 1) * clamp(s.prog * 4, 0, 1);
+      // A steps motion reveals the lines one per step; otherwise they follow each other
+      // stagger seconds apart.
+      var u = s.stepped ? clamp(s.prog * s.stepped - i, 0, 1)
+        : clamp((t - (e.start || 0) - i * st) / 0.6, 0, 1) * clamp(s.prog * 4, 0, 1);
       if (u <= 0) continue;
       ctx.save(); ctx.translate(0, (i - (n - 1) / 2) * lh);
       drawText({ text: e.items[i], size: e.size, color: e.color, weight: e.weight, reveal: e.reveal }, { scale: s.scale, sx: s.sx, prog: u }, t, cx);
@@ -474,7 +738,7 @@
   }
 
   function drawShape(e, s, t, cx) {
-    var r = (e.size || 0.1) * U, color = e.color || '#ffffff', c2 = e.color2 || shade(color, -0.3);
+    var r = (e.size || 0.1) * U, color = s.color || e.color || '#ffffff', c2 = e.color2 || shade(color, -0.3);
     var prog = clamp(s.prog, 0, 1);
     switch (e.type) {
       case 'circle':
@@ -495,12 +759,21 @@
         shadowOn(e, r); ctx.fillStyle = bodyFill(color, r);
         ctx.beginPath(); ctx.moveTo(0, -r); ctx.lineTo(r * 0.95, r * 0.7); ctx.lineTo(-r * 0.95, r * 0.7); ctx.closePath(); ctx.fill(); shadowOff();
         break;
-      case 'ring':
+      case 'ring': {
+        // With a percent (to, suffix %) the arc fills to it and the number counts up in
+        // the middle, what it measures under the number, both inside the ring.
+        var pct = e.suffix === '%' && e.to > 0 ? clamp(e.to / 100, 0, 1) : 1;
         ctx.lineWidth = r * 0.2; ctx.lineCap = 'round';
         ctx.strokeStyle = rgba(color, 0.2); ctx.beginPath(); ctx.arc(0, 0, r, 0, 6.283); ctx.stroke();
         shadowOn(e, r); ctx.strokeStyle = color; ctx.beginPath();
-        ctx.arc(0, 0, r, -Math.PI / 2, -Math.PI / 2 + 6.283 * Math.max(0.001, prog)); ctx.stroke(); shadowOff();
+        ctx.arc(0, 0, r, -Math.PI / 2, -Math.PI / 2 + 6.283 * Math.max(0.001, prog * pct)); ctx.stroke(); shadowOff();
+        if (pct < 1 || e.suffix === '%') {
+          var rtc = e.text_color || color, inner = r * 1.5;
+          label(fmtNumber(e.to * prog, decimalsOf([e.to])) + '%', 0, e.sub ? -r * 0.14 : 0, r * 0.62, rtc, 'center', 800, inner);
+          if (e.sub) label(e.sub, 0, r * 0.4, r * 0.2, rgba(rtc, 0.8), 'center', 600, r * 1.35);
+        }
         break;
+      }
       case 'wave': {
         if (e.variant === 'fill') {
           // Layered swells across the whole frame, filled down past its bottom edge; they
@@ -542,12 +815,29 @@
         }
         break;
       }
+      case 'asset': {
+        var aimg = images[assetSrc(e.asset)];
+        if (aimg && aimg.naturalWidth) {
+          var aar = aimg.naturalWidth / aimg.naturalHeight, aw = aar >= 1 ? r * 2 : r * 2 * aar, ah = aar >= 1 ? r * 2 / aar : r * 2;
+          var src = assetStroke(e.asset) ? tinted(aimg, e.asset, color, aw * DPR * s.scale, ah * DPR * s.scale) : aimg;
+          shadowOn(e, r);
+          if (e.hue && !assetStroke(e.asset)) ctx.filter = 'hue-rotate(' + e.hue + 'deg)';
+          ctx.drawImage(src, -aw / 2, -ah / 2, aw, ah); ctx.filter = 'none'; shadowOff();
+        }
+        break;
+      }
       case 'path': {
-        var pth = pathOf(e.path);
+        var pth = pathOf(e.path), stroke = e.variant === 'stroke';
         ctx.save();
-        if (prog < 1) { ctx.beginPath(); ctx.rect(-r * 1.2, -r * 1.2, r * 2.4 * prog, r * 2.4); ctx.clip(); }
+        if (prog < 1 && !stroke) { ctx.beginPath(); ctx.rect(-r * 1.2, -r * 1.2, r * 2.4 * prog, r * 2.4); ctx.clip(); }
         ctx.scale(r, r); shadowOn(e, 1);
-        if (e.variant === 'stroke') { ctx.lineWidth = 0.08; ctx.lineCap = 'round'; ctx.lineJoin = 'round'; ctx.strokeStyle = color; ctx.stroke(pth); }
+        if (stroke) {
+          // Drawn as a pen would: the stroke's first prog of its length.
+          ctx.lineWidth = 0.08; ctx.lineCap = 'round'; ctx.lineJoin = 'round'; ctx.strokeStyle = color;
+          if (prog < 1) { var plen = pathLength(e.path); ctx.setLineDash([plen * prog, plen * 2]); }
+          if (prog > 0) ctx.stroke(pth);
+          ctx.setLineDash([]);
+        }
         else { ctx.fillStyle = color; ctx.fill(pth); }
         shadowOff(); ctx.restore();
         break;
@@ -559,23 +849,11 @@
         ctx.closePath(); ctx.fill(); shadowOff();
         break;
       }
-      case 'chart': {
-        var vals = e.values || [1], n = vals.length, cw = r * (e.aspect || 1.6), max = 0;
-        for (var k = 0; k < n; k++) max = Math.max(max, vals[k]);
-        var gap = cw * 2 / n, bw = gap * 0.62;
-        ctx.strokeStyle = 'rgba(255,255,255,0.55)'; ctx.lineWidth = Math.max(1, r * 0.02);
-        ctx.beginPath(); ctx.moveTo(-cw, r); ctx.lineTo(cw, r); ctx.stroke();
-        for (var b = 0; b < n; b++) {
-          var bp = ease('easeOutCubic')(clamp(prog * (n + 2) / 3 - b / 3 * 1.0, 0, 1));
-          var bh = 2 * r * (vals[b] / (max || 1)) * bp;
-          var bx = -cw + gap * b + (gap - bw) / 2;
-          var g = ctx.createLinearGradient(0, r - bh, 0, r);
-          g.addColorStop(0, shade(color, 0.25)); g.addColorStop(1, e.color2 || shade(color, -0.25));
-          ctx.fillStyle = g; shadowOn(e, r * 0.3);
-          roundRect(bx, r - bh, bw, Math.max(bh, 0.5), bw * 0.18); ctx.fill(); shadowOff();
-        }
-        break;
-      }
+      case 'chart': drawChart(e, s, t, r); break;
+      case 'countdown': drawCountdown(e, s, t, r); break;
+      case 'checklist': drawChecklist(e, s, t, r); break;
+      case 'clock': drawClock(e, s, t, r); break;
+      case 'progress': drawProgressBar(e, s, t, r); break;
       case 'counter': {
         var v = lerp(e.from || 0, e.to || 100, ease('easeOutCubic')(prog));
         var dec = (Math.abs((e.to || 0) - Math.round(e.to || 0)) > 0) ? 1 : 0;
@@ -608,7 +886,10 @@
           ctx.restore();
         }
         if (e.sub) {
-          ctx.save(); ctx.translate(0, r * 1.8);
+          // The name stays level under a badge that spins: undo the turn, keep the scale.
+          var ksx = s.scale * s.sx || 1, ksy = s.scale * s.sy || 1;
+          ctx.save(); ctx.scale(1 / ksx, 1 / ksy); ctx.rotate(-(s.rot || 0) * Math.PI / 180); ctx.scale(ksx, ksy);
+          ctx.translate(0, r * 1.8);
           drawText({ text: e.sub, size: e.size * 0.5, color: e.text_color || '#ffffff', weight: 700, reveal: 'rise' },
             { scale: s.scale, sx: s.sx, prog: prog }, t, cx);
           ctx.restore();
@@ -637,6 +918,366 @@
         }
         break;
       }
+    }
+  }
+
+  // ---- data elements: charts, countdowns, checklists, clocks, progress bars ----------------
+  // Their numbers and words come from the prompt; every label is fitted to the room it
+  // has (shrunk, never clipped), and text takes text_color so it reads on the background.
+  var SERIES = ['#6366f1', '#f43f5e', '#f59e0b', '#10b981', '#0ea5e9', '#a855f7', '#84cc16', '#ec4899', '#14b8a6', '#f97316'];
+  function lum(hex) { var c = rgb(hex); return (0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]) / 255; }
+  function seriesColor(e, i) {
+    if (e.colors && e.colors[i]) return e.colors[i];
+    if (i === 0 && e.color) return e.color;
+    return SERIES[i % SERIES.length];
+  }
+  function textColor(e) { return e.text_color || '#ffffff'; }
+  // label draws one line of text at x,y, shrunk to fit maxW; it returns the width drawn.
+  function label(text, x, y, size, color, align, weight, maxW) {
+    var fs = size;
+    ctx.font = font(fs, weight || 700);
+    var w = ctx.measureText(text).width;
+    if (maxW && w > maxW) { fs = Math.max(1, fs * maxW / w); ctx.font = font(fs, weight || 700); w = ctx.measureText(text).width; }
+    ctx.textAlign = align || 'center';
+    ctx.textBaseline = 'middle';
+    ctx.fillStyle = color;
+    ctx.fillText(text, x, y);
+    return w;
+  }
+  function decimalsOf(vals) {
+    var d = 0;
+    for (var i = 0; i < vals.length; i++) {
+      var s = String(vals[i]), k = s.indexOf('.');
+      if (k >= 0) d = Math.max(d, Math.min(2, s.length - k - 1));
+    }
+    return d;
+  }
+  // fmtValue writes a chart value with its unit; six digits and more are shortened
+  // (4,500,000 → 4.5M) so a label stays as wide as its bar.
+  function fmtValue(e, v, dec) {
+    var a = Math.abs(v), body = fmtNumber(v, dec);
+    if (!e.suffix && a >= 1e5) {
+      var units = [[1e9, 'B'], [1e6, 'M'], [1e3, 'k']];
+      for (var i = 0; i < units.length; i++) {
+        if (a >= units[i][0]) { var q = v / units[i][0]; body = fmtNumber(q, Math.abs(q) < 10 ? 1 : 0).replace(/\.0$/, '') + units[i][1]; break; }
+      }
+    }
+    return (e.prefix || '') + body + (e.suffix || '');
+  }
+  // niceStep is a round tick step (1, 2 or 5 × 10^k) giving about n ticks over span.
+  function niceStep(span, n) {
+    var raw = span / n, p = Math.pow(10, Math.floor(Math.log(raw) / Math.LN10)), f = raw / p;
+    return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
+  }
+  // halfRoom is the half-width an element centred at s.cx may use, in its own units: a
+  // wide chart narrows to fit a tall frame instead of spilling out of it.
+  function halfRoom(s) { return Math.min(s.cx - RX, RX + RW - s.cx) * 0.94 / Math.max(0.05, s.scale * s.sx); }
+  function chartTitle(e, y, r, cw, tc) {
+    if (!e.text) return;
+    label(e.text, 0, y, r * 0.13, tc, 'center', 700, cw * 2);
+  }
+
+  function drawBars(e, s, t, r) {
+    var vals = e.values || [1], n = vals.length, cw = Math.min(r * (e.aspect || 1.6), halfRoom(s)), tc = textColor(e);
+    var labels = e.labels || [], dec = decimalsOf(vals), max = 0;
+    for (var k = 0; k < n; k++) max = Math.max(max, vals[k]);
+    // A tall frame has height to spare: the bars stand taller.
+    var tall = RH > RW * 1.3 ? 1.45 : 1;
+    var base = r * 0.78 * tall, top = (e.text ? -r * 0.62 : -r * 0.8) * tall, span = base - top - r * 0.16;
+    var gap = cw * 2 / n, bw = gap * Math.min(0.7, 0.45 + n * 0.03);
+    var prog = clamp(s.prog, 0, 1), fs = Math.min(r * 0.12, gap * 0.34);
+    chartTitle(e, -r * 0.92 * tall, r, cw, tc);
+    // Faint gridlines, then the axis baseline.
+    ctx.strokeStyle = rgba(tc, 0.12); ctx.lineWidth = Math.max(1, r * 0.008);
+    for (var gl = 1; gl <= 3; gl++) { var gy = base - span * gl / 3; ctx.beginPath(); ctx.moveTo(-cw, gy); ctx.lineTo(cw, gy); ctx.stroke(); }
+    ctx.strokeStyle = rgba(tc, 0.6); ctx.lineWidth = Math.max(1.5, r * 0.015);
+    ctx.beginPath(); ctx.moveTo(-cw, base); ctx.lineTo(cw, base); ctx.stroke();
+    for (var b = 0; b < n; b++) {
+      // Bars grow in one after another, each overlapping the next.
+      var bp = ease('easeOutCubic')(clamp(prog * (n + 2) / 3 - b / 3, 0, 1));
+      var bh = span * (Math.max(0, vals[b]) / (max || 1)) * bp;
+      var bx = -cw + gap * b + (gap - bw) / 2, col = seriesColor(e, (e.colors && e.colors.length) ? b : 0);
+      var g = ctx.createLinearGradient(0, base - bh, 0, base);
+      g.addColorStop(0, shade(col, 0.2)); g.addColorStop(1, (e.colors && e.colors[b]) ? shade(col, -0.2) : (e.color2 || shade(col, -0.25)));
+      ctx.fillStyle = g; shadowOn(e, r * 0.3);
+      if (bh > 0.5) { roundRect(bx, base - bh, bw, bh, Math.min(bw * 0.16, bh / 2)); ctx.fill(); }
+      shadowOff();
+      if (bp > 0.02) {
+        ctx.save(); ctx.globalAlpha *= clamp(bp * 3, 0, 1);
+        label(fmtValue(e, vals[b] * bp, dec), bx + bw / 2, base - bh - fs * 0.8, fs, tc, 'center', 800, gap * 0.96);
+        ctx.restore();
+      }
+      if (labels[b]) {
+        ctx.save(); ctx.globalAlpha *= clamp(prog * 4, 0, 1);
+        label(labels[b], bx + bw / 2, base + fs * 0.95, fs * 0.95, rgba(tc, 0.85), 'center', 600, gap * 0.96);
+        ctx.restore();
+      }
+    }
+  }
+
+  function drawLine(e, s, t, r) {
+    var vals = e.values || [1], n = vals.length, cw = Math.min(r * (e.aspect || 1.6), halfRoom(s)), tc = textColor(e);
+    var labels = e.labels || [], dec = decimalsOf(vals), prog = clamp(s.prog, 0, 1), col = e.color || SERIES[0];
+    var lo = Infinity, hi = -Infinity;
+    for (var k = 0; k < n; k++) { lo = Math.min(lo, vals[k]); hi = Math.max(hi, vals[k]); }
+    if (lo >= 0 && lo < (hi - lo) * 0.6) lo = 0;
+    if (hi === lo) { hi += 1; lo = Math.max(0, lo - 1); }
+    var step = niceStep(hi - lo, 4);
+    lo = Math.floor(lo / step) * step; hi = Math.ceil(hi / step) * step;
+    var tall = RH > RW * 1.3 ? 1.45 : 1;
+    var fs = r * 0.105, left = -cw + fs * 3.2, right = cw - fs * 0.8, base = r * 0.72 * tall, top = (e.text ? -r * 0.6 : -r * 0.78) * tall;
+    chartTitle(e, -r * 0.92 * tall, r, cw, tc);
+    function px(i) { return n === 1 ? (left + right) / 2 : left + (right - left) * i / (n - 1); }
+    function py(v) { return base - (base - top) * (v - lo) / (hi - lo); }
+    // Y axis: gridlines with their values.
+    ctx.lineWidth = Math.max(1, r * 0.008);
+    var tdec = step < 1 ? decimalsOf([step]) : 0;
+    for (var tv = lo; tv <= hi + step * 0.01; tv += step) {
+      var ty = py(tv);
+      ctx.strokeStyle = rgba(tc, tv === lo ? 0.6 : 0.12);
+      ctx.beginPath(); ctx.moveTo(left, ty); ctx.lineTo(right, ty); ctx.stroke();
+      label(fmtValue(e, tv, tdec), left - fs * 0.4, ty, fs * 0.85, rgba(tc, 0.7), 'right', 600, fs * 2.8);
+    }
+    // X axis labels: every one that fits, else every other.
+    var every = 1;
+    ctx.font = font(fs, 600);
+    var widest = 0;
+    for (var li = 0; li < labels.length; li++) widest = Math.max(widest, ctx.measureText(labels[li] || '').width);
+    var slot = n > 1 ? (right - left) / (n - 1) : right - left;
+    while (widest * 1.1 > slot * every && every < n) every++;
+    for (var xi = 0; xi < n; xi += every) {
+      if (labels[xi]) label(labels[xi], px(xi), base + fs * 1.0, fs, rgba(tc, 0.85), 'center', 600, slot * every * 0.98);
+    }
+    // The line is drawn progressively from left to right, with its area and a head dot.
+    var pos = prog * (n - 1), last = Math.floor(pos), frac = pos - last;
+    var pts = [];
+    for (var i = 0; i <= Math.min(last, n - 1); i++) pts.push([px(i), py(vals[i])]);
+    if (last < n - 1 && frac > 0) pts.push([lerp(px(last), px(last + 1), frac), py(lerp(vals[last], vals[last + 1], frac))]);
+    if (pts.length > 1 || n === 1) {
+      var ag = ctx.createLinearGradient(0, top, 0, base);
+      ag.addColorStop(0, rgba(col, 0.35)); ag.addColorStop(1, rgba(col, 0));
+      ctx.fillStyle = ag; ctx.beginPath(); ctx.moveTo(pts[0][0], base);
+      for (var a = 0; a < pts.length; a++) ctx.lineTo(pts[a][0], pts[a][1]);
+      ctx.lineTo(pts[pts.length - 1][0], base); ctx.closePath(); ctx.fill();
+      ctx.strokeStyle = col; ctx.lineWidth = r * 0.035; ctx.lineJoin = 'round'; ctx.lineCap = 'round';
+      shadowOn({ glow: 0.4, color: col }, r * 0.2);
+      ctx.beginPath();
+      for (var p = 0; p < pts.length; p++) { if (p === 0) ctx.moveTo(pts[p][0], pts[p][1]); else ctx.lineTo(pts[p][0], pts[p][1]); }
+      ctx.stroke(); shadowOff();
+    }
+    // Every point's value when they fit side by side; else the first, last, highest and
+    // lowest only, so labels never pile up.
+    ctx.font = font(fs * 0.9, 800);
+    var vw = 0, imax = 0, imin = 0;
+    for (var q = 0; q < n; q++) {
+      vw = Math.max(vw, ctx.measureText(fmtValue(e, vals[q], dec)).width);
+      if (vals[q] > vals[imax]) imax = q;
+      if (vals[q] < vals[imin]) imin = q;
+    }
+    var allValues = vw * 1.15 < slot;
+    for (var d = 0; d <= Math.min(last, n - 1); d++) {
+      var dx = px(d), dy = py(vals[d]);
+      ctx.fillStyle = col; ctx.beginPath(); ctx.arc(dx, dy, r * 0.045, 0, 6.283); ctx.fill();
+      ctx.fillStyle = e.color2 || '#ffffff'; ctx.beginPath(); ctx.arc(dx, dy, r * 0.02, 0, 6.283); ctx.fill();
+      var above = d === 0 || d === n - 1 || vals[d] >= Math.max(vals[d - 1], vals[d + 1]) || vals[d] > vals[d - 1];
+      if (!allValues && d !== 0 && d !== n - 1 && d !== imax && d !== imin) continue;
+      label(fmtValue(e, vals[d], dec), dx, dy + (above ? -fs * 1.05 : fs * 1.05), fs * 0.9, tc, 'center', 800, slot * 1.1);
+    }
+    if (prog > 0 && prog < 1 && pts.length) {
+      var hd = pts[pts.length - 1];
+      ctx.fillStyle = rgba(col, 0.35); ctx.beginPath(); ctx.arc(hd[0], hd[1], r * 0.08 * (1 + 0.2 * Math.sin(t * 8)), 0, 6.283); ctx.fill();
+    }
+  }
+
+  function drawPie(e, s, t, r) {
+    var vals = e.values || [1], n = vals.length, tc = textColor(e), labels = e.labels || [];
+    var donut = e.variant === 'donut', prog = clamp(s.prog, 0, 1), sum = 0, dec = decimalsOf(vals);
+    for (var k = 0; k < n; k++) sum += Math.max(0, vals[k]);
+    sum = sum || 1;
+    // Legend beside the pie in wide frames, under it in tall or square ones.
+    var wide = W > H * 1.2, pr = wide ? r : RH > RW * 1.4 ? r * 0.95 : r * 0.78;
+    var pcx = wide ? -r * 0.8 : 0, pcy = wide ? 0 : -r * 0.42;
+    var rows = n, rowH = Math.min(r * 0.3, (wide ? 2.1 * r : 1.1 * r) / rows), fs = rowH * 0.52;
+    var inner = donut ? pr * 0.56 : 0, a0 = -Math.PI / 2, sweep = prog * 2 * Math.PI, acc = 0;
+    shadowOn({ shadow: true }, pr * 0.5);
+    ctx.fillStyle = 'rgba(0,0,0,0.001)'; ctx.beginPath(); ctx.arc(pcx, pcy, pr, 0, 6.283); ctx.fill();
+    shadowOff();
+    for (var i = 0; i < n; i++) {
+      var ang = 2 * Math.PI * Math.max(0, vals[i]) / sum, s0 = a0 + acc, s1 = a0 + Math.min(acc + ang, sweep);
+      acc += ang;
+      if (s1 <= s0) continue;
+      var col = seriesColor(e, i);
+      ctx.fillStyle = col;
+      ctx.beginPath();
+      ctx.arc(pcx, pcy, pr, s0, s1);
+      if (donut) ctx.arc(pcx, pcy, inner, s1, s0, true); else ctx.lineTo(pcx, pcy);
+      ctx.closePath(); ctx.fill();
+      // Thin gaps between slices in the background's colour.
+      ctx.strokeStyle = e.color2 || 'rgba(255,255,255,0.9)'; ctx.lineWidth = Math.max(1, pr * 0.018); ctx.lineJoin = 'round';
+      ctx.stroke();
+    }
+    acc = 0;
+    for (var j = 0; j < n; j++) {
+      var aj = 2 * Math.PI * Math.max(0, vals[j]) / sum, mid = a0 + acc + aj / 2, done = clamp((sweep - acc - aj * 0.6) / (aj * 0.4 + 0.01), 0, 1);
+      acc += aj;
+      var share = Math.max(0, vals[j]) / sum * 100, pct = (e.suffix === '%' ? fmtNumber(vals[j], dec) : fmtNumber(share, 0)) + '%';
+      if (done > 0 && aj > 0.32) {
+        var lr = donut ? (pr + inner) / 2 : pr * 0.62, col2 = seriesColor(e, j);
+        ctx.save(); ctx.globalAlpha *= done;
+        label(pct, pcx + Math.cos(mid) * lr, pcy + Math.sin(mid) * lr, pr * (donut ? 0.13 : 0.15), lum(col2) > 0.62 ? '#111827' : '#ffffff', 'center', 800, donut ? pr - inner : pr * 0.7);
+        ctx.restore();
+      }
+      // Legend row: swatch, name, value.
+      var lx, ly, lw;
+      if (wide) { lx = r * 0.45; ly = -rowH * (rows - 1) / 2 + j * rowH; lw = r * 1.45; }
+      else { lw = r * 1.7; lx = -lw / 2; ly = pr + pcy + rowH * 0.9 + j * rowH; }
+      var appear = clamp(prog * (n + 1) - j, 0, 1);
+      if (appear <= 0) continue;
+      ctx.save(); ctx.globalAlpha *= appear; ctx.translate((1 - ease('easeOutCubic')(appear)) * r * 0.1, 0);
+      ctx.fillStyle = seriesColor(e, j); roundRect(lx, ly - fs * 0.45, fs * 0.9, fs * 0.9, fs * 0.2); ctx.fill();
+      var val = e.suffix === '%' ? pct : fmtValue(e, vals[j], dec);
+      ctx.font = font(fs, 800);
+      var vw = ctx.measureText(val).width;
+      label(val, lx + lw, ly, fs, tc, 'right', 800, lw * 0.4);
+      if (labels[j]) label(labels[j], lx + fs * 1.35, ly, fs, rgba(tc, 0.9), 'left', 600, Math.max(fs, lw - fs * 1.35 - Math.min(vw, lw * 0.4) - fs * 0.5));
+      ctx.restore();
+    }
+    if (donut && e.text && prog > 0.5) {
+      ctx.save(); ctx.globalAlpha *= clamp((prog - 0.5) * 3, 0, 1);
+      label(e.text, pcx, pcy, inner * 0.32, tc, 'center', 800, inner * 1.6);
+      ctx.restore();
+    }
+  }
+
+  // itemTime is when item i of a countdown or checklist happens: its time, else spread
+  // over the element's progress.
+  function itemProgress(e, s, t, i, n, dur) {
+    if (e.times && e.times[i] !== undefined) return clamp((t - e.times[i]) / dur, 0, 1);
+    return clamp(s.prog * n - i, 0, 1);
+  }
+
+  function drawCountdown(e, s, t, r) {
+    var items = e.items || [], n = items.length, cur = -1, since = 0, until = Infinity;
+    for (var i = 0; i < n; i++) {
+      var at = e.times && e.times[i] !== undefined ? e.times[i] : (e.start || 0) + i / n * ((e.end || S.duration) - (e.start || 0));
+      if (t >= at) { cur = i; since = t - at; }
+      else { until = Math.min(until, at - t); break; }
+    }
+    if (cur < 0) return;
+    var next = cur + 1 < n ? (e.times && e.times[cur + 1] !== undefined ? e.times[cur + 1] : (e.start || 0) + (cur + 1) / n * ((e.end || S.duration) - (e.start || 0))) : Infinity;
+    var span = next === Infinity ? 1 : next - (t - since), u = clamp(since / Math.min(0.35, span * 0.5), 0, 1);
+    var out = next === Infinity ? 0 : clamp(1 - (next - t) / Math.min(0.2, span * 0.3), 0, 1);
+    var txt = String(items[cur]), col = e.color || '#ffffff', last = cur === n - 1;
+    // A ring that empties over each number's time, then bursts on the last item.
+    if (!last && span < Infinity) {
+      ctx.lineWidth = r * 0.07; ctx.lineCap = 'round';
+      ctx.strokeStyle = rgba(e.color2 || col, 0.2); ctx.beginPath(); ctx.arc(0, 0, r * 1.05, 0, 6.283); ctx.stroke();
+      ctx.strokeStyle = e.color2 || col; ctx.beginPath();
+      ctx.arc(0, 0, r * 1.05, -Math.PI / 2, -Math.PI / 2 + 6.283 * Math.max(0.001, 1 - clamp(since / span, 0, 1))); ctx.stroke();
+    }
+    ctx.save();
+    var sc = ease('easeOutBack')(u) * (1 + out * 0.4);
+    ctx.globalAlpha *= clamp(u * 2, 0, 1) * (1 - out);
+    ctx.scale(sc, sc);
+    shadowOn({ shadow: true }, r * 0.4);
+    // One digit fills the ring; two fit inside it; words may run wider on the last item.
+    label(txt, 0, 0, r * (txt.length === 1 ? 1.25 : txt.length === 2 ? 0.95 : 0.6), col, 'center', 900, r * (last && txt.length > 2 ? 3.6 : 1.7));
+    shadowOff();
+    ctx.restore();
+  }
+
+  function drawChecklist(e, s, t, r) {
+    var items = e.items || [], n = items.length, tc = textColor(e), acc = e.color || '#22c55e';
+    var lh = Math.min(r * 0.62, 2.2 * r / Math.max(1, n)), fs = lh * 0.46, box = lh * 0.56, prog = clamp(s.prog, 0, 1);
+    ctx.font = font(fs, 700);
+    var widest = 0;
+    for (var i = 0; i < n; i++) widest = Math.max(widest, ctx.measureText(items[i]).width);
+    var maxText = Math.max(r * 0.8, Math.min(widest, 2 * Math.min(s.cx - RX, RX + RW - s.cx) * 0.92 / Math.max(0.2, s.scale) - box * 1.6));
+    var bw = box + box * 0.6 + Math.min(widest, maxText), x0 = -bw / 2;
+    for (var k = 0; k < n; k++) {
+      var y = (k - (n - 1) / 2) * lh, enter = clamp((t - (e.start || 0) - k * 0.12) / 0.4, 0, 1) * clamp(prog * 8, 0, 1);
+      if (e.tracks && e.tracks.progress) enter = clamp(prog * n * 2 - k * 0.5, 0, 1) > 0 ? Math.max(enter, clamp(prog * 6 - k * 0.3, 0, 1)) : enter;
+      if (enter <= 0) continue;
+      var c = itemProgress(e, s, t, k, n, 0.45);
+      ctx.save(); ctx.globalAlpha *= ease('easeOutCubic')(enter); ctx.translate((1 - ease('easeOutCubic')(enter)) * -r * 0.15, y);
+      // Box: outlined, then filled with the accent as its check is drawn.
+      var bx = x0, by = -box / 2, pop = c > 0 && c < 1 ? 1 + 0.18 * Math.sin(c * Math.PI) : 1;
+      ctx.save(); ctx.translate(bx + box / 2, 0); ctx.scale(pop, pop);
+      roundRect(-box / 2, by, box, box, box * 0.22);
+      if (c > 0) { ctx.fillStyle = rgba(acc, clamp(c * 3, 0, 1)); ctx.fill(); }
+      ctx.lineWidth = Math.max(1.5, box * 0.1); ctx.strokeStyle = c > 0 ? acc : rgba(tc, 0.75); ctx.stroke();
+      if (c > 0) {
+        // The check mark is drawn as a stroke, short leg then long leg.
+        var pts = [[-0.3, 0.02], [-0.08, 0.24], [0.32, -0.22]], L1 = Math.hypot(0.22, 0.22), L2 = Math.hypot(0.4, 0.46), d = c * (L1 + L2);
+        ctx.strokeStyle = lum(acc) > 0.7 ? '#111827' : '#ffffff'; ctx.lineWidth = box * 0.14; ctx.lineCap = 'round'; ctx.lineJoin = 'round';
+        ctx.beginPath(); ctx.moveTo(pts[0][0] * box, pts[0][1] * box);
+        if (d <= L1) ctx.lineTo(lerp(pts[0][0], pts[1][0], d / L1) * box, lerp(pts[0][1], pts[1][1], d / L1) * box);
+        else { ctx.lineTo(pts[1][0] * box, pts[1][1] * box); ctx.lineTo(lerp(pts[1][0], pts[2][0], (d - L1) / L2) * box, lerp(pts[1][1], pts[2][1], (d - L1) / L2) * box); }
+        ctx.stroke();
+      }
+      ctx.restore();
+      var tx = bx + box * 1.6, tw = label(items[k], tx, 0, fs, c >= 1 ? rgba(tc, 0.6) : tc, 'left', 700, maxText);
+      if (c > 0.5) {
+        // Done items are struck through.
+        ctx.strokeStyle = rgba(tc, 0.6); ctx.lineWidth = Math.max(1, fs * 0.08);
+        ctx.beginPath(); ctx.moveTo(tx, fs * 0.05); ctx.lineTo(tx + tw * clamp((c - 0.5) * 2, 0, 1), fs * 0.05); ctx.stroke();
+      }
+      ctx.restore();
+    }
+  }
+
+  function drawClock(e, s, t, r) {
+    var ink = e.color || '#111111', face = e.color2 || '#ffffff', prog = clamp(s.prog, 0, 1);
+    shadowOn({ shadow: true }, r * 0.6);
+    ctx.fillStyle = face; ctx.beginPath(); ctx.arc(0, 0, r, 0, 6.283); ctx.fill();
+    shadowOff();
+    ctx.strokeStyle = ink; ctx.lineWidth = r * 0.055; ctx.beginPath(); ctx.arc(0, 0, r * 0.97, 0, 6.283); ctx.stroke();
+    ctx.lineCap = 'round';
+    for (var i = 0; i < 60; i++) {
+      var a = i / 60 * 2 * Math.PI, major = i % 5 === 0, r1 = r * (major ? 0.72 : 0.8), r2 = r * 0.86;
+      ctx.lineWidth = r * (major ? 0.045 : 0.014);
+      ctx.beginPath(); ctx.moveTo(Math.sin(a) * r1, -Math.cos(a) * r1); ctx.lineTo(Math.sin(a) * r2, -Math.cos(a) * r2); ctx.stroke();
+    }
+    var from = e.from !== undefined && e.from !== 0 ? e.from : 10 + 10 / 60, turns = e.count || 1;
+    var minutes = from * 60 + prog * turns * 60;
+    function hand(angle, len, width, col) {
+      ctx.save(); ctx.rotate(angle); ctx.strokeStyle = col; ctx.lineWidth = width; ctx.lineCap = 'round';
+      ctx.beginPath(); ctx.moveTo(0, len * 0.18); ctx.lineTo(0, -len); ctx.stroke(); ctx.restore();
+    }
+    shadowOn({ shadow: true }, r * 0.15);
+    hand(minutes / 720 * 2 * Math.PI, r * 0.48, r * 0.075, ink);
+    hand(minutes / 60 * 2 * Math.PI, r * 0.74, r * 0.045, ink);
+    shadowOff();
+    ctx.fillStyle = ink; ctx.beginPath(); ctx.arc(0, 0, r * 0.07, 0, 6.283); ctx.fill();
+    ctx.fillStyle = face; ctx.beginPath(); ctx.arc(0, 0, r * 0.025, 0, 6.283); ctx.fill();
+  }
+
+  function drawProgressBar(e, s, t, r) {
+    var hw = Math.min(r * (e.aspect || 3), halfRoom(s)), h = r * 0.36, to = e.to || 100, prog = clamp(s.prog, 0, 1), tc = textColor(e);
+    var col = e.color || '#22c55e', v = to * prog, fw = hw * 2 * clamp(v / 100, 0, 1);
+    ctx.fillStyle = rgba(tc, 0.16); roundRect(-hw, -h / 2, hw * 2, h, h / 2); ctx.fill();
+    ctx.strokeStyle = rgba(tc, 0.35); ctx.lineWidth = Math.max(1, h * 0.06); ctx.stroke();
+    if (fw > 0.5) {
+      ctx.save(); roundRect(-hw, -h / 2, hw * 2, h, h / 2); ctx.clip();
+      var g = ctx.createLinearGradient(-hw, 0, -hw + fw, 0);
+      g.addColorStop(0, e.color2 || shade(col, -0.15)); g.addColorStop(1, shade(col, 0.15));
+      ctx.fillStyle = g; shadowOn(e, h); roundRect(-hw, -h / 2, Math.max(fw, h), h, h / 2); ctx.fill(); shadowOff();
+      // A soft sheen travels along the filled part.
+      var sx = -hw + ((t * 0.6) % 1.4 - 0.2) * fw, sg = ctx.createLinearGradient(sx - h, 0, sx + h, 0);
+      sg.addColorStop(0, 'rgba(255,255,255,0)'); sg.addColorStop(0.5, 'rgba(255,255,255,0.28)'); sg.addColorStop(1, 'rgba(255,255,255,0)');
+      ctx.fillStyle = sg; ctx.fillRect(-hw, -h / 2, fw, h);
+      ctx.restore();
+    }
+    var pct = fmtNumber(v, decimalsOf([to])) + '%', fs = r * 0.42;
+    label(pct, hw, -h / 2 - fs * 0.85, fs, tc, 'right', 800, hw);
+    if (e.sub) label(e.sub, -hw, -h / 2 - fs * 0.85, fs * 0.8, rgba(tc, 0.85), 'left', 600, hw * 1.2);
+  }
+
+  function drawChart(e, s, t, r) {
+    switch (e.variant) {
+      case 'pie': case 'donut': drawPie(e, s, t, r); break;
+      case 'line': drawLine(e, s, t, r); break;
+      default: drawBars(e, s, t, r);
     }
   }
 
@@ -670,17 +1311,112 @@
     ctx.rotate(cam.rot * depth * Math.PI / 180);
     ctx.translate(-W / 2 - cam.x * depth * W / 2, -H / 2 - cam.y * depth * H / 2);
   }
+  function byId(id) {
+    var els = S.elements || [];
+    for (var i = 0; i < els.length; i++) if (els[i].id === id) return els[i];
+    return null;
+  }
+  // centreOf is where an element is drawn at t (pixels, before the camera); an orbit
+  // around another element follows that element's centre.
+  function centreOf(e, t, s, depth) {
+    var cx = RX + RW / 2 + s.x * RW / 2 + s.px, gy = RY + RH / 2 + s.y * RH / 2 + s.py;
+    if (s.around && (depth || 0) < 4) {
+      var o = byId(s.around);
+      if (o && o !== e) {
+        var os = state(o, t), oc = centreOf(o, t, os, (depth || 0) + 1);
+        cx = oc[0] + s.px;
+        gy = oc[1] - os.lift * RH / 2 + s.py;
+      }
+    }
+    return [cx, gy];
+  }
+  // drawTrail draws where a flying element has been: dots or a line from the path's start
+  // to the element, fading towards the start.
+  function drawTrail(e, s, r) {
+    var m = s.fly.m, n = Math.max(2, Math.round(90 * s.fly.u)), col = m.color || e.color2 || '#ffffff';
+    var pts = [];
+    for (var i = 0; i <= n; i++) {
+      var fp = flyAt(m, s.fly.u * i / n);
+      pts.push([RX + RW / 2 + (s.fly.bx + fp[0]) * RW / 2, RY + RH / 2 + (s.fly.by + fp[1]) * RH / 2]);
+    }
+    ctx.save();
+    ctx.fillStyle = col; ctx.strokeStyle = col;
+    if (m.trail === 'solid') {
+      ctx.lineWidth = Math.max(1.5, r * 0.08); ctx.lineCap = 'round';
+      for (var j = 1; j < pts.length; j++) {
+        ctx.globalAlpha = 0.2 + 0.7 * j / pts.length;
+        ctx.beginPath(); ctx.moveTo(pts[j - 1][0], pts[j - 1][1]); ctx.lineTo(pts[j][0], pts[j][1]); ctx.stroke();
+      }
+    } else {
+      // Dots at an even spacing along the path, whatever the easing.
+      var gap = Math.max(6, U * 0.035), acc = gap, dot = Math.max(1.5, U * 0.008);
+      for (var k = 1; k < pts.length; k++) {
+        var dx = pts[k][0] - pts[k - 1][0], dy = pts[k][1] - pts[k - 1][1], seg = Math.hypot(dx, dy), w = 0;
+        while (acc <= seg) {
+          w = acc / (seg || 1);
+          ctx.globalAlpha = 0.25 + 0.7 * k / pts.length;
+          ctx.beginPath(); ctx.arc(pts[k - 1][0] + dx * w, pts[k - 1][1] + dy * w, dot, 0, 6.283); ctx.fill();
+          acc += gap;
+        }
+        acc -= seg;
+      }
+    }
+    ctx.restore();
+  }
+  // drawBody draws the element at the origin: its shape, a fill rising inside it (clip),
+  // a cord for a hanging element, and words inside a shape that carries text.
+  function drawBody(e, s, t, cx, r) {
+    if (s.cord > 0 || s.offY > 0) {
+      // The cord from the pivot to the top of the hanging element, and the pin.
+      ctx.strokeStyle = e.color2 || 'rgba(255,255,255,0.85)'; ctx.lineWidth = Math.max(1.5, r * 0.05);
+      ctx.beginPath(); ctx.moveTo(0, 0); ctx.lineTo(0, r * (s.offY - 0.85)); ctx.stroke();
+      ctx.fillStyle = e.color2 || '#ffffff'; ctx.beginPath(); ctx.arc(0, 0, Math.max(2, r * 0.08), 0, 6.283); ctx.fill();
+    }
+    if (s.offY) ctx.translate(0, s.offY * r);
+    drawShape(e, s, t, cx);
+    if (s.fill && s.fill.level > 0) {
+      // Liquid rising from the bottom, clipped to the shape: the same shape drawn again in
+      // the fill colour inside a box whose top is the (gently waving) level.
+      var top = r * 1.05 - 2.15 * r * s.fill.level;
+      ctx.save();
+      ctx.beginPath(); ctx.moveTo(-r * 1.6, r * 1.6);
+      for (var i = 0; i <= 24; i++) {
+        var wx = -r * 1.6 + 3.2 * r * i / 24;
+        ctx.lineTo(wx, top + Math.sin(wx / r * 3 + t * 4) * r * 0.04 * (1 - s.fill.level * 0.8));
+      }
+      ctx.lineTo(r * 1.6, r * 1.6); ctx.closePath(); ctx.clip();
+      var fs = {}; for (var k in s) fs[k] = s[k];
+      fs.color = s.fill.color;
+      drawShape(e, fs, t, cx);
+      ctx.restore();
+    }
+    if (e.text && LABELLED[e.type]) drawLabel(e, s, t, r);
+  }
+  // Shapes that show their text inside (a speech bubble saying "Hi!").
+  var LABELLED = { circle: 1, rect: 1, star: 1, heart: 1, triangle: 1, icon: 1, asset: 1, morph: 1 };
+  function drawLabel(e, s, t, r) {
+    var txt = s.back && e.sub ? e.sub : e.text, dy = e.type === 'icon' && e.variant === 'chat' ? -r * 0.15 : 0;
+    var fill = e.text_color || (luma(s.color || e.color || '#ffffff') > 0.6 ? '#1f2937' : '#ffffff');
+    ctx.save(); ctx.translate(0, dy);
+    var L = layout(txt, r * 0.55, 800, r * 1.45);
+    ctx.font = font(L.size, 800); ctx.textAlign = 'center'; ctx.textBaseline = 'middle'; ctx.fillStyle = fill;
+    var lh = L.size * 1.1;
+    for (var i = 0; i < L.lines.length; i++) ctx.fillText(L.lines[i], 0, (i - (L.lines.length - 1) / 2) * lh);
+    ctx.restore();
+  }
+  function luma(hex) { var c = rgb(hex); return (0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]) / 255; }
   function drawElement(e, t, cam) {
     if (t < (e.start || 0) || (e.end && t > e.end)) return;
     var s = state(e, t);
     if (s.op <= 0.001 || s.scale <= 0.0001) return;
     var r = (e.size || 0.1) * U;
-    var cx = W / 2 + s.x * W / 2 + s.px, groundY = H / 2 + s.y * H / 2 + s.py, cy = groundY - s.lift * H / 2;
+    var c0 = centreOf(e, t, s), cx = c0[0], groundY = c0[1], cy = groundY - s.lift * RH / 2;
     s.cx = cx; s.cy = cy;
     ctx.save();
     applyCamera(cam, e.depth ? e.depth : 1);
     ctx.globalAlpha = clamp(s.op, 0, 1);
     if (e.type === 'particles') { drawParticles(e, s, t); ctx.restore(); return; }
+    if (s.fly && s.fly.m.trail) drawTrail(e, s, r * s.scale);
     if (s.bounce) {
       // The ground shadow shrinks and fades as the element rises.
       var hmax = (s.bounce.amp || 0.5), k = clamp(1 - s.lift / (hmax || 1), 0, 1);
@@ -691,10 +1427,30 @@
       // Squash about the contact point so the element stays on the ground.
       cy += r * s.scale * (1 - s.sy);
     }
+    if (s.rise) {
+      // An emitter: copies born one after another at the element, each rising amp of the
+      // frame while it drifts, grows and fades (steam, bubbles).
+      var m = s.rise, n = Math.max(1, Math.round(m.count || 5)), period = Math.max(0.3, m.period || 1.8), alpha0 = ctx.globalAlpha;
+      for (var i = 0; i < n; i++) {
+        var local = t - m.start - i * period / n;
+        if (local < 0) continue;
+        var ph = (local % period) / period;
+        if (t - ph * period > m.end) continue;
+        ctx.save();
+        ctx.translate(cx + Math.sin(ph * 5 + i * 2.1) * r * 0.7, cy - ph * (m.amp || 0.5) * RH / 2);
+        ctx.globalAlpha = alpha0 * Math.sin(Math.PI * Math.min(1, ph * 1.15));
+        var sc = s.scale * (0.55 + 0.9 * ph);
+        ctx.scale(sc * s.sx, sc * s.sy);
+        drawBody(e, s, t, cx, r);
+        ctx.restore();
+      }
+      ctx.restore();
+      return;
+    }
     ctx.translate(cx, cy);
     ctx.rotate(s.rot * Math.PI / 180);
     ctx.scale(s.scale * s.sx, s.scale * s.sy);
-    drawShape(e, s, t, cx);
+    drawBody(e, s, t, cx, r);
     ctx.restore();
   }
   function drawEffects(t) {
@@ -755,15 +1511,21 @@
     if (fixed !== null) window.addEventListener('resize', function () { draw(+fixed); });
     else if (!exporting) requestAnimationFrame(loop);
   }
-  // Images from the project load before the first frame, so every frame has them.
+  // Images from the project and library assets load (and decode) before the first
+  // frame, so every frame has them.
   var images = {};
   function loadImages() {
     var els = (S && S.elements) || [], waits = [];
     els.forEach(function (e) {
-      if ((e.type !== 'image' && e.type !== 'logo') || !e.src || images[e.src]) return;
+      var src = e.type === 'asset' ? assetSrc(e.asset) : (e.type === 'image' || e.type === 'logo') ? e.src : '';
+      if (!src || images[src]) return;
       var img = new Image();
-      images[e.src] = img;
-      waits.push(new Promise(function (done) { img.onload = img.onerror = function () { done(); }; img.src = e.src; }));
+      images[src] = img;
+      waits.push(new Promise(function (done) {
+        img.onload = function () { (img.decode ? img.decode() : Promise.resolve()).then(done, done); };
+        img.onerror = function () { done(); };
+        img.src = src;
+      }));
     });
     return Promise.all(waits);
   }

@@ -18,6 +18,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/kodahq/koda/agent/assets"
 )
 
 // Files written into a sandbox for a scene-based animation.
@@ -63,6 +65,35 @@ type Description struct {
 	Scenes     []Mark     `json:"scenes,omitempty"`
 	Elements   []*Element `json:"elements"`
 	Effects    Effects    `json:"effects,omitempty"`
+	// SafeArea keeps content clear of the edges platform UI covers in vertical frames.
+	SafeArea *SafeArea `json:"safe_area,omitempty"`
+}
+
+// SafeArea insets, as fractions of the frame's height (top, bottom) and width (left,
+// right). The runtime applies them in portrait frames only (height > width): there
+// element positions span the inset rectangle instead of the whole frame, and sizes
+// follow its shorter side, so subjects and text stay clear of a story's or reel's
+// captions, buttons and progress bars. Landscape and square frames use the whole frame.
+type SafeArea struct {
+	Top    float64 `json:"top"`
+	Bottom float64 `json:"bottom"`
+	Left   float64 `json:"left"`
+	Right  float64 `json:"right"`
+}
+
+// VerticalSafeArea is the inset rectangle of 9:16 stories, reels and shorts: the top
+// carries the account name and progress bar, the bottom the caption and buttons.
+var VerticalSafeArea = SafeArea{Top: 0.12, Bottom: 0.2, Left: 0.07, Right: 0.07}
+
+// ContentRect is the rectangle (x, y, width, height in pixels) that element positions
+// span in a w×h frame: the whole frame, or the safe area in portrait frames. The
+// runtime computes the same rectangle (contentRect in runtime.js).
+func (d *Description) ContentRect(w, h float64) (x, y, cw, ch float64) {
+	if d.SafeArea == nil || h <= w {
+		return 0, 0, w, h
+	}
+	sa := d.SafeArea
+	return sa.Left * w, sa.Top * h, w * (1 - sa.Left - sa.Right), h * (1 - sa.Top - sa.Bottom)
 }
 
 // Mark names a time range of the plan, kept for readers and editors of the description.
@@ -115,11 +146,29 @@ const (
 	TypeImage     = "image" // a picture from the project's files (Src)
 	TypePath      = "path"  // custom SVG path data (Path), drawn with progress
 	TypeMorph     = "morph" // an outline morphing through Shapes as progress goes 0→1
+	// TypeAsset draws an illustration or icon of the embedded library (Asset holds its
+	// id, "fluent:airplane"); its SVG is written to the project at assets.File(id).
+	TypeAsset = "asset"
+	// Data elements: their data comes from the prompt (Values, Labels, Items, To).
+	TypeCountdown = "countdown" // Items shown one at a time, item i from Times[i]
+	TypeChecklist = "checklist" // Items in boxes, item i checked at Times[i]
+	TypeClock     = "clock"     // a face with ticks; progress 0→1 turns the minute hand Count times from From o'clock
+	TypeProgress  = "progress"  // a bar filling to To percent as progress goes 0→1, with its percent label
 )
+
+// Chart variants (Variant of a TypeChart element).
+const (
+	ChartBar   = "bar" // the default
+	ChartPie   = "pie"
+	ChartDonut = "donut"
+	ChartLine  = "line"
+)
+
+var chartVariants = []string{"", ChartBar, ChartPie, ChartDonut, ChartLine}
 
 var elementTypes = []string{TypeCircle, TypeRect, TypeStar, TypeHeart, TypeTriangle, TypeRing,
 	TypeWave, TypeText, TypeParticles, TypeChart, TypeCounter, TypeLogo, TypeCard, TypeIcon, TypeImage,
-	TypePath, TypeMorph}
+	TypePath, TypeMorph, TypeAsset, TypeCountdown, TypeChecklist, TypeClock, TypeProgress}
 
 // Icons the runtime draws for TypeIcon.
 var Icons = []string{"rocket", "bird", "cloud", "bolt", "check", "bell", "mail", "pin", "leaf", "flame",
@@ -152,27 +201,40 @@ type Element struct {
 	Shadow    bool    `json:"shadow,omitempty"` // soft drop shadow; a bouncing element also gets a ground shadow
 	Glow      float64 `json:"glow,omitempty"`   // 0..1 outer glow in the element's colour
 
-	Text    string    `json:"text,omitempty"`
-	Sub     string    `json:"sub,omitempty"` // secondary line (cards, logos, counters)
-	Weight  int       `json:"weight,omitempty"`
-	Reveal  string    `json:"reveal,omitempty"` // text reveal: "pop", "rise", "fade", "track", "type"
-	Count   int       `json:"count,omitempty"`  // particles, star points, bars
-	Values  []float64 `json:"values,omitempty"` // chart bars
-	From    float64   `json:"from,omitempty"`   // counter
-	To      float64   `json:"to,omitempty"`
-	Prefix  string    `json:"prefix,omitempty"`
-	Suffix  string    `json:"suffix,omitempty"`
-	Variant string    `json:"variant,omitempty"` // particles: stars, confetti, bubbles, sparkles, snow, dust; wave: line (default) or fill
-	Seed    int       `json:"seed,omitempty"`
-	Depth   float64   `json:"depth,omitempty"` // camera parallax factor; 0 means 1 (moves with the camera)
+	Text   string    `json:"text,omitempty"`
+	Sub    string    `json:"sub,omitempty"` // secondary line (cards, logos, counters)
+	Weight int       `json:"weight,omitempty"`
+	Reveal string    `json:"reveal,omitempty"` // text reveal: "pop", "rise", "fade", "track", "type"
+	Count  int       `json:"count,omitempty"`  // particles, star points, bars, clock turns
+	Values []float64 `json:"values,omitempty"` // chart values: bars, slices, points
+	// Labels name the chart's values (categories, slices, points), in order.
+	Labels []string `json:"labels,omitempty"`
+	// Colors colour the chart's values one by one ("40% red"); "" or missing entries
+	// take the element's palette.
+	Colors  []string `json:"colors,omitempty"`
+	From    float64  `json:"from,omitempty"` // counter
+	To      float64  `json:"to,omitempty"`
+	Prefix  string   `json:"prefix,omitempty"`
+	Suffix  string   `json:"suffix,omitempty"`
+	Variant string   `json:"variant,omitempty"` // particles: stars, confetti, bubbles, sparkles, snow, dust, fireworks; wave: line (default) or fill
+	Seed    int      `json:"seed,omitempty"`
+	Depth   float64  `json:"depth,omitempty"` // camera parallax factor; 0 means 1 (moves with the camera)
 
-	Src    string   `json:"src,omitempty"`    // image: a file of the project ("assets/logo.png")
+	Src   string `json:"src,omitempty"`   // image: a file of the project ("assets/logo.png")
+	Asset string `json:"asset,omitempty"` // asset: a library id ("fluent:airplane", "tabler:settings")
+	// Hue turns an asset illustration's colours by this many degrees (a red car drawn
+	// blue: assets.Asset.HueShift); line icons take Color instead.
+	Hue    float64  `json:"hue,omitempty"`
 	Path   string   `json:"path,omitempty"`   // path: SVG path data in a 2×2 box centred on 0,0
 	Shapes []string `json:"shapes,omitempty"` // morph: outlines passed through as progress goes 0→1
 	// Items are lines of a staggered list (text elements): each is revealed Stagger
 	// seconds after the previous one.
 	Items   []string `json:"items,omitempty"`
 	Stagger float64  `json:"stagger,omitempty"`
+	// Times are when each item happens, in seconds: a countdown shows item i from
+	// Times[i], a checklist checks item i at Times[i]. Motions that act "one by one"
+	// set them; missing times spread the items over the element's progress.
+	Times []float64 `json:"times,omitempty"`
 
 	// Tracks: "x", "y", "scale", "sx", "sy", "rotation" (degrees), "opacity", "progress"
 	// (0..1: text reveal, chart growth, counter, ring/wave drawing).
@@ -193,29 +255,71 @@ const (
 	MotionFloat  = "float"  // gentle vertical bob
 	MotionSpin   = "spin"   // continuous rotation
 	MotionPulse  = "pulse"  // breathing scale
-	MotionOrbit  = "orbit"  // circles around the base position
+	MotionOrbit  = "orbit"  // circles around the base position, or Around another element
 	MotionWiggle = "wiggle" // playful rotation shake
 	MotionDrift  = "drift"  // slow sideways travel FromX→ToX
 	MotionSlide  = "slide"  // eased travel FromX→ToX, FromY→ToY
+
+	MotionFly      = "fly"      // travel along a Curve (straight, arc, wave) with an optional Trail, Orient-ed to the direction
+	MotionBob      = "bob"      // floating on a surface: bob up and down with a rock
+	MotionSweep    = "sweep"    // a clock hand: Count turns about the element's lower end
+	MotionSwing    = "swing"    // a pendulum or hanging tag: pivot at (x, y), damped swing of Amp degrees
+	MotionSlam     = "slam"     // comes at the camera: from far away to full size with overshoot, optional Shake
+	MotionPop      = "pop"      // pops in at Start, pops out at End (unless End is the end of the video)
+	MotionSteps    = "steps"    // progress in Count discrete steps: check off, flip or reveal one by one
+	MotionType     = "type"     // progress as typing (text), with a blinking caret
+	MotionDraw     = "draw"     // progress as a pen drawing (path stroke, ring, wave line)
+	MotionMorph    = "morph"    // progress through a morph element's shapes, holding each (Count changes)
+	MotionFill     = "fill"     // a liquid Color rising inside the shape from the bottom
+	MotionFlip     = "flip"     // Count half-turns about the vertical axis; the back shows Color
+	MotionRise     = "rise"     // emitter: Count copies rising Amp and fading (steam, bubbles)
+	MotionTwinkle  = "twinkle"  // Count flickers of brightness and size
+	MotionRicochet = "ricochet" // straight travel at VX, VY reflected by the frame's edges (DVD logo)
 )
 
 var motionTypes = []string{MotionBounce, MotionFloat, MotionSpin, MotionPulse, MotionOrbit,
-	MotionWiggle, MotionDrift, MotionSlide}
+	MotionWiggle, MotionDrift, MotionSlide, MotionFly, MotionBob, MotionSweep, MotionSwing, MotionSlam,
+	MotionPop, MotionSteps, MotionType, MotionDraw, MotionMorph, MotionFill, MotionFlip, MotionRise,
+	MotionTwinkle, MotionRicochet}
+
+// MotionTypes lists the motion types the runtime plays.
+func MotionTypes() []string { return append([]string(nil), motionTypes...) }
+
+// Fly curves and trails.
+var (
+	Curves = []string{"straight", "arc", "wave"}
+	Trails = []string{"dotted", "solid"}
+)
 
 // Motion is procedural movement during [Start, End].
 type Motion struct {
 	Type   string  `json:"type"`
 	Start  float64 `json:"start"`
 	End    float64 `json:"end"`
-	Amp    float64 `json:"amp,omitempty"`    // height / amplitude in frame units; degrees for wiggle; scale for pulse
-	Count  float64 `json:"count,omitempty"`  // hops or cycles
-	Decay  float64 `json:"decay,omitempty"`  // bounce: each hop's height relative to the previous (0..1]
+	Amp    float64 `json:"amp,omitempty"`    // height / amplitude in frame units; degrees for wiggle and swing; scale for pulse and slam; radius for orbit
+	Count  float64 `json:"count,omitempty"`  // hops, cycles, turns, steps, flips or copies
+	Decay  float64 `json:"decay,omitempty"`  // bounce: each hop's height relative to the previous (0..1]; swing: amplitude left at the end
 	Squash float64 `json:"squash,omitempty"` // bounce: squash-and-stretch strength (0..1)
 	FromX  float64 `json:"from_x,omitempty"`
 	ToX    float64 `json:"to_x,omitempty"`
 	FromY  float64 `json:"from_y,omitempty"`
 	ToY    float64 `json:"to_y,omitempty"`
 	Ease   string  `json:"ease,omitempty"` // travel easing
+
+	Curve   string   `json:"curve,omitempty"`   // fly: straight (default), arc or wave
+	Trail   string   `json:"trail,omitempty"`   // fly: dotted or solid line left behind
+	Orient  bool     `json:"orient,omitempty"`  // fly: turn to face the direction of travel
+	Heading float64  `json:"heading,omitempty"` // fly: the direction the drawing faces unturned, degrees (0 right, -90 up)
+	Around  string   `json:"around,omitempty"`  // orbit: id of the element circled
+	Steady  bool     `json:"steady,omitempty"`  // orbit: constant radius from the first frame (no ease in and out)
+	Angle   float64  `json:"angle,omitempty"`   // orbit: starting angle (degrees, 0 right, 90 below); bob: rock in degrees
+	Length  *float64 `json:"length,omitempty"`  // swing: cord from pivot to element, in element sizes (default 0.5)
+	Shake   float64  `json:"shake,omitempty"`   // slam: shake after impact, fraction of the shorter side
+	Color   string   `json:"color,omitempty"`   // fill: the liquid; flip: the back; fly: the trail
+	Colors  []string `json:"colors,omitempty"`  // bounce, ricochet: colour after each ground contact or edge hit, in turn
+	Period  float64  `json:"period,omitempty"`  // rise: seconds each copy takes to rise
+	VX      float64  `json:"vx,omitempty"`      // ricochet: speed in frame units (half-widths) per second
+	VY      float64  `json:"vy,omitempty"`      // ricochet: speed in half-heights per second
 }
 
 // Easings the runtime knows; "cubic-bezier(x1,y1,x2,y2)" is accepted as well.
@@ -347,6 +451,14 @@ func (d *Description) Validate() error {
 		if e.Type == TypeImage && (e.Src == "" || strings.HasPrefix(e.Src, "/") || strings.Contains(e.Src, "..") || strings.Contains(e.Src, "://")) {
 			bad("%s: image src %q must be a relative path inside the project", where, e.Src)
 		}
+		if e.Type == TypeAsset {
+			if _, ok := assets.Default().Get(e.Asset); !ok {
+				bad("%s: asset %q is not in the library (search it by keywords)", where, e.Asset)
+			}
+		}
+		if !finite(e.Hue) || e.Hue < -360 || e.Hue > 360 {
+			bad("%s: hue %g out of range -360..360", where, e.Hue)
+		}
 		if e.Type == TypePath && (len(e.Path) > 20000 || !svgPathRE.MatchString(e.Path)) {
 			bad("%s: path %q is not SVG path data", where, e.Path)
 		}
@@ -360,8 +472,37 @@ func (d *Description) Validate() error {
 				}
 			}
 		}
-		if e.Type == TypeChart && len(e.Values) == 0 {
-			bad("%s: chart has no values", where)
+		if e.Type == TypeChart {
+			if len(e.Values) == 0 {
+				bad("%s: chart has no values", where)
+			}
+			if !contains(chartVariants, e.Variant) {
+				bad("%s: unknown chart variant %q (known: bar, pie, donut, line)", where, e.Variant)
+			}
+			if len(e.Labels) > len(e.Values) || len(e.Colors) > len(e.Values) {
+				bad("%s: %d labels and %d colours for %d values", where, len(e.Labels), len(e.Colors), len(e.Values))
+			}
+			for _, v := range e.Values {
+				if !finite(v) || ((e.Variant == ChartPie || e.Variant == ChartDonut) && v < 0) {
+					bad("%s: value %g is not a finite number (or negative in a pie)", where, v)
+				}
+			}
+		}
+		for _, c := range e.Colors {
+			if c != "" && !hexRE.MatchString(c) {
+				bad("%s: %q is not a colour", where, c)
+			}
+		}
+		if (e.Type == TypeCountdown || e.Type == TypeChecklist) && len(e.Items) == 0 {
+			bad("%s: %s has no items", where, e.Type)
+		}
+		if len(e.Times) > len(e.Items) {
+			bad("%s: %d times for %d items", where, len(e.Times), len(e.Items))
+		}
+		for j, tm := range e.Times {
+			if !finite(tm) || (j > 0 && tm < e.Times[j-1]) {
+				bad("%s: times[%d] %g not finite or out of order", where, j, tm)
+			}
 		}
 		checkTracks(where, e.Tracks, trackNames)
 		for j, m := range e.Motions {
@@ -375,12 +516,112 @@ func (d *Description) Validate() error {
 			if !ValidEasing(m.Ease) {
 				bad("%s: motions[%d]: unknown easing %q", where, j, m.Ease)
 			}
+			checkMotion(bad, where, j, e, m)
+		}
+	}
+	for _, e := range d.Elements {
+		if e == nil {
+			continue
+		}
+		for j, m := range e.Motions {
+			if m != nil && m.Around != "" && (m.Around == e.ID || d.Element(m.Around) == nil) {
+				bad("element %q: motions[%d] orbits %q, which is not another element", e.ID, j, m.Around)
+			}
+		}
+	}
+	if sa := d.SafeArea; sa != nil {
+		for _, v := range []float64{sa.Top, sa.Bottom, sa.Left, sa.Right} {
+			if !finite(v) || v < 0 || v > 0.4 {
+				bad("safe_area insets must be within 0..0.4, got %+v", *sa)
+				break
+			}
 		}
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("invalid scene description: %s", strings.Join(errs, "; "))
 	}
 	return nil
+}
+
+// checkMotion checks the fields of one motion that its type reads.
+func checkMotion(bad func(string, ...any), where string, j int, e *Element, m *Motion) {
+	finite := func(vs ...float64) bool {
+		for _, v := range vs {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return false
+			}
+		}
+		return true
+	}
+	if !finite(m.Start, m.End, m.Amp, m.Count, m.Decay, m.Squash, m.FromX, m.ToX, m.FromY, m.ToY, m.Heading, m.Angle, m.Shake, m.Period, m.VX, m.VY) {
+		bad("%s: motions[%d] (%s): not a finite number", where, j, m.Type)
+	}
+	if m.Count < 0 || m.Count > 1000 {
+		bad("%s: motions[%d] (%s): count %g out of range 0..1000", where, j, m.Type, m.Count)
+	}
+	if m.Curve != "" && !contains(Curves, m.Curve) {
+		bad("%s: motions[%d]: unknown curve %q (known: %s)", where, j, m.Curve, strings.Join(Curves, ", "))
+	}
+	if m.Trail != "" && !contains(Trails, m.Trail) {
+		bad("%s: motions[%d]: unknown trail %q (known: %s)", where, j, m.Trail, strings.Join(Trails, ", "))
+	}
+	if m.Color != "" && !hexRE.MatchString(m.Color) {
+		bad("%s: motions[%d]: %q is not a colour", where, j, m.Color)
+	}
+	for _, c := range m.Colors {
+		if !hexRE.MatchString(c) {
+			bad("%s: motions[%d]: %q is not a colour", where, j, c)
+		}
+	}
+	if m.Length != nil && (*m.Length < 0 || *m.Length > 20 || !finite(*m.Length)) {
+		bad("%s: motions[%d]: length %g out of range 0..20", where, j, *m.Length)
+	}
+	if m.Period < 0 || m.Shake < 0 || m.Shake > 0.5 {
+		bad("%s: motions[%d] (%s): period or shake out of range", where, j, m.Type)
+	}
+	if m.Decay < 0 || m.Decay > 1 {
+		bad("%s: motions[%d] (%s): decay %g out of range 0..1", where, j, m.Type, m.Decay)
+	}
+	switch m.Type {
+	case MotionMorph:
+		if e.Type != TypeMorph {
+			bad("%s: motions[%d]: a morph motion needs a morph element", where, j)
+		} else if int(math.Round(m.Count)) > len(e.Shapes)-1 {
+			bad("%s: motions[%d]: %g morphs but only %d shapes", where, j, m.Count, len(e.Shapes))
+		}
+	case MotionType:
+		if e.Type != TypeText {
+			bad("%s: motions[%d]: only text can be typed", where, j)
+		}
+	case MotionSteps, MotionFlip:
+		if m.Count < 1 {
+			bad("%s: motions[%d] (%s): count must be at least 1", where, j, m.Type)
+		}
+	}
+}
+
+// File is a file of the project a description needs besides the static runtime.
+type File struct {
+	Path string
+	Data []byte
+}
+
+// AssetFiles are the SVG files of the library assets the description draws, at the
+// paths the runtime loads them from; writers put them in the project with scene.js.
+func (d *Description) AssetFiles() []File {
+	seen := map[string]bool{}
+	var out []File
+	for _, e := range d.Elements {
+		if e == nil || e.Type != TypeAsset || seen[e.Asset] {
+			continue
+		}
+		seen[e.Asset] = true
+		if a, ok := assets.Default().Get(e.Asset); ok {
+			out = append(out, File{Path: assets.File(e.Asset), Data: a.SVG()})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
 }
 
 // Element returns the element with the given id, or nil.
@@ -449,13 +690,22 @@ func (d *Description) ScaleTime(f float64) {
 	for _, e := range d.Elements {
 		e.Start = r(e.Start)
 		e.End = r(e.End)
+		for i := range e.Times {
+			e.Times[i] = r(e.Times[i])
+		}
 		scaleTracks(e.Tracks)
 		for _, m := range e.Motions {
 			m.Start = r(m.Start)
 			m.End = r(m.End)
+			m.Period = r(m.Period)
+			if f > 0 {
+				m.VX, m.VY = round3(m.VX/f), round3(m.VY/f)
+			}
 		}
 	}
 }
+
+func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
 
 // Types lists the element types in use, sorted (for messages and tests).
 func (d *Description) Types() []string {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kodahq/koda/agent/assets"
 	"github.com/kodahq/koda/agent/scene"
 )
 
@@ -75,5 +76,38 @@ func TestRoundTripAndScale(t *testing.T) {
 	}
 	if !bytes.Contains(scene.RuntimeJS(), []byte("__exportSeekTo")) || !bytes.Contains(scene.IndexHTML(), []byte(`src="runtime.js"`)) {
 		t.Error("embedded runtime or page missing the protocol")
+	}
+}
+
+// TestAssetFiles: a description lists the SVG of each library asset it draws once, at
+// the path the runtime loads, and the runtime tints exactly the library's stroke sets.
+func TestAssetFiles(t *testing.T) {
+	d := &scene.Description{Version: scene.Version, Duration: 1, FPS: 30, Background: scene.Background{Colors: []string{"#000"}},
+		Elements: []*scene.Element{
+			{ID: "a", Type: scene.TypeAsset, Asset: "fluent:airplane", Size: 0.2},
+			{ID: "b", Type: scene.TypeAsset, Asset: "fluent:airplane", Size: 0.1},
+			{ID: "c", Type: scene.TypeAsset, Asset: "tabler:settings", Size: 0.1},
+			{ID: "d", Type: scene.TypeCircle, Size: 0.1},
+		}}
+	if err := d.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	fs := d.AssetFiles()
+	if len(fs) != 2 || fs[0].Path != "assets/lib/fluent/airplane.svg" || fs[1].Path != "assets/lib/tabler/settings.svg" {
+		t.Fatalf("asset files %v", fs)
+	}
+	for _, f := range fs {
+		if !bytes.HasPrefix(f.Data, []byte("<svg ")) {
+			t.Errorf("%s is not an SVG document", f.Path)
+		}
+	}
+	rt := string(scene.RuntimeJS())
+	if !strings.Contains(rt, "'assets/lib/' + id.slice(0, k) + '/' + id.slice(k + 1) + '.svg'") {
+		t.Error("runtime.js does not load assets from assets.File's path")
+	}
+	for _, s := range assets.Default().Sets() {
+		if got := strings.Contains(rt, "STROKE_SETS = { "+s.Prefix+": true }"); got != s.Stroke {
+			t.Errorf("runtime tints set %q: %v, library says stroke %v", s.Prefix, got, s.Stroke)
+		}
 	}
 }

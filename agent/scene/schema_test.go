@@ -51,6 +51,8 @@ func TestParseRefusesWhatTheSchemaRefuses(t *testing.T) {
 		"bad morph":      {`{"id":"a","type":"morph","shapes":["circle","cube"],"size":0.1}`, "unknown morph shape"},
 		"escaping image": {`{"id":"a","type":"image","src":"../secret.png","size":0.1}`, "relative path"},
 		"bad path":       {`{"id":"a","type":"path","path":"M0,0 <script>","size":0.1}`, "not SVG path data"},
+		"unknown asset":  {`{"id":"a","type":"asset","asset":"fluent:zeppelin","size":0.1}`, "not in the library"},
+		"asset without":  {`{"id":"a","type":"asset","size":0.1}`, "not in the library"},
 	} {
 		_, err := scene.Parse([]byte(base(c.el)))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -59,7 +61,7 @@ func TestParseRefusesWhatTheSchemaRefuses(t *testing.T) {
 	}
 	ok := `{"id":"a","type":"icon","variant":"rocket","size":0.1},{"id":"b","type":"morph","shapes":["circle","star","heart"],"size":0.2},` +
 		`{"id":"c","type":"text","items":["Fast","Secure"],"stagger":0.4,"size":0.1},{"id":"d","type":"path","path":"M-1,0 L1,0 L0,1 Z","size":0.1},` +
-		`{"id":"e","type":"image","src":"assets/logo.png","size":0.2}`
+		`{"id":"e","type":"image","src":"assets/logo.png","size":0.2},{"id":"f","type":"asset","asset":"fluent:airplane","size":0.2}`
 	if _, err := scene.Parse([]byte(base(ok))); err != nil {
 		t.Errorf("new vocabulary refused: %v", err)
 	}

@@ -51,17 +51,36 @@ func startBrowser(ctx context.Context, path string) (*browser, error) {
 // and answers its middle (or -1 when no element carries the text).
 const pickTimeJS = `(function (want) {
   var S = window.__scene, K = window.__koda, best = -1, bestLen = -1, found = false, color = '', on = [];
+  // As runtime.js: the shapes that show their words inside, and its luma().
+  var LABELLED = { circle: 1, rect: 1, star: 1, heart: 1, triangle: 1, icon: 1, asset: 1, morph: 1 };
+  function luma(hex) {
+    hex = hex.replace('#', '');
+    if (hex.length === 3) hex = hex[0] + hex[0] + hex[1] + hex[1] + hex[2] + hex[2];
+    var n = parseInt(hex, 16);
+    return (0.299 * ((n >> 16) & 255) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255)) / 255;
+  }
   want = want.toLowerCase();
   S.elements.forEach(function (e) {
-    var hay = ((e.text || '') + ' ' + (e.sub || '')).toLowerCase();
+    var hay = ((e.text || '') + ' ' + (e.sub || '') + ' ' + (e.items || []).join(' ')).toLowerCase();
     if (hay.indexOf(want) < 0) return;
     found = true;
+    // A countdown shows one item at a time: only while the wanted one is up counts.
+    var from = -1, until = Infinity;
+    if (e.type === 'countdown' && e.times && e.items) {
+      for (var k = 0; k < e.items.length; k++) {
+        if (String(e.items[k]).toLowerCase().indexOf(want) >= 0 && e.times[k] !== undefined) {
+          from = e.times[k] + 0.4;
+          until = k + 1 < e.times.length ? e.times[k + 1] - 0.2 : Infinity;
+          break;
+        }
+      }
+    }
     var runStart = -1, n = Math.floor(S.duration / 0.05 + 1e-9);
     for (var i = 0; i <= n + 1; i++) {
       var t = Math.min(i * 0.05, S.duration), ok = false;
       if (i <= n) {
         var s = K.state(e, t), vis = t >= (e.start || 0) && (!e.end || t <= e.end);
-        ok = vis && s.op >= 0.98 && s.prog >= 0.999 && s.scale * Math.min(s.sx, s.sy) >= 0.85;
+        ok = vis && s.op >= 0.98 && s.prog >= 0.999 && s.scale * Math.min(s.sx, s.sy) >= 0.85 && t >= from && t < until;
       }
       if (ok && runStart < 0) runStart = t;
       if (!ok && runStart >= 0) {
@@ -69,8 +88,18 @@ const pickTimeJS = `(function (want) {
         if (len > bestLen) {
           best = (runStart + end) / 2; bestLen = len;
           color = e.type === 'text' ? e.color : e.type === 'card' ? '#1f2937' : (e.text_color || e.color2 || '#ffffff');
-          // A card's words sit on the card, not on the backdrop.
+          // A card's words sit on the card, not on the backdrop; a labelled shape's (a
+          // speech bubble saying "Hi!") on the shape, in its text colour or the one the
+          // runtime picks for the shape's lightness.
           on = e.type === 'card' ? ['#ffffff'] : S.background.colors;
+          if (LABELLED[e.type] && e.text) {
+            var body = e.color || '#ffffff';
+            color = e.text_color || (luma(body) > 0.6 ? '#1f2937' : '#ffffff');
+            on = [body];
+          }
+          if ((e.type === 'checklist' || e.type === 'countdown') && (e.items || []).length) {
+            color = e.type === 'countdown' ? (e.color || '#ffffff') : (e.text_color || '#ffffff');
+          }
         }
         runStart = -1;
       }

@@ -20,6 +20,7 @@ import (
 	"github.com/kodahq/koda"
 	"github.com/kodahq/koda/agent"
 	"github.com/kodahq/koda/agent/builtin"
+	"github.com/kodahq/koda/agent/critic"
 	"github.com/kodahq/koda/agent/scene"
 	"github.com/kodahq/koda/renderer"
 	"github.com/kodahq/koda/sandbox/local"
@@ -39,15 +40,29 @@ type Config struct {
 	Chromium string
 	// Logger receives progress; default discards.
 	Logger *slog.Logger
-	// Only, when non-empty, runs only the prompts with these IDs.
+	// Only, when non-empty, runs only the prompts whose ID is one of these or contains
+	// one of them ("data-" runs every data prompt).
 	Only []string
+	// Keywords names an asset id's keywords for the subject checks; default LibraryKeywords.
+	Keywords KeywordsFunc
+	// ScenesOnly stops after the scene description: the plan, the semantic and the
+	// critic's checks run, nothing is rendered (seconds for the whole suite).
+	ScenesOnly bool
+	// Sheet, when set, is where the contact sheet of the run is written (PNG): four
+	// frames per prompt with the prompt under them.
+	Sheet string
 }
 
 // Result is the verdict on one prompt.
 type Result struct {
-	ID       string
-	Prompt   string
+	ID     string
+	Prompt string
+	Aspect string
+	// Failures are the automated checks on the video (length, blank frames, motion,
+	// OCR, dominant colours); Semantic the checks of the scene description against
+	// what was asked (subjects, actions, chart data, colours), one sentence each.
 	Failures []string
+	Semantic []string
 	Elapsed  time.Duration
 	// Measured values, for reports and threshold tuning.
 	DurationS   float64
@@ -56,10 +71,12 @@ type Result struct {
 	Dominant    []string
 	OCR         map[string]string // expected text → what tesseract read
 	SceneMotion []float64
+	// Stills are four frames spread over the video, for the contact sheet.
+	Stills []frame
 }
 
 // Passed reports whether every check held.
-func (r *Result) Passed() bool { return len(r.Failures) == 0 }
+func (r *Result) Passed() bool { return len(r.Failures) == 0 && len(r.Semantic) == 0 }
 
 func (r *Result) failf(format string, args ...any) {
 	r.Failures = append(r.Failures, fmt.Sprintf(format, args...))
@@ -71,24 +88,45 @@ type Report struct {
 	Elapsed time.Duration
 }
 
-// Passed counts the prompts that passed.
+// Passed counts the prompts that passed every check.
 func (rp *Report) Passed() int {
+	return rp.count(func(r *Result) bool { return r.Passed() })
+}
+
+// AutomatedPassed counts the prompts whose video passed the automated checks.
+func (rp *Report) AutomatedPassed() int {
+	return rp.count(func(r *Result) bool { return len(r.Failures) == 0 })
+}
+
+// SemanticPassed counts the prompts whose scene shows what was asked.
+func (rp *Report) SemanticPassed() int {
+	return rp.count(func(r *Result) bool { return len(r.Semantic) == 0 })
+}
+
+func (rp *Report) count(ok func(*Result) bool) int {
 	n := 0
 	for _, r := range rp.Results {
-		if r.Passed() {
+		if ok(r) {
 			n++
 		}
 	}
 	return n
 }
 
-// String is "N/M passed" followed by one line per failure.
+// String is "N/M passed" with the automated and semantic counts, followed by one line
+// per failed check: "FAIL id: …" for the video, "MISS id: …" for what the scene does
+// not show.
 func (rp *Report) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d/%d passed in %v\n", rp.Passed(), len(rp.Results), rp.Elapsed.Round(time.Second))
+	m := len(rp.Results)
+	fmt.Fprintf(&b, "%d/%d passed in %v (automated checks %d/%d, semantic checks %d/%d)\n", rp.Passed(), m,
+		rp.Elapsed.Round(time.Second), rp.AutomatedPassed(), m, rp.SemanticPassed(), m)
 	for _, r := range rp.Results {
 		for _, f := range r.Failures {
 			fmt.Fprintf(&b, "FAIL %s: %s\n", r.ID, f)
+		}
+		for _, f := range r.Semantic {
+			fmt.Fprintf(&b, "MISS %s: %s\n", r.ID, f)
 		}
 	}
 	return b.String()
@@ -140,26 +178,22 @@ func Run(ctx context.Context, cfg Config, prompts []agent.SuitePrompt) (*Report,
 		}
 	}
 	if len(cfg.Only) > 0 {
-		keep := map[string]bool{}
-		for _, id := range cfg.Only {
-			keep[id] = true
+		prompts = Select(prompts, cfg.Only)
+		if len(prompts) == 0 {
+			return nil, fmt.Errorf("suite: no prompt matches %q", cfg.Only)
 		}
-		var sel []agent.SuitePrompt
-		for _, p := range prompts {
-			if keep[p.ID] {
-				sel = append(sel, p)
-			}
-		}
-		prompts = sel
 	}
 	start := time.Now()
 	sbs := local.New(local.Config{Root: filepath.Join(cfg.WorkDir, "sandboxes"), Logger: cfg.Logger})
 	defer func() { _ = sbs.Close(context.WithoutCancel(ctx)) }()
-	br, err := startBrowser(ctx, cfg.Chromium)
-	if err != nil {
-		return nil, err
+	var br *browser
+	if !cfg.ScenesOnly {
+		var err error
+		if br, err = startBrowser(ctx, cfg.Chromium); err != nil {
+			return nil, err
+		}
+		defer br.close()
 	}
-	defer br.close()
 
 	r := &runner{cfg: cfg, sandboxes: sbs, browser: br, agent: builtin.New(cfg.Logger)}
 	results := make([]*Result, len(prompts))
@@ -182,7 +216,33 @@ func Run(ctx context.Context, cfg Config, prompts []agent.SuitePrompt) (*Report,
 		}()
 	}
 	wg.Wait()
-	return &Report{Results: results, Elapsed: time.Since(start)}, ctx.Err()
+	rep := &Report{Results: results, Elapsed: time.Since(start)}
+	if cfg.Sheet != "" && !cfg.ScenesOnly && ctx.Err() == nil {
+		if err := WriteSheet(cfg.Sheet, results); err != nil {
+			return rep, err
+		}
+	}
+	return rep, ctx.Err()
+}
+
+// Select keeps the prompts named by only: an exact ID names that prompt, anything else
+// every prompt whose ID contains it ("data-" is every data prompt).
+func Select(prompts []agent.SuitePrompt, only []string) []agent.SuitePrompt {
+	exact := map[string]bool{}
+	for _, p := range prompts {
+		exact[p.ID] = true
+	}
+	var sel []agent.SuitePrompt
+	for _, p := range prompts {
+		for _, o := range only {
+			o = strings.TrimSpace(o)
+			if o != "" && (p.ID == o || !exact[o] && strings.Contains(p.ID, o)) {
+				sel = append(sel, p)
+				break
+			}
+		}
+	}
+	return sel
 }
 
 type runner struct {
@@ -222,7 +282,7 @@ func (nopReporter) Message(context.Context, string, string)             {}
 func (nopReporter) FileWritten(context.Context, string, int64)          {}
 
 func (r *runner) run(ctx context.Context, sp agent.SuitePrompt) *Result {
-	res := &Result{ID: sp.ID, Prompt: sp.Prompt, OCR: map[string]string{}}
+	res := &Result{ID: sp.ID, Prompt: sp.Prompt, Aspect: orDefault(sp.Expect.Aspect, "landscape"), OCR: map[string]string{}}
 	began := time.Now()
 	defer func() { res.Elapsed = time.Since(began) }()
 
@@ -270,9 +330,17 @@ func (r *runner) run(ctx context.Context, sp agent.SuitePrompt) *Result {
 		res.failf("read scene: %v", err)
 		return res
 	}
+	res.Semantic = CheckScene(raw, sp.Expect, r.cfg.Keywords)
 	d, err := scene.Parse(raw)
 	if err != nil {
 		res.failf("scene: %v", err)
+		return res
+	}
+	// The agent's critic ran before the scene was written; what it could not fix shows.
+	for _, pr := range critic.Check(d, critic.FrameFor(wantAspect)) {
+		res.failf("critic: %s", pr)
+	}
+	if r.cfg.ScenesOnly {
 		return res
 	}
 
@@ -298,6 +366,7 @@ func (r *runner) run(ctx context.Context, sp agent.SuitePrompt) *Result {
 		res.failf("decode: %v", err)
 		return res
 	}
+	res.Stills = pickStills(frames)
 	for i, f := range frames {
 		if blank(f) {
 			res.failf("frame %d (%.1fs) is blank", i, float64(i)/float64(r.cfg.FPS))

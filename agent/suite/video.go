@@ -187,10 +187,17 @@ var colorRules = map[string]colorRule{
 	"pink":   {hue: 340, tol: 15, minS: 0.3, minV: 0.6, maxV: 1},
 	"white":  {minV: 0.92, maxV: 1, maxS: 0.08},
 	"black":  {minV: 0, maxV: 0.12, maxS: 1},
+	"grey":   {minV: 0.35, maxV: 0.85, maxS: 0.1},
+	"brown":  {hue: 22, tol: 16, minS: 0.35, minV: 0.2, maxV: 0.65},
+	// Cream is a pale warm white: a yellow-orange hue with little saturation.
+	"cream": {hue: 45, tol: 20, minS: 0.04, maxS: 0.3, minV: 0.88, maxV: 1},
 }
 
 // hasColor reports whether a dominant colour reads as the named colour.
 func hasColor(dom []rgbColor, name string) bool {
+	if name == "gray" {
+		name = "grey"
+	}
 	rule, ok := colorRules[name]
 	if !ok {
 		return false
@@ -206,7 +213,7 @@ func hasColor(dom []rgbColor, name string) bool {
 			}
 			continue
 		}
-		if s < rule.minS {
+		if s < rule.minS || rule.maxS > 0 && s > rule.maxS {
 			continue
 		}
 		d := math.Abs(h - rule.hue)

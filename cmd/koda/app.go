@@ -23,8 +23,8 @@ import (
 	"github.com/kodahq/koda/internal/embedredis"
 	"github.com/kodahq/koda/internal/events"
 	"github.com/kodahq/koda/internal/lifecycle"
+	"github.com/kodahq/koda/internal/secretbox"
 	"github.com/kodahq/koda/internal/ssrf"
-	"github.com/kodahq/koda/internal/storage"
 	"github.com/kodahq/koda/internal/store"
 	"github.com/kodahq/koda/internal/tasks"
 	"github.com/kodahq/koda/internal/tenant"
@@ -64,11 +64,12 @@ type Main struct {
 	Addr      string // the address the API listens on
 	PublicURL string
 	APIKey    string // the key accepted for the default tenant, if any
+	AdminKey  string // the key guarding /admin and /monitoring: KODA_ADMIN_KEY, or kept in the data dir
 
 	embedded  *embedredis.Server
 	rdb       redis.UniversalClient
 	store     *store.Store
-	storage   *storage.Local
+	storage   koda.Storage
 	client    *asynq.Client
 	lifecycle *lifecycle.Service
 	server    *api.Server
@@ -97,7 +98,11 @@ func (m *Main) Open(ctx context.Context) (err error) {
 	if err := c.EnsureSecrets(webhook.GenerateSecret); err != nil {
 		return err
 	}
-	if m.store, err = store.Open(ctx, c.DatabaseURLOrDefault(), log); err != nil {
+	box, err := secretbox.New(c.SecretKey)
+	if err != nil {
+		return fmt.Errorf("KODA_SECRET_KEY: %w", err)
+	}
+	if m.store, err = store.Open(ctx, c.DatabaseURLOrDefault(), log, store.SealSecrets(box)); err != nil {
 		return fmt.Errorf("open database: %w", err)
 	}
 	redisURL := c.RedisURL
@@ -128,7 +133,9 @@ func (m *Main) Open(ctx context.Context) (err error) {
 	if m.PublicURL == "" {
 		m.PublicURL = "http://" + reachable(m.Addr, c.Addr)
 	}
-	m.storage = storage.NewLocal(filepath.Join(c.DataDir, "storage"), m.PublicURL, []byte(c.SigningSecret))
+	if m.storage, err = openStorage(ctx, c, m.PublicURL, log); err != nil {
+		return err
+	}
 	m.client = asynq.NewClientFromRedisClient(m.rdb)
 	m.openOps()
 	broker := events.NewBroker()
@@ -188,7 +195,7 @@ func (m *Main) startWorkers(ctx context.Context, redisURL string) error {
 		Agent:     m.agentOr(builtin.New(m.Logger)),
 		Sandboxes: pool,
 		Renderer:  m.renderer,
-		Webhooks:  sender, WorkDir: work, Logger: m.Logger, ReconcileGrace: m.ReconcileGrace,
+		Webhooks:  sender, WebhookSchedule: webhook.NewSchedule(c.WebhookRetry, c.WebhookAttempts), WorkDir: work, Logger: m.Logger, ReconcileGrace: m.ReconcileGrace,
 		ChunkFrames: cmp.Or(m.ChunkFrames, c.ChunkFrames),
 		// A render restores what a sandbox of this size could hold, and no more.
 		CheckpointBudget: sandbox.Budget{Bytes: int64(c.Sandbox.DiskMiB) << 20},
@@ -206,7 +213,7 @@ func (m *Main) startWorkers(ctx context.Context, redisURL string) error {
 	}
 	m.runner, err = workers.Start(m.rdb, h, workers.Options{
 		Pools: m.Pools, Concurrency: c.Concurrency, ShutdownTimeout: c.ShutdownTimeout,
-		WebhookRetry: c.WebhookRetry, ReconcileEvery: m.ReconcileEvery, Logger: m.Logger,
+		ReconcileEvery: m.ReconcileEvery, Logger: m.Logger,
 		SchedulerConn: schedConn,
 	})
 	return err
@@ -227,9 +234,9 @@ func (m *Main) startAPI(redisURL string, broker *events.Broker) error {
 		Events:      eventSource{m.store, broker},
 		Idempotency: m.store,
 		Auth:        m.tenants, Tenants: m.tenants, TenantReader: m.store,
-		AdminKey: m.Config.AdminKey, NewSecret: webhook.GenerateSecret, EventPoll: m.EventPoll,
+		AdminKey: m.AdminKey, NewSecret: webhook.GenerateSecret, EventPoll: m.EventPoll,
 		Storage:    m.storage,
-		Files:      m.storage,
+		Files:      localFiles(m.storage),
 		Monitoring: mon,
 		Metrics:    m.ops.metrics.Handler(),
 		Sandboxes:  sbAPI,

@@ -8,12 +8,12 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v3"
 
 	"github.com/kodahq/koda/internal/config"
@@ -56,6 +56,7 @@ func demoCommand(stdout, stderr io.Writer) *cli.Command {
 			}
 			defer m.Close()
 			fmt.Fprintf(stdout, "Koda is running at %s (logs: %s)\nAPI key: %s\n", m.PublicURL, logPath, m.APIKey)
+			fmt.Fprintln(stdout, dashboardHelp(m.PublicURL, m.AdminKey, cfg.AdminKey == "", cfg.DataDir))
 			d := &demo{base: m.PublicURL, key: m.APIKey, out: stdout, storageDir: filepath.Join(cfg.DataDir, "storage")}
 			ctx, cancel := context.WithTimeout(ctx, cmd.Duration("timeout"))
 			defer cancel()
@@ -95,12 +96,13 @@ type demoProject struct {
 		VideoURL string `json:"video_url"`
 	} `json:"preview"`
 	Renders []struct {
-		ID       string `json:"id"`
-		Kind     string `json:"kind"`
-		Status   string `json:"status"`
-		VideoURL string `json:"video_url"`
-		ThumbURL string `json:"thumbnail_url"`
-		RenderMS int64  `json:"render_ms"`
+		ID       string  `json:"id"`
+		Kind     string  `json:"kind"`
+		Status   string  `json:"status"`
+		VideoURL string  `json:"video_url"`
+		ThumbURL string  `json:"thumbnail_url"`
+		RenderMS int64   `json:"render_ms"`
+		Duration float64 `json:"duration_s"`
 		Preset   struct {
 			Name               string
 			Width, Height, FPS int
@@ -126,7 +128,8 @@ func (d *demo) run(ctx context.Context, prompt string, presets []string, duratio
 	}
 	fmt.Fprintf(d.out, "Project %s accepted\n", p.ID)
 	phase := ""
-	bars := map[string]*progressbar.ProgressBar{}
+	bars := map[string]*meter{}
+	tty := isTerminal(d.out)
 	tick := time.NewTicker(300 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -150,15 +153,17 @@ func (d *demo) run(ctx context.Context, prompt string, presets []string, duratio
 		for _, r := range p.Renders {
 			bar := bars[r.ID]
 			if bar == nil && r.Status != "queued" {
-				bar = progressbar.NewOptions(100, progressbar.OptionSetWriter(d.out),
-					progressbar.OptionSetDescription(fmt.Sprintf("%-7s %-16s", r.Kind, fmt.Sprintf("%s %dx%d@%d", r.Preset.Name, r.Preset.Width, r.Preset.Height, r.Preset.FPS))),
-					progressbar.OptionSetWidth(30), progressbar.OptionShowCount(), progressbar.OptionOnCompletion(func() { fmt.Fprintln(d.out) }))
+				bar = newMeter(d.out, fmt.Sprintf("%-7s %s %dx%d@%d", r.Kind, r.Preset.Name, r.Preset.Width, r.Preset.Height, r.Preset.FPS), tty)
 				bars[r.ID] = bar
 			}
-			if bar != nil && !bar.IsFinished() {
-				_ = bar.Set(int(r.Progress.Percent))
-				if r.Status == "succeeded" || r.Status == "failed" {
-					_ = bar.Finish()
+			if bar != nil {
+				switch r.Status {
+				case "succeeded":
+					bar.Finish()
+				case "failed":
+					bar.Exit()
+				default:
+					bar.Set(r.Progress.Percent, r.Progress.Stage, r.Progress.FramesDone, r.Progress.FramesTotal)
 				}
 			}
 			if r.Kind == "final" {
@@ -187,9 +192,19 @@ func (d *demo) report(p demoProject) error {
 			fmt.Fprintf(d.out, "  %-8s %-16s FAILED %s\n", r.Kind, r.Preset.Name, msg)
 			continue
 		}
-		fmt.Fprintf(d.out, "  %-8s %-16s %s  (rendered in %.1fs)\n", r.Kind, r.Preset.Name, d.localPath(r.VideoURL), float64(r.RenderMS)/1000)
+		path := d.localPath(r.VideoURL)
+		size := "?"
+		if fi, err := os.Stat(path); err == nil {
+			size = fmt.Sprintf("%.1f MB", float64(fi.Size())/1e6)
+			if fi.Size() < 1e6 {
+				size = fmt.Sprintf("%d KB", (fi.Size()+999)/1000)
+			}
+		}
+		fmt.Fprintf(d.out, "  %-8s %-16s %s  (%dx%d, %.1fs, %s, rendered in %.1fs)\n", r.Kind, r.Preset.Name, path,
+			r.Preset.Width, r.Preset.Height, r.Duration, size, float64(r.RenderMS)/1000)
 	}
-	fmt.Fprintf(d.out, "Thumbnails sit next to each video (.jpg).\nAsynqmon (queues) was at %s/monitoring/ — run `koda serve` to keep it up.\n", d.base)
+	fmt.Fprintf(d.out, "Thumbnails sit next to each video (.jpg).\n"+
+		"To watch the queues in Asynqmon, run `koda serve` and open the dashboard it prints.\n")
 	if failed > 0 {
 		return fmt.Errorf("%d render(s) failed", failed)
 	}

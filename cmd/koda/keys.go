@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/kodahq/koda"
 	"github.com/kodahq/koda/internal/config"
+	"github.com/kodahq/koda/internal/secretbox"
 	"github.com/kodahq/koda/internal/ssrf"
 	"github.com/kodahq/koda/internal/store"
 	"github.com/kodahq/koda/internal/tenant"
@@ -39,17 +42,40 @@ func (m *Main) openTenancy() error {
 	if m.APIKey != "" {
 		m.tenants.AddStaticKey(m.APIKey, koda.DefaultTenant)
 	}
+	// The dashboard is one of the ways Koda is used, so every API process serves it:
+	// with KODA_ADMIN_KEY, or with a key made on first start and kept in the data dir.
+	m.AdminKey = c.AdminKey
+	if m.AdminKey == "" && m.API {
+		if m.AdminKey, err = keptKey(c.DataDir, "admin_key", adminKeyPrefix, newAdminKey); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// adminKeyPrefix marks a generated admin key, so a key file from elsewhere is not taken.
+const adminKeyPrefix = "kadm_"
+
+func newAdminKey() string {
+	b := make([]byte, 24)
+	_, _ = rand.Read(b)
+	return adminKeyPrefix + hex.EncodeToString(b)
 }
 
 // localKey returns the default tenant's local key, made once and kept in the data dir
 // (readable by the owner only) so restarts keep it.
 func localKey(dataDir string) (string, error) {
-	path := filepath.Join(dataDir, "api_key")
-	if b, err := os.ReadFile(path); err == nil && strings.HasPrefix(strings.TrimSpace(string(b)), tenant.KeyPrefix) {
+	return keptKey(dataDir, "api_key", tenant.KeyPrefix, tenant.NewKey)
+}
+
+// keptKey returns the key in the data dir's file name, first writing one made by gen
+// (0600) when the file is missing or does not hold a key with the prefix.
+func keptKey(dataDir, name, prefix string, gen func() string) (string, error) {
+	path := filepath.Join(dataDir, name)
+	if b, err := os.ReadFile(path); err == nil && strings.HasPrefix(strings.TrimSpace(string(b)), prefix) {
 		return strings.TrimSpace(string(b)), nil
 	}
-	key := tenant.NewKey()
+	key := gen()
 	if err := os.WriteFile(path, []byte(key+"\n"), 0o600); err != nil {
 		return "", fmt.Errorf("write %s: %w", path, err)
 	}
@@ -63,10 +89,15 @@ func keysCommand(stdout io.Writer) *cli.Command {
 		if err != nil {
 			return nil, nil, err
 		}
-		if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
+		// The same secrets as the server's, so tenants made here get sealed secrets.
+		if err := cfg.EnsureSecrets(webhook.GenerateSecret); err != nil {
 			return nil, nil, err
 		}
-		st, err := store.Open(ctx, cfg.DatabaseURLOrDefault(), nil)
+		box, err := secretbox.New(cfg.SecretKey)
+		if err != nil {
+			return nil, nil, fmt.Errorf("KODA_SECRET_KEY: %w", err)
+		}
+		st, err := store.Open(ctx, cfg.DatabaseURLOrDefault(), nil, store.SealSecrets(box))
 		if err != nil {
 			return nil, nil, err
 		}

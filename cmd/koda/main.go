@@ -105,6 +105,9 @@ func run(ctx context.Context, cmd *cli.Command, stdout, logOut io.Writer, withAP
 	if m.API && cfg.APIKey == "" && m.APIKey != "" {
 		fmt.Fprintf(stdout, "API key for the default tenant (kept in %s/api_key):\n  %s\nSend it as Authorization: Bearer <key>.\n", cfg.DataDir, m.APIKey)
 	}
+	if m.API {
+		fmt.Fprintln(stdout, dashboardHelp(m.PublicURL, m.AdminKey, cfg.AdminKey == "", cfg.DataDir))
+	}
 	logger.Info("koda started", "config", cfg.String())
 	err = m.Wait(ctx)
 	logger.Info("shutting down: draining running tasks", "timeout", cfg.ShutdownTimeout)
@@ -112,6 +115,17 @@ func run(ctx context.Context, cmd *cli.Command, stdout, logOut io.Writer, withAP
 		err = cerr
 	}
 	return err
+}
+
+// dashboardHelp tells a person how to open Asynqmon: the browser asks for a user name
+// (any) and a password (the admin key). Only a key Koda made and kept is shown: one the
+// operator configured is theirs already and has no place in a log.
+func dashboardHelp(publicURL, adminKey string, kept bool, dataDir string) string {
+	if !kept {
+		return fmt.Sprintf("Dashboard (Asynqmon): %s/monitoring/ (user: admin, password: KODA_ADMIN_KEY)", publicURL)
+	}
+	return fmt.Sprintf("Dashboard (Asynqmon): %s/monitoring/ (user: admin, password: the admin key in %s/admin_key)\n  %s",
+		publicURL, dataDir, adminKey)
 }
 
 func newLogger(cfg *config.Config, w io.Writer) *slog.Logger {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -22,11 +23,14 @@ type proc struct {
 	name string
 	cmd  *exec.Cmd
 	out  *kodatest.SyncBuffer
+	// dataDir is this process's own KODA_DATA_DIR.
+	dataDir string
 }
 
 // One deployment of three processes — `koda api` and two `koda worker` — sharing Redis,
 // the database (PostgreSQL when KODA_TEST_DATABASE_URL is set, else one SQLite file)
-// and storage. A batch renders with its renders split into chunk tasks spread over both
+// and an S3 bucket of a real S3 server process; each process has a data folder of its
+// own, so no file travels through a shared folder. A batch renders with its renders split into chunk tasks spread over both
 // workers (some render has chunks captured by each); one worker
 // is SIGKILLed in the middle of a render, which then completes on the other worker
 // with at most one extra attempt, and no chromium or ffmpeg of the killed worker
@@ -50,6 +54,7 @@ func TestSeveralProcessesAndAKilledWorker(t *testing.T) {
 		t.Cleanup(rs.Close)
 		redisURL = rs.URL()
 	}
+	s3srv := kodatest.MustS3(t)
 	data := t.TempDir()
 	dbURL := filepath.Join(data, "koda.db")
 	if os.Getenv(kodatest.PostgresEnv) != "" {
@@ -61,8 +66,11 @@ func TestSeveralProcessesAndAKilledWorker(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	env := append(os.Environ(),
-		"KODA_DATA_DIR="+data, "KODA_DATABASE_URL="+dbURL, "KODA_REDIS_URL="+redisURL, "KODA_ADDR="+addr,
+	env := append(os.Environ(), s3srv.Env("deploy")...)
+	env = append(env,
+		// Secrets are shared by configuration, not through a data folder.
+		"KODA_SECRET_KEY=multiprocess-test-secret-key-0123456789", "KODA_SIGNING_SECRET=multiprocess-signing",
+		"KODA_DATABASE_URL="+dbURL, "KODA_REDIS_URL="+redisURL, "KODA_ADDR="+addr,
 		"KODA_PUBLIC_URL=http://"+addr, "KODA_API_KEY="+testAPIKey, "KODA_ADMIN_KEY="+testAdminKey,
 		"KODA_WEBHOOK_SECRET="+testSecret, "KODA_BROWSERS=1", "KODA_LOG_LEVEL=debug",
 		"KODA_CONCURRENCY=render=1,preview=1,agent=2", "KODA_SHUTDOWN_TIMEOUT=5s",
@@ -72,7 +80,9 @@ func TestSeveralProcessesAndAKilledWorker(t *testing.T) {
 	start := func(name string, args ...string) *proc {
 		p := &proc{name: name, out: &kodatest.SyncBuffer{}}
 		p.cmd = exec.Command(bin, args...)
-		p.cmd.Env, p.cmd.Stdout, p.cmd.Stderr = env, p.out, p.out
+		p.dataDir = t.TempDir()
+		p.cmd.Env = append(env[:len(env):len(env)], "KODA_DATA_DIR="+p.dataDir)
+		p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
 		if err := p.cmd.Start(); err != nil {
 			t.Fatalf("start %s: %v", name, err)
 		}
@@ -96,11 +106,11 @@ func TestSeveralProcessesAndAKilledWorker(t *testing.T) {
 	}
 	// Migrate first, so the three processes do not race to create the schema.
 	mig := exec.Command(bin, "migrate")
-	mig.Env = env
+	mig.Env = append(env[:len(env):len(env)], "KODA_DATA_DIR="+data)
 	if out, err := mig.CombinedOutput(); err != nil {
 		t.Fatalf("migrate: %v\n%s", err, out)
 	}
-	start("api", "api")
+	api := start("api", "api")
 	w1 := start("worker1", "worker", "--pools", "agent,preview,render,webhooks,maintenance")
 	w2 := start("worker2", "worker", "--pools", "agent,preview,render,webhooks,maintenance")
 	c := client{t: t, base: "http://" + addr}
@@ -170,6 +180,22 @@ func TestSeveralProcessesAndAKilledWorker(t *testing.T) {
 		}
 	}
 	t.Logf("renders completed: %s %d, %s %d", w1.name, rendersDone(w1), w2.name, rendersDone(w2))
+
+	// Every video lives in the bucket and downloads through a presigned URL from the
+	// S3 server itself; no process kept a file in its data folder.
+	last := p.Renders[len(p.Renders)-1]
+	if !strings.HasPrefix(last.VideoURL, s3srv.Endpoint+"/"+s3srv.Bucket+"/deploy/") || !strings.Contains(last.VideoURL, "X-Amz-Signature=") {
+		t.Fatalf("video URL %s is not a presigned URL of the bucket", last.VideoURL)
+	}
+	video := download(t, last.VideoURL, t.TempDir(), "final.mp4")
+	if got := ffprobe(t, video); got.Width == 0 {
+		t.Fatalf("downloaded video: %+v", got)
+	}
+	for _, pr := range []*proc{api, w1, w2} {
+		if _, err := os.Stat(filepath.Join(pr.dataDir, "storage")); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s kept files in its data folder: %v", pr.name, err)
+		}
+	}
 }
 
 // sharedChunks lists the renders of which both workers completed chunk tasks.

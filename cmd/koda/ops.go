@@ -11,7 +11,9 @@ import (
 	"github.com/hibiken/asynqmon"
 
 	"github.com/kodahq/koda/internal/metrics"
+	"github.com/kodahq/koda/internal/rediskey"
 	"github.com/kodahq/koda/internal/semaphore"
+	"github.com/kodahq/koda/jobs"
 	"github.com/kodahq/koda/workers"
 )
 
@@ -27,7 +29,7 @@ type ops struct {
 // openOps builds the metrics of the process; the queue gauges read Redis at scrape time.
 func (m *Main) openOps() {
 	m.ops.metrics = metrics.New()
-	m.ops.metrics.RegisterQueues(asynq.NewInspectorFromRedisClient(m.rdb), m.Logger)
+	m.ops.metrics.RegisterQueues(asynq.NewInspectorFromRedisClient(m.rdb), jobs.Queues, m.Logger)
 }
 
 // configureWorkers gives the handlers their resource limits, metrics and the Redis
@@ -39,7 +41,7 @@ func (m *Main) configureWorkers(h *workers.Handlers) error {
 	h.Inspector = asynq.NewInspectorFromRedisClient(m.rdb)
 	h.Redis = m.rdb
 	h.Limits = &workers.Limits{
-		Sem: semaphore.New(m.rdb, "koda:sem"), Node: c.Node, Max: c.Limits, LLMProvider: c.Agent.Kind,
+		Sem: semaphore.New(m.rdb, rediskey.Semaphore), Node: c.Node, Max: c.Limits, LLMProvider: c.Agent.Kind,
 	}
 	if m.API || c.MetricsAddr == "" {
 		return nil

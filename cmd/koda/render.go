@@ -9,9 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v3"
 
 	"github.com/kodahq/koda"
@@ -34,6 +32,7 @@ func renderCommand(stdout, stderr io.Writer) *cli.Command {
 			&cli.IntFlag{Name: "fps", Usage: "frames per second (overrides the preset)"},
 			&cli.IntFlag{Name: "crf", Usage: "encoder quality, 0 (lossless) to 51 (overrides the preset)"},
 			&cli.StringFlag{Name: "format", Usage: "mp4 or webm (overrides the preset)"},
+			&cli.StringFlag{Name: "encoder-speed", Usage: "x264 speed preset, ultrafast to veryslow: faster makes larger files (overrides the preset)"},
 			&cli.StringFlag{Name: "audio", Usage: "audio file muxed into the video, trimmed to its length"},
 			&cli.StringFlag{Name: "thumbnail", Usage: "also write a JPEG of the middle frame here"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
@@ -58,33 +57,23 @@ func runRender(ctx context.Context, cmd *cli.Command, stdout, stderr io.Writer) 
 		Browsers:     int(cmd.Int("browsers")),
 		Logger:       renderLogger(cmd, stderr),
 	})
-	total := req.Preset.Frames(req.DurationS)
-	var bar *progressbar.ProgressBar
+	var bar *meter
 	if !cmd.Bool("quiet") {
-		bar = progressbar.NewOptions(total,
-			progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription(fmt.Sprintf("rendering %s", filepath.Base(req.VideoPath))),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetItsString("frames"),
-			progressbar.OptionShowIts(),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionOnCompletion(func() { fmt.Fprintln(stderr) }),
-		)
+		bar = newMeter(stderr, "rendering "+filepath.Base(req.VideoPath), isTerminal(stderr))
 	}
 	res, err := r.Render(ctx, req, func(p koda.RenderProgress) {
 		if bar != nil {
-			_ = bar.Set(p.FramesDone)
+			bar.Set(p.Percent, p.Stage, p.FramesDone, p.FramesTotal)
 		}
 	})
 	if err != nil {
 		if bar != nil {
-			_ = bar.Exit()
-			fmt.Fprintln(stderr)
+			bar.Exit()
 		}
 		return fmt.Errorf("render %s: %w", cmd.Args().First(), err)
 	}
 	if bar != nil {
-		_ = bar.Finish()
+		bar.Finish()
 	}
 	fmt.Fprintf(stdout, "%s: %d frames, %dx%d @ %d fps, %.1f MB in %.1fs (capture %.1fs, %.1f frames/s)\n",
 		req.VideoPath, res.Frames, req.Preset.Width, req.Preset.Height, req.Preset.FPS,
@@ -131,8 +120,12 @@ func renderRequest(cmd *cli.Command, target string) (koda.RenderRequest, error) 
 		p.Format = strings.ToLower(strings.TrimSpace(cmd.String("format")))
 		overridden = true
 	}
+	if cmd.IsSet("encoder-speed") {
+		p.EncoderSpeed = cmd.String("encoder-speed")
+		overridden = true
+	}
 	if overridden && p.Name != "custom" {
-		p.Name += "+custom"
+		p.Name += "-custom"
 	}
 	if err := p.Validate(); err != nil {
 		return req, err

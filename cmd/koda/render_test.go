@@ -44,8 +44,11 @@ func TestRenderCommand(t *testing.T) {
 	if p := ffprobe(t, out); p.Codec != "h264" || p.Width != 640 || p.Height != 360 || p.FPS != "15/1" || p.Frames != 15 {
 		t.Errorf("preview render = %+v, want h264 640x360 15/1 with 15 frames", p)
 	}
-	if !strings.Contains(stdout, "15 frames") || !strings.Contains(stderr, "frames") {
+	if !strings.Contains(stdout, "15 frames") || !strings.Contains(stderr, "rendering canvas.mp4: 100%") {
 		t.Errorf("summary/progress missing: stdout %q stderr %q", stdout, stderr)
+	}
+	if strings.Contains(stderr, "\r") {
+		t.Errorf("progress redraws with carriage returns into a non-terminal: %q", stderr)
 	}
 
 	// A page file and a custom size; the output name defaults from the page.

@@ -109,7 +109,7 @@ func TestCodegenResumesAfterSandboxKilled(t *testing.T) {
 	if !slices.Contains(agent.startWith[1], "index.html") {
 		t.Fatalf("the new sandbox did not start from the checkpoint: %v", agent.startWith[1])
 	}
-	st, err := sandbox.LoadState(context.Background(), m.storage, sandbox.ProjectPrefix(p.ID))
+	st, err := sandbox.LoadState(context.Background(), m.storage, koda.ProjectFolder(p.ID))
 	if err != nil || st == nil {
 		t.Fatalf("state.json: %v", err)
 	}

@@ -42,9 +42,21 @@ type Config struct {
 
 	WebhookSecret string // KODA_WEBHOOK_SECRET (whsec_…); empty = generated once, kept in DataDir
 	SigningSecret string // KODA_SIGNING_SECRET for file URLs; empty = generated once, kept in DataDir
-	FileURLTTL    time.Duration
-	// WebhookRetry overrides the retry schedule (tests, local development).
-	WebhookRetry []time.Duration
+	// SecretKey (KODA_SECRET_KEY, at least 32 characters) seals tenants' webhook
+	// secrets in the database; empty = generated once, kept in DataDir. Every process
+	// sharing a database needs the same one.
+	SecretKey  string
+	FileURLTTL time.Duration
+	// StorageURL (KODA_STORAGE_URL) selects s3://bucket/prefix?endpoint=…&region=…
+	// for every stored file; empty keeps them in DataDir/storage. S3 credentials come
+	// from the standard AWS variables, or files named by AWS_ACCESS_KEY_ID_FILE,
+	// AWS_SECRET_ACCESS_KEY_FILE and AWS_SESSION_TOKEN_FILE (StorageCredentials).
+	StorageURL         string
+	StorageCredentials Credentials
+	// WebhookRetry and WebhookAttempts configure the retry policy of webhook deliveries
+	// (webhook.NewSchedule): the delays before each retry, and how many attempts.
+	WebhookRetry    []time.Duration
+	WebhookAttempts int
 
 	// APIKey (KODA_API_KEY) is accepted as the default tenant's key; AdminKey
 	// (KODA_ADMIN_KEY) guards the admin API, which is off when it is empty.
@@ -88,9 +100,12 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "chromium", Usage: "path to the chromium binary (default: found on PATH)", Sources: cli.EnvVars("KODA_CHROMIUM")},
 		&cli.StringFlag{Name: "ffmpeg", Value: "ffmpeg", Usage: "path to the ffmpeg binary", Sources: cli.EnvVars("KODA_FFMPEG")},
 		&cli.StringFlag{Name: "webhook-secret", Usage: "whsec_… secret that signs webhooks (default: generated once and kept in the data dir)", Sources: cli.EnvVars("KODA_WEBHOOK_SECRET")},
+		&cli.StringFlag{Name: "secret-key", Usage: "key that seals webhook secrets in the database, at least 32 characters (default: generated once and kept in the data dir)", Sources: cli.EnvVars("KODA_SECRET_KEY")},
 		&cli.StringFlag{Name: "signing-secret", Usage: "secret that signs file URLs (default: generated once and kept in the data dir)", Sources: cli.EnvVars("KODA_SIGNING_SECRET")},
+		&cli.StringFlag{Name: "storage-url", Usage: "s3://bucket/prefix?endpoint=…&region=… keeps files in an S3-compatible bucket (default: <data-dir>/storage)", Sources: cli.EnvVars("KODA_STORAGE_URL")},
 		&cli.DurationFlag{Name: "file-url-ttl", Value: 24 * time.Hour, Usage: "how long signed file URLs stay valid", Sources: cli.EnvVars("KODA_FILE_URL_TTL")},
-		&cli.StringFlag{Name: "webhook-retry", Usage: "comma-separated webhook retry delays, e.g. 1s,5s (default: 5s,5m,30m,2h,5h,10h…)", Sources: cli.EnvVars("KODA_WEBHOOK_RETRY")},
+		&cli.StringFlag{Name: "webhook-retry", Usage: "comma-separated delays before each webhook retry, the last repeating, e.g. 1s,5s (default: 5s,5m,30m,2h,5h,10h)", Sources: cli.EnvVars("KODA_WEBHOOK_RETRY")},
+		&cli.IntFlag{Name: "webhook-attempts", Value: 8, Usage: "attempts of one webhook delivery before it fails (at most 50)", Sources: cli.EnvVars("KODA_WEBHOOK_ATTEMPTS")},
 		&cli.StringFlag{Name: "api-key", Usage: "a koda_… key accepted for the default tenant (default: koda serve/demo generate one, kept in the data dir)", Sources: cli.EnvVars("KODA_API_KEY")},
 		&cli.StringFlag{Name: "admin-key", Usage: "key guarding the admin API at /admin (tenants, API keys); empty disables it", Sources: cli.EnvVars("KODA_ADMIN_KEY")},
 		&cli.StringFlag{Name: "webhook-allow", Usage: "comma-separated CIDR prefixes webhooks may reach although private or loopback, e.g. 127.0.0.0/8 for local development", Sources: cli.EnvVars("KODA_WEBHOOK_ALLOW")},
@@ -126,7 +141,9 @@ func FromCommand(cmd *cli.Command) (*Config, error) {
 		FFmpeg:          cmd.String("ffmpeg"),
 		WebhookSecret:   cmd.String("webhook-secret"),
 		SigningSecret:   cmd.String("signing-secret"),
+		SecretKey:       cmd.String("secret-key"),
 		FileURLTTL:      cmd.Duration("file-url-ttl"),
+		StorageURL:      cmd.String("storage-url"),
 		Browsers:        int(cmd.Int("browsers")),
 		KeepWarm:        cmd.Duration("render-keep-warm"),
 		ChunkFrames:     int(cmd.Int("chunk-frames")),
@@ -149,10 +166,14 @@ func FromCommand(cmd *cli.Command) (*Config, error) {
 	if c.Limits, err = ParseLimits(cmd.String("limits")); err != nil {
 		return nil, err
 	}
+	if c.StorageCredentials, err = credentialsFromFiles(os.Getenv); err != nil {
+		return nil, err
+	}
 	c.Node, c.MetricsAddr = cmd.String("node"), cmd.String("metrics-addr")
 	if c.Node == "" {
 		c.Node, _ = os.Hostname()
 	}
+	c.WebhookAttempts = int(cmd.Int("webhook-attempts"))
 	if s := cmd.String("webhook-retry"); s != "" {
 		for _, part := range strings.Split(s, ",") {
 			d, err := time.ParseDuration(strings.TrimSpace(part))
@@ -169,6 +190,9 @@ func FromCommand(cmd *cli.Command) (*Config, error) {
 func (c *Config) Validate() error {
 	if err := c.Agent.validate(); err != nil {
 		return err
+	}
+	if c.SecretKey != "" && len(c.SecretKey) < 32 {
+		return fmt.Errorf("KODA_SECRET_KEY must be at least 32 characters")
 	}
 	if c.DataDir == "" {
 		return fmt.Errorf("KODA_DATA_DIR must not be empty")
@@ -194,6 +218,11 @@ func (c *Config) Validate() error {
 	}
 	if c.AdminKey != "" && len(c.AdminKey) < 16 {
 		return fmt.Errorf("KODA_ADMIN_KEY must be at least 16 characters long")
+	}
+	if c.StorageURL != "" {
+		if u, err := url.Parse(c.StorageURL); err != nil || u.Scheme != "s3" || u.Host == "" {
+			return fmt.Errorf("KODA_STORAGE_URL %q must be s3://bucket[/prefix][?endpoint=…&region=…]", c.StorageURL)
+		}
 	}
 	if c.FileURLTTL <= 0 {
 		return fmt.Errorf("KODA_FILE_URL_TTL must be positive")
@@ -294,7 +323,7 @@ func (c *Config) DatabaseURLOrDefault() string {
 	return filepath.Join(c.DataDir, "koda.db")
 }
 
-// EnsureSecrets fills the webhook and signing secrets when unset, from files in DataDir
+// EnsureSecrets fills the webhook and signing secrets and the secret key when unset, from files in DataDir
 // created on first use, so restarts keep verifying old signatures and URLs.
 func (c *Config) EnsureSecrets(newWebhookSecret func() string) error {
 	if err := os.MkdirAll(c.DataDir, 0o755); err != nil {
@@ -308,6 +337,11 @@ func (c *Config) EnsureSecrets(newWebhookSecret func() string) error {
 	}
 	if c.SigningSecret == "" {
 		if c.SigningSecret, err = persisted(filepath.Join(c.DataDir, "signing_secret"), randomHex); err != nil {
+			return err
+		}
+	}
+	if c.SecretKey == "" {
+		if c.SecretKey, err = persisted(filepath.Join(c.DataDir, "secret_key"), randomHex); err != nil {
 			return err
 		}
 	}
@@ -339,9 +373,9 @@ func (c *Config) String() string {
 		}
 		return "[redacted]"
 	}
-	return fmt.Sprintf("addr=%s data_dir=%s database=%s redis=%s public_url=%s pools=%v concurrency=%v webhook_secret=%s signing_secret=%s api_key=%s admin_key=%s webhook_allow=%s",
+	return fmt.Sprintf("addr=%s data_dir=%s database=%s redis=%s public_url=%s pools=%v concurrency=%v webhook_secret=%s signing_secret=%s secret_key=%s api_key=%s admin_key=%s webhook_allow=%s",
 		c.Addr, c.DataDir, redactURL(c.DatabaseURLOrDefault()), redactURL(c.RedisURL), c.PublicURL, c.Pools, c.Concurrency,
-		redact(c.WebhookSecret), redact(c.SigningSecret), redact(c.APIKey), redact(c.AdminKey), c.WebhookAllow)
+		redact(c.WebhookSecret), redact(c.SigningSecret), redact(c.SecretKey), redact(c.APIKey), redact(c.AdminKey), c.WebhookAllow)
 }
 
 func redactURL(s string) string {
@@ -353,4 +387,38 @@ func redactURL(s string) string {
 		u.User = url.UserPassword(u.User.Username(), "xxx")
 	}
 	return u.String()
+}
+
+// Credentials are S3 keys read from files, for secrets mounted by an orchestrator.
+// Empty fields leave the AWS SDK's own chain in charge.
+type Credentials struct {
+	AccessKey, SecretKey, SessionToken string
+}
+
+// credentialsFromFiles reads AWS_ACCESS_KEY_ID_FILE, AWS_SECRET_ACCESS_KEY_FILE and
+// AWS_SESSION_TOKEN_FILE; an access key without its secret is refused.
+func credentialsFromFiles(getenv func(string) string) (Credentials, error) {
+	var c Credentials
+	for _, f := range []struct {
+		env string
+		dst *string
+	}{
+		{"AWS_ACCESS_KEY_ID_FILE", &c.AccessKey},
+		{"AWS_SECRET_ACCESS_KEY_FILE", &c.SecretKey},
+		{"AWS_SESSION_TOKEN_FILE", &c.SessionToken},
+	} {
+		name := getenv(f.env)
+		if name == "" {
+			continue
+		}
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return Credentials{}, fmt.Errorf("%s: %w", f.env, err)
+		}
+		*f.dst = strings.TrimSpace(string(b))
+	}
+	if (c.AccessKey == "") != (c.SecretKey == "") {
+		return Credentials{}, fmt.Errorf("AWS_ACCESS_KEY_ID_FILE and AWS_SECRET_ACCESS_KEY_FILE must be set together")
+	}
+	return c, nil
 }

@@ -6,11 +6,13 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/kodahq/koda/internal/rediskey"
 )
 
 // Channel is the Redis pub/sub channel carrying "project X has new events" between
 // processes; the message is the project ID.
-const Channel = "koda:events"
+const Channel = rediskey.EventsChannel
 
 // Relay carries wake-ups between processes through Redis pub/sub: a worker process
 // that commits events publishes the project ID, and every API process wakes its own

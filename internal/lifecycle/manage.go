@@ -118,7 +118,7 @@ func (s *Service) Delete(ctx context.Context, id string) error {
 	}
 	s.cancelTasks(ctx, cancel)
 	if s.Storage != nil {
-		if err := s.Storage.DeletePrefix(ctx, "projects/"+id+"/"); err != nil {
+		if err := s.Storage.DeletePrefix(ctx, koda.ProjectFolder(id)+"/"); err != nil {
 			// The rows are gone; leftover files are only disk space, so report success.
 			s.log().Warn("delete project files", "project", id, "err", err)
 		}

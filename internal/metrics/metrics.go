@@ -12,6 +12,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -161,8 +162,10 @@ func (m *Metrics) SetLeader(on bool) {
 // RegisterQueues adds cluster-wide queue gauges read through the inspector at scrape
 // time: sizes by state, latency (age of the oldest pending task), and processed and
 // failed totals.
-func (m *Metrics) RegisterQueues(insp *asynq.Inspector, log *slog.Logger) {
-	m.Registry.MustRegister(&queueCollector{insp: insp, log: log})
+// The queues in known are exported from the first scrape, with zeros before Redis has
+// heard of them, so dashboards and alerts work before the first task.
+func (m *Metrics) RegisterQueues(insp *asynq.Inspector, known []string, log *slog.Logger) {
+	m.Registry.MustRegister(&queueCollector{insp: insp, known: known, log: log})
 }
 
 var (
@@ -181,8 +184,9 @@ var (
 // queueCollector is the part of asynq's x/metrics collector Koda needs, written on
 // asynq.Inspector: the x module resolves to a build for go-redis v8 that panics here.
 type queueCollector struct {
-	insp *asynq.Inspector
-	log  *slog.Logger
+	insp  *asynq.Inspector
+	known []string
+	log   *slog.Logger
 }
 
 func (c *queueCollector) Describe(ch chan<- *prometheus.Desc) {
@@ -198,8 +202,18 @@ func (c *queueCollector) Collect(ch chan<- prometheus.Metric) {
 		c.logf("read queues", err)
 		return
 	}
-	for _, q := range queues {
-		info, err := c.insp.GetQueueInfo(q)
+	inRedis := len(queues)
+	for _, q := range c.known {
+		if !slices.Contains(queues, q) {
+			queues = append(queues, q)
+		}
+	}
+	for i, q := range queues {
+		// A queue Redis has not heard of yet has nothing in it.
+		info, err := &asynq.QueueInfo{Queue: q}, error(nil)
+		if i < inRedis {
+			info, err = c.insp.GetQueueInfo(q)
+		}
 		if err != nil {
 			up = 0
 			c.logf("read queue "+q, err)

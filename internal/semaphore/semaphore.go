@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/kodahq/koda/internal/rediskey"
 )
 
 // Semaphore acquires and releases slots of named resources in one Redis.
@@ -34,10 +36,10 @@ type Semaphore struct {
 	WaitWindow time.Duration
 }
 
-// New returns a Semaphore whose keys start with prefix (e.g. "koda:sem").
+// New returns a Semaphore whose keys start with prefix (rediskey.Semaphore when empty).
 func New(rdb redis.UniversalClient, prefix string) *Semaphore {
 	if prefix == "" {
-		prefix = "koda:sem"
+		prefix = rediskey.Semaphore
 	}
 	return &Semaphore{rdb: rdb, prefix: prefix, WaitWindow: 10 * time.Second}
 }
@@ -48,8 +50,8 @@ var ErrLimit = errors.New("semaphore: limit must be at least 1")
 // keys of one resource: the holders by lease expiry, each holder's tenant, the
 // waiting tenants by the time they last asked, and each tenant's last grant.
 func (s *Semaphore) keys(resource string) []string {
-	base := s.prefix + ":{" + resource + "}"
-	return []string{base + ":holders", base + ":owners", base + ":waiting", base + ":granted"}
+	holders, owners, waiting, granted := rediskey.SemaphoreKeys(s.prefix, resource)
+	return []string{holders, owners, waiting, granted}
 }
 
 // nowMS reads the server's clock in milliseconds; shared by the scripts.

@@ -1,6 +1,7 @@
 package ssrf
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"io"
@@ -162,6 +163,9 @@ func listen(t *testing.T, network, addr string) *recorder {
 				return
 			}
 			r.conns.Add(1)
+			// Reply only after the request is read: a reply to a request not yet read,
+			// then a close, resets the connection before the client sees the reply.
+			_, _ = http.ReadRequest(bufio.NewReader(c))
 			_, _ = c.Write([]byte("HTTP/1.1 500 Internal\r\nContent-Length: 12\r\n\r\nINTERNAL-SEC"))
 			c.Close()
 		}

@@ -55,8 +55,9 @@ func NewLocal(dir, publicURL string, secret []byte) *Local {
 // Dir is the folder holding the files.
 func (l *Local) Dir() string { return l.dir }
 
-// validKey checks a key is a clean relative slash path that stays in the folder.
-func validKey(key string) error {
+// CheckKey checks a key is a clean relative slash path that stays in the folder. Every
+// backend applies it, so a key accepted by one is accepted by all.
+func CheckKey(key string) error {
 	switch {
 	case key == "",
 		strings.ContainsAny(key, "\x00\\"),
@@ -85,7 +86,7 @@ func (l *Local) root() (*os.Root, error) {
 // Put stores r under key. The data goes to a temporary file first and is renamed into
 // place once complete, so a reader never sees a half-written file.
 func (l *Local) Put(ctx context.Context, key string, r io.Reader) (int64, error) {
-	if err := validKey(key); err != nil {
+	if err := CheckKey(key); err != nil {
 		return 0, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -128,7 +129,7 @@ func (l *Local) Put(ctx context.Context, key string, r io.Reader) (int64, error)
 
 // Open returns the file stored under key, or ENOTFOUND.
 func (l *Local) Open(ctx context.Context, key string) (io.ReadCloser, error) {
-	if err := validKey(key); err != nil {
+	if err := CheckKey(key); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -154,7 +155,7 @@ func (l *Local) Open(ctx context.Context, key string) (io.ReadCloser, error) {
 // when it does not exist. The check goes through os.Root, so a key whose folder is a
 // symlink out of storage is refused.
 func (l *Local) Path(key string) (string, error) {
-	if err := validKey(key); err != nil {
+	if err := CheckKey(key); err != nil {
 		return "", err
 	}
 	root, err := l.root()
@@ -174,7 +175,7 @@ func (l *Local) Path(key string) (string, error) {
 
 // Delete removes the file under key; a missing file is not an error.
 func (l *Local) Delete(ctx context.Context, key string) error {
-	if err := validKey(key); err != nil {
+	if err := CheckKey(key); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
@@ -198,18 +199,9 @@ func (l *Local) DeletePrefix(ctx context.Context, prefix string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	dir, base := path.Split(prefix)
-	dir = strings.TrimSuffix(dir, "/")
-	if prefix == "" || (dir == "" && base == "") {
-		return koda.Errorf(koda.EINVALID, CodeInvalidKey, "refusing to delete every stored file: empty prefix")
-	}
-	if dir != "" {
-		if err := validKey(dir); err != nil {
-			return err
-		}
-	}
-	if base != "" && (strings.ContainsAny(base, "\x00\\") || base == "." || base == "..") {
-		return koda.Errorf(koda.EINVALID, CodeInvalidKey, "storage prefix %q is not valid", prefix)
+	dir, base, err := splitPrefix(prefix)
+	if err != nil {
+		return err
 	}
 	root, err := l.root()
 	if err != nil {
@@ -244,6 +236,30 @@ func (l *Local) DeletePrefix(ctx context.Context, prefix string) error {
 		}
 	}
 	return nil
+}
+
+// CheckPrefix checks a DeletePrefix argument: a folder that is a valid key followed by
+// "/" and the start of a name. An empty prefix, which would delete everything, is refused.
+func CheckPrefix(prefix string) error {
+	_, _, err := splitPrefix(prefix)
+	return err
+}
+
+func splitPrefix(prefix string) (dir, base string, err error) {
+	dir, base = path.Split(prefix)
+	dir = strings.TrimSuffix(dir, "/")
+	if prefix == "" || (dir == "" && base == "") {
+		return "", "", koda.Errorf(koda.EINVALID, CodeInvalidKey, "refusing to delete every stored file: empty prefix")
+	}
+	if dir != "" {
+		if err := CheckKey(dir); err != nil {
+			return "", "", err
+		}
+	}
+	if base != "" && (strings.ContainsAny(base, "\x00\\") || base == "." || base == "..") {
+		return "", "", koda.Errorf(koda.EINVALID, CodeInvalidKey, "storage prefix %q is not valid", prefix)
+	}
+	return dir, base, nil
 }
 
 // Ping checks the folder is writable.

@@ -1,10 +1,11 @@
 package storage_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -16,12 +17,38 @@ import (
 
 	"github.com/kodahq/koda"
 	"github.com/kodahq/koda/internal/storage"
+	"github.com/kodahq/koda/internal/storage/storagetest"
 )
 
 func setup(t *testing.T) (*storage.Local, string) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "files")
 	return storage.NewLocal(dir, "http://koda.test:8080/", []byte("test-secret")), dir
+}
+
+// TestSuite runs the behaviour shared with every backend; download URLs are served
+// as the API serves them, after Verify, from Path.
+func TestSuite(t *testing.T) {
+	storagetest.Run(t, func(t *testing.T) koda.Storage {
+		var s *storage.Local
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			key := strings.TrimPrefix(r.URL.Path, "/files/")
+			exp, _ := strconv.ParseInt(r.URL.Query().Get("exp"), 10, 64)
+			if err := s.Verify(key, exp, r.URL.Query().Get("sig")); err != nil {
+				http.Error(w, err.Error(), http.StatusUnauthorized)
+				return
+			}
+			p, err := s.Path(key)
+			if err != nil {
+				http.NotFound(w, r)
+				return
+			}
+			http.ServeFile(w, r, p)
+		}))
+		t.Cleanup(srv.Close)
+		s = storage.NewLocal(filepath.Join(t.TempDir(), "files"), srv.URL, []byte("test-secret"))
+		return s
+	})
 }
 
 func read(t *testing.T, s *storage.Local, key string) string {
@@ -168,56 +195,6 @@ func TestPutIsAtomic(t *testing.T) {
 	}
 }
 
-func TestDeletePrefix(t *testing.T) {
-	ctx := context.Background()
-	s, _ := setup(t)
-	keys := []string{
-		"projects/prj_a/checkpoint.tar.gz",
-		"projects/prj_a/renders/rnd_1.mp4",
-		"projects/prj_a/renders/rnd_2.mp4",
-		"projects/prj_a/renders/thumb_1.jpg",
-		"projects/prj_ab/keep.mp4",
-		"projects/prj_b/keep.mp4",
-		"top.txt",
-	}
-	for _, k := range keys {
-		if _, err := s.Put(ctx, k, strings.NewReader(k)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	exists := func(k string) bool {
-		_, err := s.Path(k)
-		return err == nil
-	}
-	if err := s.DeletePrefix(ctx, "projects/prj_a/renders/rnd_"); err != nil {
-		t.Fatal(err)
-	}
-	if exists("projects/prj_a/renders/rnd_1.mp4") || exists("projects/prj_a/renders/rnd_2.mp4") || !exists("projects/prj_a/renders/thumb_1.jpg") {
-		t.Fatal("name prefix deleted the wrong files")
-	}
-	if err := s.DeletePrefix(ctx, "projects/prj_a/"); err != nil {
-		t.Fatal(err)
-	}
-	if exists("projects/prj_a/checkpoint.tar.gz") || exists("projects/prj_a/renders/thumb_1.jpg") {
-		t.Fatal("folder prefix left files")
-	}
-	if !exists("projects/prj_ab/keep.mp4") || !exists("projects/prj_b/keep.mp4") || !exists("top.txt") {
-		t.Fatal("folder prefix deleted a sibling")
-	}
-	if err := s.DeletePrefix(ctx, "projects/prj_"); err != nil {
-		t.Fatal(err)
-	}
-	if exists("projects/prj_ab/keep.mp4") || exists("projects/prj_b/keep.mp4") || !exists("top.txt") {
-		t.Fatal("name prefix over folders")
-	}
-	if err := s.DeletePrefix(ctx, "nothing/here/"); err != nil {
-		t.Fatalf("missing prefix: %v", err)
-	}
-	if err := s.Ping(ctx); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestPingNotWritable(t *testing.T) {
 	if os.Getuid() == 0 {
 		// Root ignores permission bits; a file standing where the folder should be
@@ -296,40 +273,5 @@ func TestSignedURL(t *testing.T) {
 	wantCode(t, err, storage.CodeURLExpired)
 	if koda.ErrorKind(err) != koda.EUNAUTHORIZED {
 		t.Fatalf("kind %s", koda.ErrorKind(err))
-	}
-}
-
-func TestConcurrentPutsNeverExposePartialFiles(t *testing.T) {
-	ctx := context.Background()
-	s, _ := setup(t)
-	a := bytes.Repeat([]byte("a"), 1<<20)
-	b := bytes.Repeat([]byte("b"), 1<<20)
-	if _, err := s.Put(ctx, "v.mp4", bytes.NewReader(a)); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for i := range 20 {
-			data := a
-			if i%2 == 0 {
-				data = b
-			}
-			if _, err := s.Put(ctx, "v.mp4", bytes.NewReader(data)); err != nil {
-				t.Error(err)
-				return
-			}
-		}
-	}()
-	for {
-		select {
-		case <-done:
-			return
-		default:
-		}
-		got := read(t, s, "v.mp4")
-		if len(got) != 1<<20 || (got[0] != got[len(got)-1]) {
-			t.Fatalf("read a partial or mixed file: %d bytes", len(got))
-		}
 	}
 }

@@ -27,6 +27,7 @@ import (
 	"gorm.io/gorm/logger"
 
 	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/internal/secretbox"
 	"github.com/kodahq/koda/migrations"
 )
 
@@ -54,7 +55,15 @@ type Store struct {
 	postgres bool
 	inTx     bool
 	logger   *slog.Logger
+	box      *secretbox.Box // seals secrets at rest; nil: stored as given
 }
+
+// Option configures Open.
+type Option func(*Store)
+
+// SealSecrets seals tenants' webhook secrets with box before they are stored, and
+// seals, at Open, those stored in plain text by earlier versions.
+func SealSecrets(box *secretbox.Box) Option { return func(s *Store) { s.box = box } }
 
 var _ koda.Store = (*Store)(nil)
 
@@ -63,7 +72,7 @@ var _ koda.Store = (*Store)(nil)
 // dsn is "postgres://…" (or "postgresql://…") for PostgreSQL; anything else is SQLite:
 // a file path, "sqlite://path" or a "file:" DSN. The directory of a SQLite file is
 // created when missing.
-func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) {
+func Open(ctx context.Context, dsn string, logger *slog.Logger, opts ...Option) (*Store, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -71,11 +80,64 @@ func Open(ctx context.Context, dsn string, logger *slog.Logger) (*Store, error) 
 	if err != nil {
 		return nil, err
 	}
+	for _, o := range opts {
+		o(s)
+	}
 	if err := s.migrate(ctx); err != nil {
 		_ = s.Close()
 		return nil, err
 	}
+	if err := s.sealStored(ctx); err != nil {
+		_ = s.Close()
+		return nil, err
+	}
 	return s, nil
+}
+
+func (s *Store) seal(label, v string) string {
+	if s.box == nil {
+		return v
+	}
+	return s.box.Seal(label, v)
+}
+
+func (s *Store) open(label, v string) (string, error) {
+	if s.box == nil {
+		if secretbox.IsSealed(v) {
+			return "", fmt.Errorf("%s is sealed and this process has no secret key (KODA_SECRET_KEY)", label)
+		}
+		return v, nil
+	}
+	return s.box.Open(label, v)
+}
+
+// sealStored seals the webhook secrets an earlier version stored in plain text. It
+// runs at every Open with a key and finds nothing to do once done; rows are updated
+// only while still plain, so processes starting together do not seal twice.
+func (s *Store) sealStored(ctx context.Context) error {
+	if s.box == nil {
+		return nil
+	}
+	var rows []tenantRow
+	if err := s.conn(ctx).Where("(webhook_secret <> '' AND webhook_secret NOT LIKE 'sealed:%') OR (previous_secret <> '' AND previous_secret NOT LIKE 'sealed:%')").
+		Find(&rows).Error; err != nil {
+		return fmt.Errorf("seal stored secrets: %w", err)
+	}
+	for _, r := range rows {
+		for _, c := range []struct{ col, v string }{{colWebhookSecret, r.WebhookSecret}, {colPreviousSecret, r.PreviousSecret}} {
+			if c.v == "" || secretbox.IsSealed(c.v) {
+				continue
+			}
+			if err := s.conn(ctx).Model(&tenantRow{}).Where("id = ? AND "+c.col+" = ?", r.ID, c.v).
+				Update(c.col, s.box.Seal(c.col, c.v)).Error; err != nil {
+				return fmt.Errorf("seal %s of tenant %s: %w", c.col, r.ID, err)
+			}
+		}
+	}
+	if len(rows) > 0 {
+		s.logger.Info("sealed webhook secrets stored in plain text", "tenants", len(rows))
+	}
+	return nil
 }
 
 // Migrate applies pending migrations to the database named by dsn (see Open), for the
@@ -170,8 +232,31 @@ func sqliteDSN(dsn string) (string, error) {
 		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 			return "", fmt.Errorf("open database: create directory for %s: %w", file, err)
 		}
+		if err := ownerOnly(file); err != nil {
+			return "", fmt.Errorf("open database: %w", err)
+		}
 	}
 	return path + "?" + params.Encode(), nil
+}
+
+// ownerOnly creates the SQLite file readable by its owner only, or makes an existing
+// one so: it holds tenants' data and, unsealed, their secrets. SQLite gives its -wal
+// and -shm files the database file's permissions.
+func ownerOnly(file string) error {
+	f, err := os.OpenFile(file, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", file, err)
+	}
+	defer f.Close()
+	if err := f.Chmod(0o600); err != nil {
+		return fmt.Errorf("chmod %s: %w", file, err)
+	}
+	for _, side := range []string{"-wal", "-shm", "-journal"} {
+		if err := os.Chmod(file+side, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("chmod %s: %w", file+side, err)
+		}
+	}
+	return nil
 }
 
 // redact hides a password in a database URL before it reaches an error message.
@@ -248,7 +333,7 @@ func (s *Store) Ping(ctx context.Context) error {
 // rolls it back. Nested calls run in a savepoint of the enclosing transaction.
 func (s *Store) InTx(ctx context.Context, fn func(tx koda.Store) error) error {
 	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		return fn(&Store{db: tx, postgres: s.postgres, inTx: true, logger: s.logger})
+		return fn(&Store{db: tx, postgres: s.postgres, inTx: true, logger: s.logger, box: s.box})
 	})
 }
 

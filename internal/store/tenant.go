@@ -32,22 +32,37 @@ type tenantRow struct {
 
 func (tenantRow) TableName() string { return "tenants" }
 
-func toTenantRow(t *koda.Tenant) *tenantRow {
+// Webhook secrets are sealed at rest (internal/secretbox) when the store has a key;
+// the column name is the seal's label.
+const (
+	colWebhookSecret  = "webhook_secret"
+	colPreviousSecret = "previous_secret"
+)
+
+func (s *Store) toTenantRow(t *koda.Tenant) *tenantRow {
 	return &tenantRow{
 		ID: t.ID, Name: t.Name,
 		LimitConcurrentProjects: t.Limits.ConcurrentProjects,
 		LimitLiveSandboxes:      t.Limits.LiveSandboxes,
 		LimitRendersPerDay:      t.Limits.RendersPerDay,
 		LimitRenderSecondsMonth: t.Limits.RenderSecondsPerMonth,
-		WebhookSecret:           t.WebhookSecret,
-		PreviousSecret:          t.PreviousSecret,
+		WebhookSecret:           s.seal(colWebhookSecret, t.WebhookSecret),
+		PreviousSecret:          s.seal(colPreviousSecret, t.PreviousSecret),
 		PreviousExpiresAt:       utcPtr(t.PreviousExpiresAt),
 		CreatedAt:               utc(t.CreatedAt),
 		UpdatedAt:               utc(t.UpdatedAt),
 	}
 }
 
-func (r *tenantRow) toTenant() *koda.Tenant {
+func (s *Store) toTenant(r *tenantRow) (*koda.Tenant, error) {
+	secret, err := s.open(colWebhookSecret, r.WebhookSecret)
+	if err != nil {
+		return nil, fmt.Errorf("tenant %s: %w", r.ID, err)
+	}
+	previous, err := s.open(colPreviousSecret, r.PreviousSecret)
+	if err != nil {
+		return nil, fmt.Errorf("tenant %s: %w", r.ID, err)
+	}
 	return &koda.Tenant{
 		ID: r.ID, Name: r.Name,
 		Limits: koda.Limits{
@@ -56,12 +71,12 @@ func (r *tenantRow) toTenant() *koda.Tenant {
 			RendersPerDay:         r.LimitRendersPerDay,
 			RenderSecondsPerMonth: r.LimitRenderSecondsMonth,
 		},
-		WebhookSecret:     r.WebhookSecret,
-		PreviousSecret:    r.PreviousSecret,
+		WebhookSecret:     secret,
+		PreviousSecret:    previous,
 		PreviousExpiresAt: utcPtr(r.PreviousExpiresAt),
 		CreatedAt:         r.CreatedAt.UTC(),
 		UpdatedAt:         r.UpdatedAt.UTC(),
-	}
+	}, nil
 }
 
 // CreateTenant inserts t; an existing ID is an ECONFLICT error.
@@ -71,7 +86,7 @@ func (s *Store) CreateTenant(ctx context.Context, t *koda.Tenant) error {
 	}
 	t.CreatedAt = utc(t.CreatedAt)
 	t.UpdatedAt = t.CreatedAt
-	return dbError(s.conn(ctx).Create(toTenantRow(t)).Error, "tenant", t.ID)
+	return dbError(s.conn(ctx).Create(s.toTenantRow(t)).Error, "tenant", t.ID)
 }
 
 // GetTenant returns the tenant or ENOTFOUND.
@@ -80,7 +95,7 @@ func (s *Store) GetTenant(ctx context.Context, id string) (*koda.Tenant, error) 
 	if err := s.conn(ctx).Where("id = ?", id).Take(&row).Error; err != nil {
 		return nil, dbError(err, "tenant", id)
 	}
-	return row.toTenant(), nil
+	return s.toTenant(&row)
 }
 
 // ListTenants returns every tenant by ID.
@@ -91,7 +106,11 @@ func (s *Store) ListTenants(ctx context.Context) ([]*koda.Tenant, error) {
 	}
 	out := make([]*koda.Tenant, len(rows))
 	for i := range rows {
-		out[i] = rows[i].toTenant()
+		t, err := s.toTenant(&rows[i])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = t
 	}
 	return out, nil
 }
@@ -100,7 +119,7 @@ func (s *Store) ListTenants(ctx context.Context) ([]*koda.Tenant, error) {
 func (s *Store) UpdateTenant(ctx context.Context, t *koda.Tenant) error {
 	t.UpdatedAt = now()
 	res := s.conn(ctx).Model(&tenantRow{}).Where("id = ?", t.ID).
-		Select("*").Omit("id", "created_at").Updates(toTenantRow(t))
+		Select("*").Omit("id", "created_at").Updates(s.toTenantRow(t))
 	if res.Error != nil {
 		return dbError(res.Error, "tenant", t.ID)
 	}
@@ -330,6 +349,15 @@ func (s *Store) CompleteIdempotency(ctx context.Context, rec *koda.IdempotencyRe
 func (s *Store) ReleaseIdempotency(ctx context.Context, tenantID, key string) error {
 	return dbError(s.conn(ctx).Where("tenant_id = ? AND \"key\" = ? AND status_code = 0", tenantID, key).
 		Delete(&idempotencyRow{}).Error, "idempotency key", key)
+}
+
+// PurgeIdempotency deletes idempotency records created before before, answered or not.
+func (s *Store) PurgeIdempotency(ctx context.Context, before time.Time) (int64, error) {
+	res := s.conn(ctx).Where("created_at < ?", utc(before)).Delete(&idempotencyRow{})
+	if res.Error != nil {
+		return 0, fmt.Errorf("purge idempotency records: %w", res.Error)
+	}
+	return res.RowsAffected, nil
 }
 
 // CancelBatch marks the batch cancelled at t unless it already is, and reports

@@ -294,7 +294,7 @@ func TestSchedule(t *testing.T) {
 	seen := map[time.Duration]bool{}
 	for i := 0; i < 50; i++ {
 		for n, w := range want {
-			got := webhook.Backoff(n + 1)
+			got := webhook.DefaultSchedule().Delay(n + 1)
 			lo, hi := time.Duration(float64(w)*0.9), time.Duration(float64(w)*1.1)
 			if got < lo || got > hi {
 				t.Fatalf("Backoff(%d) = %s, want %s ±10%%", n+1, got, w)
@@ -307,7 +307,7 @@ func TestSchedule(t *testing.T) {
 	if len(seen) < 10 {
 		t.Fatalf("no jitter: %d distinct delays in 50 draws", len(seen))
 	}
-	if webhook.Backoff(0) != 0 || webhook.Backoff(-3) != 0 {
+	if webhook.DefaultSchedule().Delay(0) != 0 || webhook.DefaultSchedule().Delay(-3) != 0 {
 		t.Fatal("attempts below 1 are the first attempt")
 	}
 
@@ -325,8 +325,28 @@ func TestSchedule(t *testing.T) {
 	if fast.Exhausted(2) || !fast.Exhausted(3) {
 		t.Fatal("a schedule without MaxAttempts allows one attempt per delay")
 	}
-	if (webhook.Schedule{}).Delay(2) < 4*time.Second {
-		t.Fatal("an empty schedule falls back to the default delays")
+	if (webhook.Schedule{}).Delay(2) < 4*time.Second || (webhook.Schedule{}).Exhausted(7) || !(webhook.Schedule{}).Exhausted(8) {
+		t.Fatal("an empty schedule is the default one")
+	}
+
+	// The configured policy: delays before each retry, the last repeating, and a count.
+	conf := webhook.NewSchedule([]time.Duration{time.Second, 2 * time.Second}, 5)
+	for n, w := range []time.Duration{time.Second, 2 * time.Second, 2 * time.Second} {
+		if got := conf.RetryDelay(n, errors.New("500")); got < w*9/10 || got > w*11/10 {
+			t.Fatalf("retry %d waits %s, want %s ±10%%", n, got, w)
+		}
+	}
+	if conf.Exhausted(4) || !conf.Exhausted(5) {
+		t.Fatal("configured attempts not honoured")
+	}
+	if got := conf.RetryDelay(0, &webhook.RetryAfterError{Delay: time.Minute}); got != time.Minute {
+		t.Fatalf("Retry-After ignored: %s", got)
+	}
+	if webhook.NewSchedule(nil, 0).Exhausted(7) || !webhook.NewSchedule(nil, 0).Exhausted(8) {
+		t.Fatal("unconfigured policy is not the default")
+	}
+	if !webhook.NewSchedule(nil, 1000).Exhausted(webhook.MaxAttempts) {
+		t.Fatal("attempts above the ceiling accepted")
 	}
 }
 

@@ -188,15 +188,27 @@ const o=net.connect(443,'1.1.1.1');o.on('connect',()=>{console.log('CONNECTED');
 
 	t.Run("infinite loop", func(t *testing.T) {
 		began := time.Now()
+		idle0 := idleCores(t)
 		_, err := run(t, sb, "while :; do :; done", 1000)
 		if koda.ErrorCode(err) != koda.CodeTimeout || time.Since(began) > 3*time.Second {
 			t.Fatalf("loop: %v after %s", err, time.Since(began))
 		}
+		// Cores left idle beside the loop: on a busy machine the loop never got as much
+		// CPU as its quota allows, so there was nothing to throttle.
+		spare := (idleCores(t) - idle0) / time.Since(began).Seconds()
 		waitNoProcesses(t, sb.ID())
-		if st, err := os.ReadFile(filepath.Join("/sys/fs/cgroup/cpu/koda", sb.ID(), "cpu.stat")); err == nil {
-			t.Logf("cpu.stat (0.5 CPU quota): %s", strings.ReplaceAll(strings.TrimSpace(string(st)), "\n", ", "))
-			if !strings.Contains(string(st), "nr_throttled") || strings.Contains(string(st), "nr_throttled 0\n") {
-				t.Fatalf("the CPU quota never throttled the loop: %s", st)
+		dir := filepath.Join("/sys/fs/cgroup/cpu/koda", sb.ID())
+		if st, err := os.ReadFile(filepath.Join(dir, "cpu.stat")); err == nil {
+			quota, _ := os.ReadFile(filepath.Join(dir, "cpu.cfs_quota_us"))
+			period, _ := os.ReadFile(filepath.Join(dir, "cpu.cfs_period_us"))
+			q, _ := strconv.Atoi(strings.TrimSpace(string(quota)))
+			p, _ := strconv.Atoi(strings.TrimSpace(string(period)))
+			if p <= 0 || float64(q)/float64(p) < 0.45 || float64(q)/float64(p) > 0.55 {
+				t.Fatalf("the sandbox's CPU quota is %s/%s µs, want half a core", quota, period)
+			}
+			t.Logf("cpu.stat (0.5 CPU quota, %.2f cores idle beside the loop): %s", spare, strings.ReplaceAll(strings.TrimSpace(string(st)), "\n", ", "))
+			if spare >= 0.6 && (!strings.Contains(string(st), "nr_throttled") || strings.Contains(string(st), "nr_throttled 0\n")) {
+				t.Fatalf("the CPU quota never throttled the loop although %.2f cores were idle: %s", spare, st)
 			}
 		}
 	})
@@ -254,4 +266,20 @@ const o=net.connect(443,'1.1.1.1');o.on('connect',()=>{console.log('CONNECTED');
 			t.Fatalf("cgroup %s survived: %v", c, err)
 		}
 	}
+}
+
+// idleCores returns the machine's idle time so far in core-seconds, from /proc/stat.
+func idleCores(t *testing.T) float64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line) // cpu user nice system idle iowait …
+	if len(f) < 5 {
+		t.Fatalf("/proc/stat: %q", line)
+	}
+	idle, _ := strconv.ParseFloat(f[4], 64)
+	return idle / 100 // USER_HZ is 100 on Linux
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/internal/bwrap"
 	"github.com/kodahq/koda/sandbox"
 )
 
@@ -51,16 +52,7 @@ func (p *Provider) command(ctx context.Context, s *Sandbox, wd, command string) 
 		return nil, nil, fmt.Errorf("open sandbox folder: %w", err)
 	}
 	files = append(files, proj)
-	args := []string{
-		"--unshare-all", "--unshare-user", "--disable-userns",
-		"--die-with-parent", "--new-session", "--cap-drop", "ALL",
-		"--ro-bind", "/usr", "/usr",
-		"--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin",
-		"--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-		"--proc", "/proc", "--dev", "/dev",
-		"--size", itoa(p.cfg.Limits.DiskBytes), "--tmpfs", "/tmp",
-		"--bind-fd", "3", sandboxPath,
-	}
+	mounts := []string{"--bind-fd", "3", sandboxPath}
 	for i, b := range p.cfg.ReadOnly {
 		f, err := os.Open(p.reachable(b.Host))
 		if err != nil {
@@ -68,22 +60,19 @@ func (p *Provider) command(ctx context.Context, s *Sandbox, wd, command string) 
 			return nil, nil, fmt.Errorf("open read-only bind %s: %w", b.Host, err)
 		}
 		files = append(files, f)
-		args = append(args, "--ro-bind-fd", itoa(int64(4+i)), b.Sandbox)
+		mounts = append(mounts, "--ro-bind-fd", itoa(int64(4+i)), b.Sandbox)
 	}
-	args = append(args,
-		// The root bwrap builds is a tmpfs; without this, writes outside /work and /tmp
-		// would succeed there (harmless, private, but confusing).
-		"--remount-ro", "/",
-		"--chdir", path.Join(sandboxPath, wd),
-		"--hostname", "sandbox",
-		"--clearenv",
-		"--setenv", "PATH", "/work/node_modules/.bin:/node_modules/.bin:/usr/local/bin:/usr/bin:/bin",
-		"--setenv", "HOME", sandboxPath,
-		"--setenv", "TMPDIR", "/tmp",
-		"--setenv", "LANG", "C.UTF-8",
-		"--setenv", "KODA_SANDBOX_ID", s.id,
-		"--", "/bin/sh", "-c", command,
-	)
+	args := bwrap.Policy{
+		Hostname: "sandbox",
+		TmpBytes: p.cfg.Limits.DiskBytes,
+		Mounts:   mounts,
+		Chdir:    path.Join(sandboxPath, wd),
+		Env: []string{
+			"PATH", "/work/node_modules/.bin:/node_modules/.bin:/usr/local/bin:/usr/bin:/bin",
+			"HOME", sandboxPath,
+			"KODA_SANDBOX_ID", s.id,
+		},
+	}.Args("/bin/sh", "-c", command)
 
 	// rlimits as a second layer behind the cgroup, a little above its limits so the
 	// cgroup and the tmpfs answer first: nproc counts the sandbox's own uid (so only when

@@ -1,8 +1,10 @@
 // Command promptsuite runs the agent quality suite (agent/testdata/prompts.json) through
 // the builtin agent, the local sandbox and the real renderer, and prints "N/M passed"
-// followed by every failure. It exits 1 when a prompt fails.
+// with the automated and semantic counts, followed by every failed check. With -sheet it
+// writes the contact sheet (four frames per prompt) and prints its path. It exits 1 when
+// a prompt fails.
 //
-//	go run ./agent/cmd/promptsuite [-only id,id] [-keep dir] [-v]
+//	go run ./agent/cmd/promptsuite [-only id,substring] [-sheet out.png] [-scenes] [-keep dir] [-v]
 package main
 
 import (
@@ -18,7 +20,9 @@ import (
 )
 
 func main() {
-	only := flag.String("only", "", "comma-separated prompt IDs to run (default: all)")
+	only := flag.String("only", "", "comma-separated prompt IDs or ID substrings to run, e.g. 'data-,char-ball' (default: all)")
+	scenes := flag.Bool("scenes", false, "check the scene descriptions only (plan, semantic and critic checks), render nothing: seconds for the whole suite")
+	sheet := flag.String("sheet", "", "write the contact sheet (PNG, four frames per prompt) here, and pages beside it")
 	keep := flag.String("keep", "", "folder to keep videos and OCR stills in (default: a temporary folder, removed)")
 	parallel := flag.Int("parallel", 2, "prompts run at once")
 	verbose := flag.Bool("v", false, "log each prompt and print measured values")
@@ -42,7 +46,7 @@ func main() {
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	cfg := suite.Config{WorkDir: dir, Parallel: *parallel, Logger: log}
+	cfg := suite.Config{WorkDir: dir, Parallel: *parallel, Logger: log, Sheet: *sheet, ScenesOnly: *scenes}
 	if *only != "" {
 		cfg.Only = strings.Split(*only, ",")
 	}
@@ -54,6 +58,12 @@ func main() {
 			}
 		}
 		fmt.Print(rep.String())
+		if *sheet != "" && err == nil {
+			fmt.Println("contact sheet:", *sheet)
+			for _, p := range suite.SheetPages(*sheet, len(rep.Results)) {
+				fmt.Println("contact sheet page:", p)
+			}
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "promptsuite:", err)

@@ -1,7 +1,7 @@
 # Writes the recorded exchanges replayed by agent/llm's tests (responses in each
 # provider's documented format). Kept for reference; the fixtures are committed.
 import json, os
-root = '/work/main/agent/testdata/llm'
+root = os.path.dirname(os.path.abspath(__file__))
 
 scene = {
   "version": 1, "title": "Hello ball", "duration": 4, "fps": 30, "style": "playful",
@@ -16,6 +16,17 @@ scene = {
 }
 bad_scene = json.loads(json.dumps(scene)); bad_scene["elements"][0]["colour"] = "red"
 codegen_ok = json.dumps({"scene": scene, "summary": "A red ball bounces across, then 'Hello' pops in."})
+boat_scene = {
+  "version": 1, "title": "Sailboat", "duration": 4, "fps": 30, "style": "smooth",
+  "background": {"colors": ["#bde3ff", "#f3f9ff"], "angle": 160},
+  "elements": [
+    {"id": "sea", "type": "wave", "variant": "fill", "y": 0.45, "size": 0.09, "color": "#1e88e5",
+     "tracks": {"progress": [{"t": 0, "v": 0}, {"t": 1, "v": 1}]}},
+    {"id": "boat", "type": "asset", "asset": "fluent:sailboat", "x": 0, "y": 0.1, "size": 0.2,
+     "motions": [{"type": "float", "start": 0, "end": 4, "amp": 0.03, "count": 2}]}
+  ]
+}
+codegen_boat = json.dumps({"scene": boat_scene, "summary": "A sailboat bobs on the waves."})
 codegen_bad = "```json\n" + json.dumps({"scene": bad_scene, "summary": "ball"}) + "\n```"
 
 def anth(i, parts, stop):
@@ -55,6 +66,13 @@ scenarios = {
     ([("generate_code", {"task": "create", "description": "A red ball bouncing, then 'Hello'. Use only schema fields."})], "tool_use"),
     ([codegen_ok], "end_turn"),
     ([("finish", {"summary": "Fixed: the scene now renders."})], "tool_use"),
+  ],
+  "assets": [
+    ([("search_assets", {"query": "sailboat"})], "tool_use"),
+    ([("generate_code", {"task": "create", "description": "A sailboat (asset element fluent:sailboat) bobs gently on a blue wave fill for 4 seconds."})], "tool_use"),
+    ([codegen_boat], "end_turn"),
+    ([("render_preview", {})], "tool_use"),
+    ([("finish", {"summary": "A sailboat bobs on the waves."})], "tool_use"),
   ],
   "exhaust": [
     ([("finish", {"summary": "done"})], "tool_use"),

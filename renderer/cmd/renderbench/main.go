@@ -1,28 +1,46 @@
-// Command renderbench renders the reference pages with the baseline (the original
-// specification's method: one tab, PNG per frame on disk, then ffmpeg) and with Koda's
-// renderer, and prints wall time, frames/s, the speed-up and the memory of the child
-// processes (peak PSS, and the mean PSS of the first and last quarter of the render) for
-// each case. Koda renders each case cold (browsers started for it) and warm (browsers
-// kept running from an earlier render, as in a worker).
+// Command renderbench measures Koda's renderer side by side with the renderers a user
+// would pick instead, on the same scenes in the same invocation, and with the floor of
+// the machine: what drawing the frames in the page and encoding them costs without
+// moving a pixel between processes.
 //
-//	go run ./renderer/cmd/renderbench [-cases canvas1080,preview,dom1080] [-baseline=false]
-//	go run ./renderer/cmd/renderbench -cases long1080 -baseline=false -warm=false   # 60 s of 1080p60
+// Each case (a scene at a size and rate) is rendered by
+//   - koda: cold (browsers started for the render), warm (browsers kept from an earlier
+//     render, as in a worker), and cold at a faster encoder_speed;
+//   - timecut, Remotion and HyperFrames, installed from the npm registry by
+//     scripts/install-bench-peers.sh into a cache folder and pointed at Debian's
+//     headless shell, each with its concurrency settings (every one is printed; the
+//     ratios use its best);
+//   - the floor (canvas scenes): the in-page draw and readback loop, and x264 encoding
+//     the same raw frames with the same settings;
+//   - the per-frame-PNG baseline (the original specification's method), for reference.
+//
+// For each it prints wall time, frames/s, the whole machine's busy core-seconds over
+// the render (from /proc/stat: on a shared machine this includes others' work, so
+// compare ratios within one run), the core-seconds of the render's own processes, peak
+// memory (PSS of all processes the render started), output size, and the ratios to koda.
+// With -scale it also renders 1080p60 of the given durations whole and in two chunks by
+// two worker processes at once (joined with renderer.Concat), in frames/s per core.
+//
+//	go run ./renderer/cmd/renderbench                      # canvas1080, dom1080, preview; everything
+//	go run ./renderer/cmd/renderbench -cases canvas1080 -only koda,floor   # a quick look
+//	go run ./renderer/cmd/renderbench -cases none -scale 5,30,120
 package main
 
 import (
-	"bytes"
 	"context"
+	"embed"
 	"flag"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -30,31 +48,50 @@ import (
 	"github.com/kodahq/koda/renderer"
 )
 
+//go:embed scenes
+var scenes embed.FS
+
 type benchCase struct {
-	name, page, preset string
-	durationS          float64
+	name, scene, preset string
+	durationS           float64
 }
 
+// page is the scene's page with the export hooks (or, for the DOM scene, none).
+func (c benchCase) page() string { return c.scene + ".html" }
+
 var allCases = []benchCase{
-	{"canvas1080", "bench_canvas.html", "1080p", 5},
-	{"preview", "bench_canvas.html", "preview", 5},
-	{"dom1080", "bench_dom.html", "1080p", 5},
-	{"dompreview", "bench_dom.html", "preview", 5},
-	{"canvas720", "bench_canvas.html", "720p", 5},
+	{"canvas1080", "canvas", "1080p", 5},
+	{"dom1080", "dom", "1080p", 5},
+	{"preview", "canvas", "preview", 5},
+	{"dompreview", "dom", "preview", 5},
+	{"canvas720", "canvas", "720p", 5},
 	// 60 s of 1080p60 (3,600 frames, several tab restarts): memory must stay flat.
-	{"long1080", "bench_canvas.html", "1080p", 60},
+	{"long1080", "canvas", "1080p", 60},
+}
+
+var allRenderers = []string{"koda", "warm", "fast", "floor", "timecut", "remotion", "hyperframes", "baseline"}
+
+// row is one render's figures.
+type row struct {
+	cas, who, settings string
+	frames             int
+	u                  usage
+	size               int64
+	err                error
+	best               bool // the best of a peer's settings
 }
 
 func main() {
-	casesFlag := flag.String("cases", "canvas1080,preview,dom1080", "comma-separated cases: "+caseNames())
-	withBaseline := flag.Bool("baseline", true, "also render with the baseline and print the ratio")
-	browsers := flag.Int("browsers", runtime.NumCPU(), "browser processes for Koda's renderer")
-	pages := flag.String("pages", defaultPages(), "folder holding the reference pages")
+	casesFlag := flag.String("cases", "canvas1080,dom1080,preview", "comma-separated cases, or none: "+caseNames())
+	only := flag.String("only", strings.Join(allRenderers, ","), "comma-separated renderers to run: "+strings.Join(allRenderers, ","))
+	fastSpeed := flag.String("fast-speed", "superfast", "the faster encoder_speed koda is also measured at (row \"fast\")")
+	scale := flag.String("scale", "", "comma-separated durations (s) of 1080p60 canvas renders for the scale figures, e.g. 5,30,120")
+	browsers := flag.Int("browsers", 0, "browser processes per Koda render (default: the renderer's)")
 	out := flag.String("out", "", "folder for the videos (default: a temporary folder, removed)")
 	verbose := flag.Bool("v", false, "log renderer diagnostics")
-	quality := flag.Int("jpeg-quality", 0, "JPEG quality of captured frames (default: the renderer's)")
-	withWarm := flag.Bool("warm", true, "also render with browsers kept warm from a previous render")
 	chromium := flag.String("chromium", "", "browser binary for every renderer (default: renderer.FindChromium)")
+	peersDir := flag.String("peers", "", "folder of the installed peers (default: run scripts/install-bench-peers.sh)")
+	chunk := flag.String("chunk", "", "internal: render frames START:END of a DURATION s canvas render to OUT (START:END:DURATION:PAGES:OUT)")
 	flag.Parse()
 
 	level := slog.LevelWarn
@@ -64,6 +101,44 @@ func main() {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if *chromium == "" {
+		*chromium = renderer.FindChromium()
+	}
+	if *chunk != "" {
+		if err := renderChunk(ctx, log, *chunk, *browsers); err != nil {
+			fatal(err)
+		}
+		return
+	}
+
+	leave, err := joinCgroup()
+	defer leave()
+	ownHow := "cpuacct cgroup"
+	if err != nil {
+		ownHow = "rusage (no cgroup: " + err.Error() + ")"
+	}
+
+	want := map[string]bool{}
+	for _, w := range strings.Split(*only, ",") {
+		w = strings.TrimSpace(w)
+		if !slices.Contains(allRenderers, w) {
+			fatal(fmt.Errorf("unknown renderer %q in -only (known: %s)", w, strings.Join(allRenderers, ",")))
+		}
+		want[w] = true
+	}
+	var cases []benchCase
+	if *casesFlag != "none" {
+		for _, name := range strings.Split(*casesFlag, ",") {
+			c, ok := findCase(strings.TrimSpace(name))
+			if !ok {
+				fatal(fmt.Errorf("unknown case %q (known: %s)", name, caseNames()))
+			}
+			cases = append(cases, c)
+		}
+	}
+	if !slices.Contains(koda.EncoderSpeeds, *fastSpeed) {
+		fatal(fmt.Errorf("-fast-speed %q is not one of %s", *fastSpeed, strings.Join(koda.EncoderSpeeds, ",")))
+	}
 
 	dir := *out
 	if dir == "" {
@@ -74,173 +149,360 @@ func main() {
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	cold := renderer.New(renderer.Config{Logger: log, ChromiumPath: *chromium, Browsers: *browsers, JPEGQuality: *quality})
-	// warm keeps its browsers between renders, as a running worker does (KODA_RENDER_KEEP_WARM).
-	warm := renderer.New(renderer.Config{Logger: log, ChromiumPath: *chromium, Browsers: *browsers, JPEGQuality: *quality, KeepWarm: 10 * time.Minute})
+	pages := filepath.Join(dir, "pages")
+	if err := writeScenes(pages); err != nil {
+		fatal(err)
+	}
+
+	cfg := renderer.Config{Logger: log, ChromiumPath: *chromium, Browsers: *browsers}
+	cold := renderer.New(cfg)
+	wcfg := cfg
+	wcfg.KeepWarm = 10 * time.Minute // as a running worker does (KODA_RENDER_KEEP_WARM)
+	warm := renderer.New(wcfg)
 	defer warm.Close()
-	base := renderer.NewBaseline(renderer.Config{Logger: log, ChromiumPath: *chromium})
+	base := renderer.NewBaseline(cfg)
 
-	fmt.Printf("renderbench: %d CPUs, chromium %s, Koda with %d browsers\n", runtime.NumCPU(), cold.Config().ChromiumPath, *browsers)
-	fmt.Println("koda cold starts its browsers for the render; koda warm finds them running, as in a worker")
-	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "case\trenderer\tframes\twall s\tcapture s\tframes/s\tspeed-up\tpeak PSS MB\tPSS MB 1st → last quarter\t")
-	for _, name := range strings.Split(*casesFlag, ",") {
-		c, ok := findCase(strings.TrimSpace(name))
-		if !ok {
-			fatal(fmt.Errorf("unknown case %q (known: %s)", name, caseNames()))
+	fmt.Printf("renderbench: %d CPUs (load average %s), %s, Koda with %d browsers, encoder_speed %s (and %s in row \"fast\"), own core-s from %s\n",
+		runtime.NumCPU(), loadAvg(), *chromium, cold.Config().Browsers, koda.DefaultEncoderSpeed, *fastSpeed, ownHow)
+
+	// The peers, installed and prepared once, untimed.
+	env := &peerEnv{chromium: *chromium, ffmpeg: renderer.FindFFmpeg(), pages: pages, work: dir}
+	var peerErr error
+	if want["timecut"] || want["remotion"] || want["hyperframes"] {
+		if env.dir = *peersDir; env.dir == "" {
+			env.dir, peerErr = installPeers(ctx)
 		}
-		fmt.Fprintf(os.Stderr, "renderbench: %s…\n", c.name)
-		var baseWall time.Duration
-		if *withBaseline {
-			res, wall, rss, err := run(ctx, base, c, *pages, filepath.Join(dir, c.name+"-baseline.mp4"))
-			if err != nil {
-				fatal(fmt.Errorf("%s baseline: %w", c.name, err))
-			}
-			baseWall = wall
-			row(tw, c.name, "baseline", res, wall, rss, "1.00x")
-		}
-		ratio := func(wall time.Duration) string {
-			if baseWall > 0 {
-				return fmt.Sprintf("%.2fx", baseWall.Seconds()/wall.Seconds())
-			}
-			return "-"
-		}
-		res, wall, rss, err := run(ctx, cold, c, *pages, filepath.Join(dir, c.name+"-koda.mp4"))
+		url, stopPages, err := servePages(pages)
 		if err != nil {
-			fatal(fmt.Errorf("%s koda: %w", c.name, err))
+			fatal(err)
 		}
-		row(tw, c.name, "koda cold", res, wall, rss, ratio(wall))
+		defer stopPages()
+		env.pageURL = url
+		if peerErr == nil && want["remotion"] && len(cases) > 0 {
+			fmt.Fprintln(os.Stderr, "renderbench: bundling the Remotion project (untimed)…")
+			env.bundleErr = env.bundleRemotion(ctx, cases)
+		}
+	}
 
-		if !*withWarm {
+	var rows []row
+	add := func(r row) {
+		rows = append(rows, r)
+		status := fmt.Sprintf("%.1f s", r.u.wall.Seconds())
+		if r.err != nil {
+			status = "failed: " + r.err.Error()
+		}
+		fmt.Fprintf(os.Stderr, "renderbench: %s %s (%s): %s\n", r.cas, r.who, r.settings, status)
+	}
+	for _, c := range cases {
+		if ctx.Err() != nil {
+			break // interrupted: print what was measured
+		}
+		p, err := koda.LookupPreset(c.preset)
+		if err != nil {
+			fatal(err)
+		}
+		n := p.Frames(c.durationS)
+		kodaRender := func(r koda.Renderer, who, settings string, p koda.PresetSpec) {
+			video := filepath.Join(dir, c.name+"-"+strings.ReplaceAll(who, " ", "-")+".mp4")
+			m := startMeter()
+			res, err := r.Render(ctx, koda.RenderRequest{Dir: pages, Entry: c.page(), Preset: p, DurationS: c.durationS, VideoPath: video}, nil)
+			u := m.stop()
+			rw := row{cas: c.name, who: who, settings: settings, frames: n, u: u, err: err}
+			if err == nil {
+				rw.size = res.SizeBytes
+			}
+			add(rw)
+		}
+		speedNote := "encoder_speed " + p.EncoderSpeed
+		if want["koda"] {
+			kodaRender(cold, "koda", speedNote, p)
+		}
+		if want["warm"] {
+			// Warm-up, not timed: a short render of the same page starts the browsers.
+			if _, err := warm.Render(ctx, koda.RenderRequest{Dir: pages, Entry: c.page(), Preset: p, DurationS: 1,
+				VideoPath: filepath.Join(dir, c.name+"-warmup.mp4")}, nil); err != nil {
+				add(row{cas: c.name, who: "koda warm", err: fmt.Errorf("warm-up: %w", err)})
+			} else {
+				kodaRender(warm, "koda warm", speedNote+", browsers kept warm", p)
+			}
+		}
+		if want["fast"] {
+			fp := p
+			fp.EncoderSpeed = *fastSpeed
+			kodaRender(cold, "koda fast", "encoder_speed "+*fastSpeed, fp)
+		}
+		if want["floor"] && c.scene == "canvas" {
+			speeds := []string{p.EncoderSpeed}
+			if want["fast"] {
+				speeds = append(speeds, *fastSpeed)
+			}
+			fr, err := measureFloor(ctx, *chromium, pages, dir, c, p, speeds)
+			if err != nil {
+				add(row{cas: c.name, who: "floor", err: err})
+			} else {
+				add(row{cas: c.name, who: "floor draw", settings: "in-page seek + getImageData loop", frames: n, u: fr.draw})
+				for _, s := range speeds {
+					add(row{cas: c.name, who: "floor x264", settings: "raw frames, -preset " + s, frames: n, u: fr.encode[s]})
+					add(row{cas: c.name, who: "floor", settings: "draw + x264 " + s, frames: n, u: sumUsage(fr.draw, fr.encode[s])})
+				}
+			}
+		}
+		runPeer := func(who string, attempts []attempt, err error) {
+			if err != nil {
+				add(row{cas: c.name, who: who, err: err})
+				return
+			}
+			first := len(rows)
+			for _, a := range attempts {
+				u, size, err := runAttempt(a, n)
+				add(row{cas: c.name, who: who, settings: a.settings, frames: n, u: u, size: size, err: err})
+			}
+			markBest(rows[first:])
+		}
+		if want["timecut"] {
+			if peerErr != nil {
+				runPeer("timecut", nil, peerErr)
+			} else {
+				runPeer("timecut", env.timecut(ctx, c, p, p.EncoderSpeed), nil)
+			}
+		}
+		if want["remotion"] {
+			switch {
+			case peerErr != nil:
+				runPeer("remotion", nil, peerErr)
+			case env.bundleErr != nil:
+				runPeer("remotion", nil, env.bundleErr)
+			default:
+				runPeer("remotion", env.remotion(ctx, c, p, p.EncoderSpeed), nil)
+			}
+		}
+		if want["hyperframes"] {
+			if peerErr != nil {
+				runPeer("hyperframes", nil, peerErr)
+			} else {
+				a, err := env.hyperframes(ctx, c, p)
+				runPeer("hyperframes", a, err)
+			}
+		}
+		if want["baseline"] {
+			kodaRender(base, "baseline", "reference: one tab, a PNG file per frame, then ffmpeg", p)
+		}
+	}
+	if *scale != "" && ctx.Err() == nil {
+		for _, d := range strings.Split(*scale, ",") {
+			secs, err := strconv.ParseFloat(strings.TrimSpace(d), 64)
+			if err != nil {
+				fatal(fmt.Errorf("-scale: %w", err))
+			}
+			scaleRows(ctx, cold, pages, dir, secs, *browsers, add)
+		}
+	}
+	printTable(rows)
+}
+
+// writeScenes writes the embedded scene files to dir.
+func writeScenes(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return fs.WalkDir(scenes, "scenes", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := scenes.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(dir, strings.TrimPrefix(path, "scenes/"))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+}
+
+// scaleRows renders secs of 1080p60 canvas whole, then in two halves by two worker
+// processes at once, joined with renderer.Concat as a chunked render is.
+func scaleRows(ctx context.Context, r *renderer.Renderer, pages, dir string, secs float64, browsers int, add func(row)) {
+	name := fmt.Sprintf("scale %gs", secs)
+	p, _ := koda.LookupPreset("1080p")
+	n := p.Frames(secs)
+	video := filepath.Join(dir, fmt.Sprintf("scale-%g.mp4", secs))
+	m := startMeter()
+	res, err := r.Render(ctx, koda.RenderRequest{Dir: pages, Entry: "canvas.html", Preset: p, DurationS: secs, VideoPath: video}, nil)
+	whole := row{cas: name, who: "koda", settings: "one render", frames: n, u: m.stop(), err: err}
+	if err == nil {
+		whole.size = res.SizeBytes
+	}
+	add(whole)
+	_ = os.Remove(video)
+
+	self, err := os.Executable()
+	if err != nil {
+		add(row{cas: name, who: "koda chunked", err: err})
+		return
+	}
+	half := n / 2
+	parts := []string{filepath.Join(dir, fmt.Sprintf("scale-%g-a.mp4", secs)), filepath.Join(dir, fmt.Sprintf("scale-%g-b.mp4", secs))}
+	ranges := [][2]int{{0, half}, {half, n}}
+	m = startMeter()
+	var cmds []*exec.Cmd
+	for k, rg := range ranges {
+		cmd := exec.CommandContext(ctx, self, "-browsers", strconv.Itoa(browsers),
+			"-chunk", fmt.Sprintf("%d:%d:%g:%s:%s", rg[0], rg[1], secs, pages, parts[k]))
+		cmd.Stderr = os.Stderr
+		if err = cmd.Start(); err != nil {
+			break
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, cmd := range cmds {
+		if werr := cmd.Wait(); werr != nil && err == nil {
+			err = fmt.Errorf("chunk worker: %w", werr)
+		}
+	}
+	if err == nil {
+		err = renderer.Concat(ctx, "", parts, video)
+	}
+	chunked := row{cas: name, who: "koda chunked", settings: "2 worker processes, halves joined", frames: n, u: m.stop(), err: err}
+	if st, serr := os.Stat(video); serr == nil {
+		chunked.size = st.Size()
+	}
+	add(chunked)
+	for _, f := range append(parts, video) {
+		_ = os.Remove(f)
+	}
+}
+
+// renderChunk is a chunk worker process: it renders one frame range of the canvas scene.
+func renderChunk(ctx context.Context, log *slog.Logger, spec string, browsers int) error {
+	f := strings.SplitN(spec, ":", 5)
+	if len(f) != 5 {
+		return fmt.Errorf("-chunk %q: want START:END:DURATION:PAGES:OUT", spec)
+	}
+	start, err1 := strconv.Atoi(f[0])
+	end, err2 := strconv.Atoi(f[1])
+	secs, err3 := strconv.ParseFloat(f[2], 64)
+	if err1 != nil || err2 != nil || err3 != nil {
+		return fmt.Errorf("-chunk %q: bad numbers", spec)
+	}
+	p, _ := koda.LookupPreset("1080p")
+	_, err := renderer.New(renderer.Config{Logger: log, Browsers: browsers}).Render(ctx, koda.RenderRequest{
+		Dir: f[3], Entry: "canvas.html", Preset: p, DurationS: secs, FrameStart: start, FrameEnd: end, VideoPath: f[4]}, nil)
+	return err
+}
+
+func sumUsage(a, b usage) usage {
+	return usage{wall: a.wall + b.wall, machineCoreS: a.machineCoreS + b.machineCoreS, ownCoreS: a.ownCoreS + b.ownCoreS,
+		mem: memory{peak: max(a.mem.peak, b.mem.peak)}}
+}
+
+// markBest marks the fastest successful attempt among one peer's rows.
+func markBest(rs []row) {
+	best := -1
+	for k, r := range rs {
+		if r.err == nil && (best < 0 || r.u.wall < rs[best].u.wall) {
+			best = k
+		}
+	}
+	if best >= 0 {
+		rs[best].best = true
+	}
+}
+
+func printTable(rows []row) {
+	ref := map[string]row{} // each case's koda row
+	for _, r := range rows {
+		if r.who == "koda" && r.err == nil {
+			ref[r.cas] = r
+		}
+	}
+	fmt.Println()
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "case\trenderer\tsettings\tframes\twall s\tframes/s\tmachine core-s\town core-s\tframes/own core-s\tpeak MB\tsize MB\twall ÷ koda\town core-s ÷ koda\t")
+	for _, r := range rows {
+		if r.err != nil {
+			fmt.Fprintf(tw, "%s\t%s\t%s\tFAILED: %s\t\t\t\t\t\t\t\t\t\t\n", r.cas, r.who, r.settings, oneLine(r.err))
 			continue
 		}
-		// Warm-up, not timed: a short render of the same page starts the browsers.
-		short := c
-		short.durationS = 2
-		if _, _, _, err := run(ctx, warm, short, *pages, filepath.Join(dir, c.name+"-warmup.mp4")); err != nil {
-			fatal(fmt.Errorf("%s warm-up: %w", c.name, err))
+		who := r.who
+		if r.best {
+			who += " *"
 		}
-		res, wall, rss, err = run(ctx, warm, c, *pages, filepath.Join(dir, c.name+"-koda-warm.mp4"))
-		if err != nil {
-			fatal(fmt.Errorf("%s koda warm: %w", c.name, err))
+		size := "-"
+		if r.size > 0 {
+			size = fmt.Sprintf("%.1f", float64(r.size)/(1<<20))
 		}
-		row(tw, c.name, "koda warm", res, wall, rss, ratio(wall))
+		wallR, coreR := "-", "-"
+		if k, ok := ref[r.cas]; ok {
+			wallR = fmt.Sprintf("%.2f", r.u.wall.Seconds()/k.u.wall.Seconds())
+			coreR = fmt.Sprintf("%.2f", r.u.ownCoreS/k.u.ownCoreS)
+		}
+		perCore := "-"
+		if r.u.ownCoreS > 0 {
+			perCore = fmt.Sprintf("%.1f", float64(r.frames)/r.u.ownCoreS)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.2f\t%.1f\t%.1f\t%.1f\t%s\t%d\t%s\t%s\t%s\t\n", r.cas, who, r.settings, r.frames,
+			r.u.wall.Seconds(), float64(r.frames)/r.u.wall.Seconds(), r.u.machineCoreS, r.u.ownCoreS, perCore,
+			r.u.mem.peak>>20, size, wallR, coreR)
 	}
 	tw.Flush()
+	fmt.Println("* the best of a peer's settings. wall ÷ koda above 1: slower than koda cold in the same run.")
+	fmt.Println("machine core-s: the whole machine's busy CPU over the render (/proc/stat), others' work included;")
+	fmt.Println("own core-s: the render's own processes only, the figure to compare on a busy machine.")
+	summary(rows, ref)
 }
 
-func row(tw *tabwriter.Writer, name, who string, res *koda.RenderResult, wall time.Duration, m memory, ratio string) {
-	fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%.2f\t%.1f\t%s\t%d\t%d → %d\t\n", name, who, res.Frames, wall.Seconds(),
-		res.CaptureTime.Seconds(), float64(res.Frames)/wall.Seconds(), ratio, m.peak>>20, m.first>>20, m.last>>20)
-}
-
-// memory summarises a render's PSS samples: the peak, and the means over the first and
-// last quarter of the render (flat memory keeps them close).
-type memory struct{ peak, first, last int64 }
-
-func summarise(samples []int64) memory {
-	var m memory
-	if len(samples) == 0 {
-		return m
-	}
-	q := max(1, len(samples)/4)
-	mean := func(xs []int64) int64 {
-		var sum int64
-		for _, x := range xs {
-			sum += x
+// summary states, per case, koda's lead over each peer's best and its distance to the floor.
+func summary(rows []row, ref map[string]row) {
+	var cases []string
+	for _, r := range rows {
+		if !slices.Contains(cases, r.cas) {
+			cases = append(cases, r.cas)
 		}
-		return sum / int64(len(xs))
 	}
-	m.peak = slices.Max(samples)
-	m.first, m.last = mean(samples[:q]), mean(samples[len(samples)-q:])
-	return m
-}
-
-func run(ctx context.Context, r koda.Renderer, c benchCase, pages, out string) (*koda.RenderResult, time.Duration, memory, error) {
-	preset, err := koda.LookupPreset(c.preset)
-	if err != nil {
-		return nil, 0, memory{}, err
-	}
-	stop := samplePSS()
-	began := time.Now()
-	res, err := r.Render(ctx, koda.RenderRequest{Dir: pages, Entry: c.page, Preset: preset, DurationS: c.durationS, VideoPath: out}, nil)
-	wall := time.Since(began)
-	return res, wall, summarise(stop()), err
-}
-
-// samplePSS samples, every 500 ms (reading PSS is not free), the summed proportional
-// set size (PSS: shared pages split between the processes sharing them, so Chromium's
-// many processes are not counted several times) of all descendants of this process
-// (browsers, their renderers and GPU processes, ffmpeg, idle warm browsers); stop
-// returns the samples.
-func samplePSS() (stop func() []int64) {
-	var samples []int64
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		t := time.NewTicker(500 * time.Millisecond)
-		defer t.Stop()
-		for {
-			samples = append(samples, descendantsPSS(os.Getpid()))
-			select {
-			case <-done:
-				return
-			case <-t.C:
-			}
-		}
-	})
-	return func() []int64 { close(done); wg.Wait(); return samples }
-}
-
-func descendantsPSS(root int) int64 {
-	ents, _ := os.ReadDir("/proc")
-	parent := map[int]int{}
-	rss := map[int]int64{}
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
+	for _, c := range cases {
+		k, ok := ref[c]
+		if !ok {
 			continue
 		}
-		st, err := os.ReadFile("/proc/" + e.Name() + "/status")
-		if err != nil {
-			continue
-		}
-		for _, line := range bytes.Split(st, []byte("\n")) {
-			f := strings.Fields(string(line))
-			if len(f) < 2 {
+		var parts []string
+		for _, r := range rows {
+			if r.cas != c || r.err != nil {
 				continue
 			}
-			if f[0] == "PPid:" {
-				parent[pid], _ = strconv.Atoi(f[1])
+			switch {
+			case r.best:
+				parts = append(parts, fmt.Sprintf("%.2f× faster than %s", r.u.wall.Seconds()/k.u.wall.Seconds(), r.who))
+			case r.who == "floor" && strings.HasSuffix(r.settings, koda.DefaultEncoderSpeed):
+				parts = append(parts, fmt.Sprintf("%.2f× the floor's own core-s (machine core-s %.2f×)",
+					k.u.ownCoreS/r.u.ownCoreS, k.u.machineCoreS/r.u.machineCoreS))
 			}
 		}
-		rss[pid] = pss(e.Name())
-	}
-	var sum int64
-	for pid, size := range rss {
-		for p, n := parent[pid], 0; p != 0 && n < 64; p, n = parent[p], n+1 {
-			if p == root {
-				sum += size
-				break
-			}
+		if len(parts) > 0 {
+			fmt.Printf("%s: koda %s\n", c, strings.Join(parts, ", "))
 		}
 	}
-	return sum
 }
 
-// pss returns a process's proportional set size in bytes, 0 if unknown.
-func pss(pid string) int64 {
-	b, err := os.ReadFile("/proc/" + pid + "/smaps_rollup")
+func oneLine(err error) string {
+	s := strings.Join(strings.Fields(err.Error()), " ")
+	if len(s) > 160 {
+		s = s[:160] + "…"
+	}
+	return s
+}
+
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
 	if err != nil {
-		return 0
+		return "?"
 	}
-	for _, line := range bytes.Split(b, []byte("\n")) {
-		if f := strings.Fields(string(line)); len(f) >= 2 && f[0] == "Pss:" {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			return kb << 10
-		}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
 	}
-	return 0
+	return strings.Join(f[:3], " ")
 }
 
 func findCase(name string) (benchCase, bool) {
@@ -258,17 +520,6 @@ func caseNames() string {
 		n = append(n, c.name)
 	}
 	return strings.Join(n, ",")
-}
-
-// defaultPages finds renderer/testdata from the repository root or the renderer folder.
-func defaultPages() string {
-	for _, d := range []string{"renderer/testdata", "testdata", "../../testdata"} {
-		if _, err := os.Stat(filepath.Join(d, "bench_canvas.html")); err == nil {
-			abs, _ := filepath.Abs(d)
-			return abs
-		}
-	}
-	return "renderer/testdata"
 }
 
 func fatal(err error) {

@@ -1,0 +1,472 @@
+package assets
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// Match is an asset found for a subject phrase.
+type Match struct {
+	*Asset
+	Query string  // the phrase as asked ("paper planes")
+	Score float64 // higher is better; comparable within one query
+	// Substituted is set when no asset depicts the phrase itself and a neighbour was
+	// used (the head noun of a longer phrase, a relative of the same category, a close
+	// spelling); Message says so in words a person reads.
+	Substituted bool
+	Message     string
+}
+
+// Find returns the best asset for a subject phrase of the embedded library.
+func Find(phrase string) (Match, bool) { return Default().Find(phrase) }
+
+// Search returns up to n assets for a query of the embedded library, best first.
+func Search(query string, n int) []Match { return Default().Search(query, n) }
+
+// minScore is the weakest direct match Find accepts before it falls back.
+const minScore = 45
+
+// Find returns the asset that best depicts a subject ("paper plane", "balloons",
+// "kitty"). Multi-word subjects match as one before their words do; plurals and
+// synonyms are tried; an illustration is preferred to a line icon unless the subject
+// is a UI word ("settings", "wifi"). With no good match it falls back, in order, to the
+// head noun ("wooden boat" → boat), to a relative of the subject's category
+// ("limousine" → automobile) and to a close spelling, and says what it substituted.
+// It reports false only when nothing is near.
+func (l *Library) Find(phrase string) (Match, bool) {
+	ws := normalize(phrase)
+	if len(ws) == 0 {
+		return Match{}, false
+	}
+	if m, ok := l.direct(phrase, ws); ok {
+		return m, true
+	}
+	// "coffee cup with steam", "sailboat on waves": the subject comes before the
+	// first preposition; the rest is its setting.
+	for i, w := range ws {
+		if i > 0 && prepositions[w] {
+			m, ok := l.Find(strings.Join(ws[:i], " "))
+			m.Query = phrase
+			return m, ok
+		}
+	}
+	// Colours, sizes and moods describe the subject, they are not it: "red car" is
+	// depicted by a car without substitution ("red heart" and "black cat" matched above).
+	var core []string
+	for _, w := range ws {
+		if !modifiers[w] {
+			core = append(core, w)
+		}
+	}
+	if len(core) > 0 && len(core) < len(ws) {
+		if m, ok := l.direct(phrase, core); ok {
+			return m, true
+		}
+		ws = core
+	}
+	// The head noun of a longer phrase.
+	for i := 1; i < len(ws); i++ {
+		if m, ok := l.direct(phrase, ws[i:]); ok {
+			return substitute(m, phrase, strings.Join(ws[i:], " "), ""), true
+		}
+	}
+	// A relative of the same category.
+	for i := 0; i < len(ws); i++ {
+		for _, f := range forms(strings.Join(ws[i:], " ")) {
+			if rel, ok := relatives[f]; ok {
+				if m, ok := l.direct(phrase, strings.Fields(rel)); ok {
+					return substitute(m, phrase, rel, m.Category), true
+				}
+			}
+		}
+	}
+	// A close spelling of the head noun ("giraff", "elefant").
+	head := ws[len(ws)-1]
+	if len([]rune(head)) >= 4 {
+		// Names first: they are nouns, where keywords are often adjectives ("elegant").
+		best, bestD := "", maxTypos(head)+1
+		for _, pool := range []map[string][]*Asset{l.nameWords, l.byWord} {
+			for w := range pool {
+				d := editDistance(head, w, maxTypos(head)+1)
+				if d == 0 || d > maxTypos(head) {
+					continue
+				}
+				if d < bestD || (d == bestD && w < best) {
+					best, bestD = w, d
+				}
+			}
+			if best != "" {
+				break
+			}
+		}
+		if best != "" {
+			if m, ok := l.direct(phrase, []string{best}); ok {
+				return substitute(m, phrase, best, ""), true
+			}
+		}
+	}
+	return Match{}, false
+}
+
+func maxTypos(w string) int {
+	if len([]rune(w)) >= 7 {
+		return 2
+	}
+	return 1
+}
+
+func substitute(m Match, phrase, used, category string) Match {
+	m.Substituted = true
+	shown := m.Name
+	if m.Label != "" {
+		shown = m.Label
+	}
+	msg := fmt.Sprintf("no illustration of %q; used %q (%s)", strings.TrimSpace(phrase), shown, m.ID)
+	if used != shown && used != m.Name {
+		msg = fmt.Sprintf("no illustration of %q; used %q for %q (%s)", strings.TrimSpace(phrase), shown, used, m.ID)
+	}
+	if category != "" {
+		msg += ", the nearest in " + category
+	}
+	m.Message = msg
+	return m
+}
+
+// direct finds the best asset depicting the words themselves (with plural and synonym
+// forms), or false when nothing scores minScore.
+func (l *Library) direct(phrase string, ws []string) (Match, bool) {
+	ms := l.scored(phrase, ws, false)
+	if len(ms) == 0 || ms[0].Score < minScore {
+		return Match{}, false
+	}
+	return ms[0], true
+}
+
+// Search returns up to n assets for a free query, best first: everything Find would
+// consider, then assets matching some of the words.
+func (l *Library) Search(query string, n int) []Match {
+	ws := normalize(query)
+	if len(ws) == 0 || n <= 0 {
+		return nil
+	}
+	ms := l.scored(query, ws, true)
+	if len(ms) > n {
+		ms = ms[:n]
+	}
+	return ms
+}
+
+// scored ranks the assets for the phrase's forms.
+func (l *Library) scored(phrase string, ws []string, partial bool) []Match {
+	q := strings.Join(ws, " ")
+	type variant struct {
+		q       string
+		penalty float64
+	}
+	var vs []variant
+	seen := map[string]bool{}
+	add := func(s string, p float64) {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			vs = append(vs, variant{s, p})
+		}
+	}
+	fs := forms(q)
+	for _, f := range fs {
+		add(f, 0)
+	}
+	// A synonym is near as good as the word: a curated synonym names the asset a
+	// person means ("car" is the automobile illustration, not the racing car).
+	for _, f := range fs {
+		if syn, ok := synonyms[f]; ok {
+			add(syn, -1)
+		}
+	}
+	ui := false
+	for _, f := range fs {
+		ui = ui || uiWords[f]
+	}
+	best := map[*Asset]float64{}
+	for _, v := range vs {
+		if a, ok := l.byID[v.q]; ok { // a synonym naming an asset
+			best[a] = 101 + v.penalty
+			continue
+		}
+		vws := strings.Fields(v.q)
+		for _, a := range l.candidates(vws) {
+			s := score(a, v.q, vws)
+			if s == 0 {
+				continue
+			}
+			s += v.penalty + setBias(a, ui)
+			if s > best[a] {
+				best[a] = s
+			}
+		}
+	}
+	if partial {
+		// Assets matching some of the words, below every full match.
+		for _, w := range ws {
+			for _, f := range forms(w) {
+				for _, a := range l.byWord[f] {
+					if _, ok := best[a]; ok {
+						continue
+					}
+					s := 20 / float64(len(ws))
+					if containsAll(a.nameWs, []string{f}) {
+						s += 10
+					}
+					best[a] = s + setBias(a, ui)/4
+				}
+			}
+		}
+	}
+	out := make([]Match, 0, len(best))
+	for a, s := range best {
+		out = append(out, Match{Asset: a, Query: phrase, Score: s})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		// More common emoji first (CLDR order; 0 means none), then shorter names.
+		ao, bo := a.order, b.order
+		if ao == 0 {
+			ao = 1 << 30
+		}
+		if bo == 0 {
+			bo = 1 << 30
+		}
+		if ao != bo {
+			return ao < bo
+		}
+		if len(a.Name) != len(b.Name) {
+			return len(a.Name) < len(b.Name)
+		}
+		return a.ID < b.ID
+	})
+	return out
+}
+
+// candidates are the assets with every word somewhere in their name, label or keywords.
+func (l *Library) candidates(ws []string) []*Asset {
+	if len(ws) == 0 {
+		return nil
+	}
+	base := l.byWord[ws[0]]
+	if len(ws) == 1 {
+		return base
+	}
+	var out []*Asset
+	for _, a := range base {
+		all := true
+		for _, w := range ws[1:] {
+			if !a.hasWord(w) {
+				all = false
+				break
+			}
+		}
+		if all {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func (a *Asset) hasWord(w string) bool {
+	for _, p := range append([]string{a.Name, a.Label}, a.Keywords...) {
+		for _, x := range strings.Fields(p) {
+			if x == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// score: the exact name or CLDR label, then a whole keyword, then every word in the
+// name (fewer extra words is closer), then every word among the keywords.
+func score(a *Asset, q string, ws []string) float64 {
+	if a.Name == q || a.Label == q {
+		return 100
+	}
+	for _, k := range a.Keywords {
+		if k == q {
+			return 75
+		}
+	}
+	if in := containsAll(a.nameWs, ws); in || containsAll(strings.Fields(a.Label), ws) {
+		n := len(a.nameWs)
+		if !in {
+			n = len(strings.Fields(a.Label))
+		}
+		return 70 - 2*float64(n-len(ws))
+	}
+	if len(ws) > 1 {
+		// Words scattered over several keywords ("flying" and "bird" of a wing) are
+		// only a hint: below what Find accepts, still listed by Search.
+		return 40
+	}
+	return 50
+}
+
+func containsAll(have, want []string) bool {
+	for _, w := range want {
+		found := false
+		for _, h := range have {
+			if h == w {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// setBias prefers the illustrated sets for subjects and the line icons for UI words.
+func setBias(a *Asset, ui bool) float64 {
+	switch {
+	case ui && a.Stroke:
+		return 0
+	case ui:
+		return -25
+	case a.Stroke:
+		return -30
+	case a.Set == "noto":
+		return -2
+	}
+	return 0
+}
+
+// modifiers describe a subject without naming it.
+var modifiers = map[string]bool{
+	"red": true, "blue": true, "green": true, "yellow": true, "orange": true, "purple": true, "pink": true,
+	"black": true, "white": true, "grey": true, "gray": true, "brown": true, "golden": true, "gold": true,
+	"silver": true, "teal": true, "navy": true, "cream": true, "pastel": true, "neon": true, "colorful": true,
+	"colourful": true, "big": true, "small": true, "little": true, "tiny": true, "huge": true, "giant": true,
+	"large": true, "cute": true, "happy": true, "sad": true, "shiny": true, "bright": true, "glowing": true,
+	"cartoon": true, "simple": true, "minimal": true, "flat": true, "animated": true, "cool": true, "old": true,
+	"new": true, "lonely": true, "single": true, "lone": true, "friendly": true, "funny": true, "fast": true,
+	"slow": true, "spinning": true, "bouncing": true, "flying": true, "floating": true, "rotating": true,
+	"smiling": true, "modern": true, "retro": true, "vintage": true, "tall": true, "short": true, "round": true,
+}
+
+var prepositions = map[string]bool{"with": true, "on": true, "in": true, "over": true, "under": true,
+	"at": true, "from": true, "to": true, "and": true, "into": true, "across": true, "through": true,
+	"above": true, "below": true, "near": true, "beside": true, "behind": true, "around": true, "inside": true}
+
+// stopWords never name a subject.
+var stopWords = map[string]bool{"a": true, "an": true, "the": true, "some": true, "my": true, "our": true,
+	"your": true, "their": true, "his": true, "her": true, "its": true, "this": true, "that": true}
+
+// normalize lower-cases a phrase into words: hyphens and underscores separate words,
+// other punctuation goes.
+func normalize(s string) []string {
+	s = strings.ToLower(s)
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		case r == '\'' || r == '’':
+		default:
+			b.WriteByte(' ')
+		}
+	}
+	var out []string
+	for _, w := range strings.Fields(b.String()) {
+		if !stopWords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// forms are the phrase as given, then with its last word (and then every word) made
+// singular: the ways a library name may spell it.
+func forms(q string) []string {
+	out := []string{q}
+	ws := strings.Fields(q)
+	if len(ws) == 0 {
+		return out
+	}
+	for _, s := range singulars(ws[len(ws)-1]) {
+		out = append(out, strings.Join(append(append([]string(nil), ws[:len(ws)-1]...), s), " "))
+	}
+	if len(ws) > 1 {
+		all := make([]string, len(ws))
+		for i, w := range ws {
+			all[i] = w
+			if s := singulars(w); len(s) > 0 {
+				all[i] = s[0]
+			}
+		}
+		out = append(out, strings.Join(all, " "))
+	}
+	return out
+}
+
+var irregular = map[string]string{"leaves": "leaf", "knives": "knife", "wolves": "wolf", "mice": "mouse",
+	"geese": "goose", "feet": "foot", "teeth": "tooth", "children": "child", "people": "person", "men": "man",
+	"women": "woman", "oxen": "ox", "cacti": "cactus", "dice": "die", "loaves": "loaf", "lives": "life",
+	"shelves": "shelf", "calves": "calf", "halves": "half", "wives": "wife", "thieves": "thief", "scarves": "scarf",
+	"elves": "elf", "dwarves": "dwarf", "octopi": "octopus", "fungi": "fungus", "buses": "bus", "gases": "gas"}
+
+// singulars are the possible singular forms of a word (none when it does not look
+// plural); the library's vocabulary decides which one exists.
+func singulars(w string) []string {
+	if s, ok := irregular[w]; ok {
+		return []string{s}
+	}
+	n := len(w)
+	if n < 3 || !strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ss") || strings.HasSuffix(w, "us") || strings.HasSuffix(w, "is") {
+		return nil
+	}
+	var out []string
+	switch {
+	case strings.HasSuffix(w, "ies") && n > 4:
+		out = append(out, w[:n-3]+"y")
+	case strings.HasSuffix(w, "ves"):
+		out = append(out, w[:n-3]+"f", w[:n-3]+"fe")
+	case strings.HasSuffix(w, "oes"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "zes"),
+		strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"), strings.HasSuffix(w, "sses"):
+		out = append(out, w[:n-2])
+	}
+	return append(out, w[:n-1])
+}
+
+// editDistance is the Levenshtein distance, or limit when it is at least limit.
+func editDistance(a, b string, limit int) int {
+	ra, rb := []rune(a), []rune(b)
+	if d := len(ra) - len(rb); d >= limit || -d >= limit {
+		return limit
+	}
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		low := cur[0]
+		for j := 1; j <= len(rb); j++ {
+			c := 1
+			if ra[i-1] == rb[j-1] {
+				c = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+			low = min(low, cur[j])
+		}
+		if low >= limit {
+			return limit
+		}
+		prev, cur = cur, prev
+	}
+	return min(prev[len(rb)], limit)
+}

@@ -1,0 +1,161 @@
+package builtin
+
+import (
+	"math"
+
+	"github.com/kodahq/koda/agent/scene"
+)
+
+// seriesColors are the colours of a chart's values when the prompt names none: distinct
+// hues that stay apart from each other on light and dark backgrounds.
+var seriesColors = []string{"#6366f1", "#f43f5e", "#f59e0b", "#10b981", "#0ea5e9", "#a855f7", "#84cc16", "#ec4899", "#14b8a6", "#f97316"}
+
+// dataColors gives n values their colours: the ones the prompt names, then the
+// subject's colour, then series colours that stand apart from the background and from
+// the colours already used.
+func dataColors(n int, given []string, first string, bg [2]string) []string {
+	out := make([]string, n)
+	var used []string
+	for i := 0; i < n && i < len(given); i++ {
+		if given[i] != "" {
+			out[i] = given[i]
+			used = append(used, given[i])
+		}
+	}
+	candidates := append([]string{first}, seriesColors...)
+	next := 0
+	for i := range out {
+		if out[i] != "" {
+			continue
+		}
+		for next < len(candidates) {
+			c := candidates[next]
+			next++
+			ok := c != "" && colorDist(c, bg[0]) > 90 && colorDist(c, bg[1]) > 90
+			for _, u := range used {
+				ok = ok && colorDist(c, u) > 80
+			}
+			if ok {
+				out[i] = c
+				break
+			}
+		}
+		if out[i] == "" {
+			out[i] = seriesColors[i%len(seriesColors)]
+		}
+		used = append(used, out[i])
+	}
+	return out
+}
+
+// isDataType reports whether an element draws data: it keeps still while it is read
+// (no spins or wiggles) and its progress track plays its data.
+func isDataType(t string) bool {
+	switch t {
+	case scene.TypeChart, scene.TypeCounter, scene.TypeCountdown, scene.TypeChecklist, scene.TypeClock, scene.TypeProgress:
+		return true
+	}
+	return false
+}
+
+// dataWindow is the time data elements play their data in: after the intro, before the
+// outro (the whole video when the plan is too short for both).
+func (c *composer) dataWindow() (float64, float64) {
+	n := len(c.bounds) - 1
+	a, b := c.bounds[0], c.bounds[n]
+	if n >= 3 {
+		a, b = c.bounds[1], c.bounds[n-1]
+	}
+	return a, b
+}
+
+// decorateData sets up a data element from the data the prompt gave: a chart's values,
+// labels and colours, a counter's target and caption, a countdown's sequence and times,
+// a checklist's items and check times, a clock's hands, a progress bar's percent.
+func (c *composer) decorateData(e *scene.Element, s subject) {
+	d := s.Data
+	pal := c.bd.Palette
+	bg := pal.Background
+	e.TextColor = pal.Text
+	a, b := c.dataWindow()
+	switch d.Kind {
+	case dataBar, dataLine, dataPie, dataDonut:
+		e.Values, e.Labels, e.Prefix, e.Suffix, e.Text = d.Values, d.Labels, d.Prefix, d.Suffix, d.Title
+		e.Size, e.Aspect = 0.34, 1.6
+		switch d.Kind {
+		case dataPie, dataDonut:
+			e.Variant = map[string]string{dataPie: scene.ChartPie, dataDonut: scene.ChartDonut}[d.Kind]
+			e.Colors = dataColors(len(d.Values), d.Colors, e.Color, bg)
+			e.Color = e.Colors[0]
+			e.Color2 = mix(bg[0], bg[1]) // the thin gaps between slices
+		case dataLine:
+			e.Variant = scene.ChartLine
+			e.Color2 = mix(bg[0], bg[1])
+			e.Aspect = 1.7
+		default:
+			if len(d.Colors) > 0 {
+				e.Colors = dataColors(len(d.Values), d.Colors, e.Color, bg)
+			}
+			e.Color2 = darken(e.Color, 0.3)
+			e.Aspect = math.Min(1.8, 1.1+0.12*float64(len(d.Values)))
+		}
+		key(trackOf(e), "progress", 0, 0, "")
+	case dataCounter:
+		e.From, e.To, e.Prefix, e.Suffix = d.From, d.To, d.Prefix, d.Suffix
+		e.Sub = orDefault(c.quoteFor(c.subjectIndex(s)), d.Label)
+		if s.Color == "" {
+			e.Color = pal.Text
+		}
+		key(trackOf(e), "progress", 0, 0, "")
+	case dataCountdown:
+		e.Items, e.Size = d.Items, 0.26
+		e.Color2 = e.Color
+		if s.Color == "" {
+			e.Color = pal.Text
+		}
+		// One second a number, as a countdown is read; faster when the video is short.
+		n := float64(len(d.Items))
+		step := 1.0
+		if n > 1 {
+			step = math.Max(0.4, math.Min(1.0, (c.bd.Total-0.3-1.5)/(n-1)))
+		}
+		for i := range d.Items {
+			e.Times = append(e.Times, round3(0.3+step*float64(i)))
+		}
+	case dataChecklist:
+		e.Items, e.Size = d.Items, 0.3
+		// Items are checked one by one across the video's middle.
+		n := float64(len(d.Items))
+		step := math.Min(1.0, (b-a)/n)
+		for i := range d.Items {
+			e.Times = append(e.Times, round3(a+0.2+step*float64(i)))
+		}
+	case dataClock:
+		e.Size, e.Count, e.From = 0.34, int(math.Max(1, math.Round(d.Turns))), round3(d.Hour)
+		if s.Color == "" {
+			e.Color = pal.Text
+		}
+		// The face is a lighter tone of the background, so the ink keeps its contrast.
+		face := mix(bg[0], bg[1])
+		if luminance(face) > 0.5 {
+			e.Color2 = lighten(face, 0.6)
+		} else {
+			e.Color2 = lighten(face, 0.12)
+		}
+		key(trackOf(e), "progress", 0, 0, "")
+		key(trackOf(e), "progress", a, 0, "")
+		key(trackOf(e), "progress", b, 1, "easeInOutSine")
+	case dataProgress:
+		e.To, e.Size, e.Aspect, e.Sub = d.To, 0.14, 3, d.Label
+		key(trackOf(e), "progress", 0, 0, "")
+	}
+}
+
+func (c *composer) subjectIndex(s subject) int {
+	for i := range c.b.Subjects {
+		if c.b.Subjects[i].Data == s.Data && c.b.Subjects[i].Noun == s.Noun {
+			return i
+		}
+	}
+	return -1
+}

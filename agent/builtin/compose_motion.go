@@ -1,0 +1,555 @@
+package builtin
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+
+	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/agent/scene"
+)
+
+// Motion verbs in the composer: each verb of the prompt becomes one of agent/scene's
+// motion programs on the subject it names, with the prompt's counts and orders.
+
+func init() {
+	kindSize[scene.TypeMorph] = 0.2
+}
+
+var (
+	steamRE   = regexp.MustCompile(`\b(steam|steaming|smoke|vapou?r|mist)\b`)
+	dvdRE     = regexp.MustCompile(`\b(dvd|screensaver|screen saver)\b`)
+	arcRE     = regexp.MustCompile(`\b(arc|arcs|loop|loops|swoops?|curves?|curving)\b`)
+	waveRE    = regexp.MustCompile(`\b(wave|waves|wavy|zigzags?|zig-zags?|weaves?|weaving)\b`)
+	reverseRE = regexp.MustCompile(`\bright to (?:the )?left\b|\bfrom (?:the )?right\b`)
+)
+
+// headings are the directions the drawings of flying things face when not turned
+// (degrees, 0 right, -90 up), so a flyer can be turned to its travel; a drawing not
+// listed is not turned.
+var headings = map[string]float64{"rocket": -90, "rockets": -90, "plane": 0, "airplane": 0, "jet": 0, "arrow": 0}
+
+// beatOf is the clause being composed (or nil in scenes that are not a beat).
+func (c *composer) beatOf() *beat {
+	if c.beat >= 0 && c.beat < len(c.b.Beats) {
+		return &c.b.Beats[c.beat]
+	}
+	return nil
+}
+
+// beatsWith lists the beats of subject i with action a (a clause naming no subject
+// belongs to the primary one).
+func (c *composer) beatsWith(i int, a string) []*beat {
+	var out []*beat
+	si := c.index[i]
+	p := primarySubject(c.b)
+	for k := range c.b.Beats {
+		bt := &c.b.Beats[k]
+		if !containsStr(bt.Actions, a) {
+			continue
+		}
+		mine := false
+		for _, s := range bt.Subjects {
+			mine = mine || s == si
+		}
+		if len(bt.Subjects) == 0 && p != nil && &c.b.Subjects[si] == p {
+			mine = true
+		}
+		if mine {
+			out = append(out, bt)
+		}
+	}
+	return out
+}
+
+// countedBounce: the prompt counts this subject's bounces, so no other scene adds hops.
+func (c *composer) countedBounce(i int) bool {
+	if i >= len(c.index) {
+		return false
+	}
+	for _, bt := range c.beatsWith(i, "bounce") {
+		if bt.Count > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// prepareMotions shapes the drawn subjects for the verbs they will play: a morph's
+// outlines, a hanging element's pivot, speech bubbles for each quote, a row of tiles,
+// an outline to draw, a pale shape to fill, steam above a cup.
+func (c *composer) prepareMotions() {
+	n := len(c.subjects)
+	for i := 0; i < n; i++ {
+		e := c.subjects[i]
+		s := c.b.Subjects[c.index[i]]
+		if e.Type == scene.TypeMorph {
+			e.Shapes = append([]string(nil), s.Shapes...)
+			e.Shadow = true
+		}
+		if len(c.beatsWith(i, "swing")) > 0 {
+			// The pivot sits above where the body should hang.
+			e.Y = round3(c.homes[i].Y - 1.5*e.Size*frameK)
+			c.homes[i].Y = e.Y
+			e.Color2 = c.bd.Palette.Text
+		}
+		if len(c.beatsWith(i, "draw")) > 0 {
+			if p, ok := outlinePaths[e.Type]; ok {
+				e.Type, e.Path, e.Variant = scene.TypePath, p, "stroke"
+			}
+		}
+		if len(c.beatsWith(i, "fill")) > 0 && !isDataType(e.Type) && e.Type != scene.TypeRing {
+			// (A ring draws its own pale track under the arc that fills.)
+			fill := orDefault(c.b.FillColor, orDefault(s.Color, "#ec407a"))
+			if s.Color == "" || s.Color == fill {
+				// An empty vessel: a pale tone of the liquid, so the rising fill reads.
+				e.Color = mixHex(fill, c.bd.Palette.Background[0], 0.72)
+				if luminance(c.bd.Palette.Background[0]) < 0.4 {
+					e.Color = mixHex(fill, "#ffffff", 0.7)
+				}
+			}
+		}
+		if e.Type == scene.TypeIcon && e.Variant == "chat" {
+			c.bubbles(i)
+		}
+		if bts := c.beatsWith(i, "flip"); len(bts) > 0 && (bts[0].OneByOne || strings.HasSuffix(s.Noun, "s")) {
+			c.tiles(i, bts[0])
+		}
+	}
+	if steamRE.MatchString(strings.ToLower(c.b.Prompt)) {
+		c.steam()
+	}
+}
+
+// outlinePaths are the SVG outlines (2×2 box) a shape is drawn along when the prompt
+// says it is drawn.
+var outlinePaths = map[string]string{
+	scene.TypeStar:     "M0,-1 L0.27,-0.37 L0.95,-0.31 L0.44,0.14 L0.59,0.81 L0,0.46 L-0.59,0.81 L-0.44,0.14 L-0.95,-0.31 L-0.27,-0.37 Z",
+	scene.TypeHeart:    "M0,0.9 C-1.6,-0.1 -0.7,-1.2 0,-0.45 C0.7,-1.2 1.6,-0.1 0,0.9 Z",
+	scene.TypeCircle:   "M1,0 A1,1 0 1,1 -1,0 A1,1 0 1,1 1,0 Z",
+	scene.TypeRect:     "M-0.9,-0.9 H0.9 V0.9 H-0.9 Z",
+	scene.TypeTriangle: "M0,-1 L0.95,0.7 L-0.95,0.7 Z",
+}
+
+func mixHex(a, b string, k float64) string {
+	ar, ag, ab := rgbOf(a)
+	br, bg, bb := rgbOf(b)
+	f := func(x, y float64) int { return int(math.Round(x + (y-x)*k)) }
+	return fmt.Sprintf("#%02x%02x%02x", f(ar, br), f(ag, bg), f(ab, bb))
+}
+
+// clone adds a copy of drawn subject i (a second speech bubble, another tile).
+func (c *composer) clone(i int, id string) *scene.Element {
+	e := *c.subjects[i]
+	e.ID = id
+	e.Tracks = map[string][]scene.Keyframe{}
+	for k, v := range c.subjects[i].Tracks {
+		e.Tracks[k] = append([]scene.Keyframe(nil), v...)
+	}
+	e.Motions = nil
+	c.subjects = append(c.subjects, &e)
+	c.homes = append(c.homes, c.homes[i])
+	c.bouncy = append(c.bouncy, c.bouncy[i])
+	c.index = append(c.index, c.index[i])
+	c.d.Elements = append(c.d.Elements, &e)
+	return &e
+}
+
+// bubbles gives a speech bubble the words said in its clause: one bubble per quote,
+// left and right, so "two speech bubbles … saying "Hi!" and "Hello!"" is a dialogue.
+func (c *composer) bubbles(i int) {
+	var quotes []int
+	for _, bt := range c.b.Beats {
+		for _, si := range bt.Subjects {
+			if si == c.index[i] {
+				quotes = append(quotes, bt.Quotes...)
+			}
+		}
+	}
+	if len(quotes) == 0 {
+		return
+	}
+	first := c.subjects[i]
+	c.group = []*scene.Element{first}
+	for k := 1; k < len(quotes) && k < 4; k++ {
+		c.group = append(c.group, c.clone(i, fmt.Sprintf("%s-%d", first.ID, k+1)))
+	}
+	n := len(c.group)
+	for k, e := range c.group {
+		e.Text = c.b.Texts[quotes[k]]
+		e.Size = math.Min(0.24, 0.5/float64(n))
+		e.TextColor = "#ffffff"
+		if luminance(e.Color) > 0.6 {
+			e.TextColor = "#1f2937"
+		}
+		if n > 1 {
+			e.X = round3(-0.42 + 0.84*float64(k)/float64(n-1))
+			e.Y = round3(-0.12 + 0.24*float64(k%2))
+			if k%2 == 1 {
+				// The other speaker in another colour of the style.
+				for _, col := range append(c.recolors(first)[1:], defaultSubjectColors[c.bd.Base]...) {
+					if colorDist(col, first.Color) > 120 && contrast(col, "#ffffff") > 2.5 {
+						e.Color = col
+						break
+					}
+				}
+			}
+		}
+		c.homes[c.indexOf(e)] = pose{e.X, e.Y}
+		c.quoteShown[quotes[k]] = true
+	}
+}
+
+func (c *composer) indexOf(e *scene.Element) int {
+	for i, s := range c.subjects {
+		if s == e {
+			return i
+		}
+	}
+	return -1
+}
+
+// tiles lays a flipping subject out as a row of tiles that flip one after another.
+func (c *composer) tiles(i int, bt *beat) {
+	n := 4
+	if bt.Count > 1 {
+		n = min(bt.Count, 8)
+	}
+	first := c.subjects[i]
+	c.tileRow = []*scene.Element{first}
+	for k := 1; k < n; k++ {
+		c.tileRow = append(c.tileRow, c.clone(i, fmt.Sprintf("%s-%d", first.ID, k+1)))
+	}
+	for k, e := range c.tileRow {
+		e.Type, e.Size, e.Aspect = scene.TypeRect, math.Min(0.12, 0.7/float64(n)), 0.75
+		e.X = round3(-0.6 + 1.2*float64(k)/float64(n-1))
+		e.Y = 0
+		c.homes[c.indexOf(e)] = pose{e.X, 0}
+	}
+}
+
+// steam adds an emitter of soft white puffs above the cup (or the lower middle).
+func (c *composer) steam() {
+	x, y := 0.0, 0.3
+	for i, e := range c.subjects {
+		if e.Type != scene.TypeParticles {
+			x, y = c.homes[i].X, c.homes[i].Y-e.Size*frameK*1.1
+			break
+		}
+	}
+	e := &scene.Element{ID: "steam", Type: scene.TypeCircle, Label: "steam", X: x, Y: y, Size: 0.035, Color: "#f5f5f5",
+		Motions: []*scene.Motion{{Type: scene.MotionRise, Start: 0.3, End: c.bd.Total, Count: 6, Amp: 0.55, Period: 2.2}}}
+	c.d.Elements = append(c.d.Elements, e)
+}
+
+// recolors is the palette a colour change steps through: the prompt's colours, else a
+// bright set.
+func (c *composer) recolors(e *scene.Element) []string {
+	var cols []string
+	for _, col := range c.b.Colors {
+		if col != c.b.Background && col != c.b.Background2 && col != c.b.TextColor {
+			cols = append(cols, col)
+		}
+	}
+	if len(cols) < 2 {
+		cols = []string{e.Color, "#ffd54f", "#4dd0e1", "#ec407a", "#69f0ae", "#b388ff"}
+	}
+	return cols
+}
+
+// actMotion plays verb a on subject i during [a0, a1] as a motion program. It reports
+// whether it handled the verb; verbs it leaves fall through to the composer's defaults.
+func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0, a1 float64) bool {
+	bt := c.beatOf()
+	count := 0
+	clause := ""
+	if bt != nil {
+		count, clause = bt.Count, bt.Text
+	}
+	d := a1 - a0
+	low := strings.ToLower(c.b.Prompt)
+	recolor := containsStr(c.b.Actions, "recolor") || dvdRE.MatchString(low)
+	switch a {
+	case "recolor":
+		// Played by the bounce or ricochet it belongs to.
+		return len(c.beatsWith(i, "bounce")) > 0
+	case "bounce":
+		if dvdRE.MatchString(low) || (edgeRE.MatchString(clause) && !strings.Contains(clause, "ground")) {
+			// Around the screen off its edges: the DVD logo, to the end of the video.
+			m := scene.Motion{Type: scene.MotionRicochet, Start: a0, End: c.bd.Total, VX: 0.55, VY: 0.42}
+			if recolor {
+				m.Colors = c.recolors(e)
+			}
+			c.motion(e, m)
+			return true
+		}
+		if count == 0 && !recolor {
+			return false
+		}
+		sq := map[koda.Style]float64{koda.StylePlayful: 1, koda.StyleSmooth: 0.6, koda.StyleCinematic: 0.7}[c.bd.Base]
+		n := float64(count)
+		if n == 0 {
+			n = math.Max(2, math.Min(6, math.Round(d/0.8)))
+		}
+		// Hops from the ground, n landings, the last with time to settle.
+		m := scene.Motion{Type: scene.MotionBounce, Start: a0, End: a0 + d*0.8, Amp: 0.65, Count: n, Decay: 0.72, Squash: sq}
+		if recolor {
+			m.Colors = c.recolors(e)
+		}
+		c.motion(e, m)
+		if across {
+			c.emove(e, "x", a0, a0+d*0.8, 0.55, "linear")
+		}
+		return true
+	case "fly":
+		trail := ""
+		if tm := trailRE.FindAllString(clause, -1); len(tm) > 0 {
+			trail = "solid"
+			for _, w := range tm {
+				if w == "dotted" || w == "dashed" || w == "dots" {
+					trail = "dotted"
+				}
+			}
+		}
+		if !across && trail == "" {
+			return false
+		}
+		x := value(trackOf(e), "x", e.X)
+		from, to := -0.68, 0.6
+		if reverseRE.MatchString(clause) {
+			from, to = 0.68, -0.6
+		}
+		m := scene.Motion{Type: scene.MotionFly, Start: a0, End: a0 + d*0.85, FromX: round3(from - x), ToX: round3(to - x),
+			Curve: "arc", Amp: 0.12, Trail: trail, Ease: "easeInOutSine"}
+		if arcRE.MatchString(clause) {
+			m.Amp = 0.4
+		}
+		if waveRE.MatchString(clause) {
+			m.Curve, m.Amp, m.Count = "wave", 0.25, 2
+		}
+		if trail != "" {
+			m.Color = c.bd.Palette.Text
+		}
+		h, ok := headings[c.b.Subjects[c.index[i]].Noun]
+		if e.Type == scene.TypeAsset {
+			h, ok = assetHeading(e)
+			ok = ok && h != 180 // a drawing facing left is mirrored to its travel, not turned upside down (faceTravel)
+		}
+		if ok || e.Type == scene.TypeRect || e.Type == scene.TypeTriangle {
+			m.Orient, m.Heading = true, h
+			if e.Type == scene.TypeIcon && e.Variant == "rocket" {
+				m.Heading = -90
+			}
+		}
+		c.motion(e, m)
+		return true
+	case "float", "bob":
+		if e.Type == scene.TypeParticles || e.Type == scene.TypeWave || (a == "float" && !surfaceRE.MatchString(low)) {
+			return false
+		}
+		c.motion(e, scene.Motion{Type: scene.MotionBob, Start: a0, End: c.bd.Total, Amp: 0.035, Count: math.Max(1, math.Round((c.bd.Total-a0)/1.8)), Angle: 7})
+		return true
+	case "orbit":
+		var centre *scene.Element
+		if bt != nil {
+			for _, si := range bt.Subjects {
+				for k, s := range c.subjects {
+					if c.index[k] == si && s != e && s.Type != scene.TypeParticles && centre == nil {
+						centre = s
+					}
+				}
+			}
+		}
+		turns := float64(count)
+		if turns == 0 {
+			turns = math.Max(1, math.Round((c.bd.Total-a0)/3.5))
+		}
+		m := scene.Motion{Type: scene.MotionOrbit, Start: a0, End: c.bd.Total, Amp: 0.3, Count: turns, Steady: true}
+		if count > 0 {
+			m.End = a0 + d*0.9
+		}
+		if centre != nil {
+			if c.indexOf(centre) < i {
+				// Only the first of a pair moves: the centre stays put and keeps its size.
+				return true
+			}
+			m.Around = centre.ID
+			c.emove(centre, "x", a0-0.01, a0, 0, "")
+			e.Size = math.Min(e.Size, centre.Size*0.6)
+			if noun := c.b.Subjects[c.index[i]].Noun; strings.HasSuffix(noun, "s") && !strings.HasSuffix(noun, "ss") {
+				// "planets orbit the sun": a second one on a wider ring, opposite.
+				o := c.clone(i, e.ID+"-2")
+				o.Size = round3(e.Size * 0.8)
+				om := m
+				om.Amp, om.Angle, om.Count = 0.42, 180, math.Max(1, m.Count*0.7)
+				c.motion(o, om)
+			}
+		} else {
+			m.Amp = 0.2
+		}
+		c.motion(e, m)
+		return true
+	case "sweep":
+		if e.Type == "clock" {
+			return false
+		}
+		turns := float64(max(count, 1))
+		hand := &scene.Element{ID: fmt.Sprintf("hand-%d", i+1), Type: scene.TypeRect, Label: "hand", X: e.X, Y: e.Y,
+			Size: e.Size * 0.9, Aspect: 0.07, Color: c.bd.Palette.Text,
+			Motions: []*scene.Motion{{Type: scene.MotionSweep, Start: a0, End: a0 + d*0.9, Count: turns, Ease: "easeInOutSine"}}}
+		c.d.Elements = append(c.d.Elements, hand)
+		return true
+	case "swing":
+		n := float64(count)
+		if n == 0 {
+			n = math.Max(2, math.Round(d/1.1))
+		}
+		c.motion(e, scene.Motion{Type: scene.MotionSwing, Start: a0, End: a1, Amp: 32, Count: n, Decay: 0.3})
+		return true
+	case "morph":
+		if e.Type != scene.TypeMorph || len(e.Shapes) < 2 {
+			return false
+		}
+		c.motion(e, scene.Motion{Type: scene.MotionMorph, Start: a0, End: a0 + d*0.95, Count: float64(len(e.Shapes) - 1)})
+		return true
+	case "slam", "zoom":
+		if a == "zoom" && !strings.Contains(clause, "camera") && !strings.Contains(clause, "toward") {
+			return false
+		}
+		c.motion(e, scene.Motion{Type: scene.MotionSlam, Start: a0, End: a0 + math.Min(d, 1.6), Shake: 0.02})
+		return true
+	case "pop", "appear":
+		if len(c.group) > 1 && c.group[0] == e {
+			c.alternate(a0, a1)
+			return true
+		}
+		return len(c.group) > 1 && containsElem(c.group, e)
+	case "check":
+		if e.Type == scene.TypeText && len(e.Items) > 0 {
+			c.motion(e, scene.Motion{Type: scene.MotionSteps, Start: a0, End: a0 + d*0.9, Count: float64(len(e.Items))})
+			return true
+		}
+		return false
+	case "fill":
+		if isDataType(e.Type) {
+			return false // a progress bar's, chart's or counter's own progress is the filling
+		}
+		switch e.Type {
+		case scene.TypeRing, scene.TypeChart, scene.TypeCounter, scene.TypeWave, scene.TypeParticles, scene.TypeText:
+			return false // their own progress is the filling
+		}
+		col := orDefault(c.b.FillColor, "#ec407a")
+		c.motion(e, scene.Motion{Type: scene.MotionFill, Start: a0, End: a0 + d*0.8, Color: col})
+		return true
+	case "draw":
+		switch e.Type {
+		case scene.TypePath, scene.TypeWave, scene.TypeRing:
+			c.motion(e, scene.Motion{Type: scene.MotionDraw, Start: a0, End: a0 + d*0.8})
+			if tr := trackOf(e); len(tr["progress"]) > 0 {
+				delete(tr, "progress")
+			}
+			return true
+		}
+		return false
+	case "flip":
+		if len(c.tileRow) > 1 {
+			if c.tileRow[0] == e {
+				span := d * 0.9
+				step := span / float64(len(c.tileRow)+1)
+				back := darken(e.Color, 0.45)
+				for _, col := range c.recolors(e)[1:] {
+					if colorDist(col, e.Color) > 120 {
+						back = col
+						break
+					}
+				}
+				for k, t := range c.tileRow {
+					c.motion(t, scene.Motion{Type: scene.MotionFlip, Start: a0 + step*float64(k), End: a0 + step*float64(k+2), Count: 1, Color: back})
+				}
+			}
+			return true
+		}
+		n := float64(max(count, 1))
+		back := darken(e.Color, 0.4)
+		c.motion(e, scene.Motion{Type: scene.MotionFlip, Start: a0, End: a0 + math.Min(d*0.8, 0.8*n), Count: n, Color: back})
+		return true
+	case "twinkle":
+		if e.Type == scene.TypeParticles {
+			return false
+		}
+		if e.Type != scene.TypeStar && bt != nil && len(bt.Subjects) > 1 {
+			return true // "stars twinkle while the moon rises": the stars do, not the moon
+		}
+		n := float64(count)
+		if n == 0 {
+			n = math.Max(2, math.Round(d/0.7))
+		}
+		c.motion(e, scene.Motion{Type: scene.MotionTwinkle, Start: a0, End: a1, Count: n, Amp: 0.6})
+		return true
+	case "pulse":
+		if count == 0 {
+			return false
+		}
+		c.motion(e, scene.Motion{Type: scene.MotionPulse, Start: a0, End: a0 + math.Min(d*0.9, 0.75*float64(count)), Amp: 0.2, Count: float64(count)})
+		return true
+	case "spin":
+		if count == 0 {
+			return false
+		}
+		c.motion(e, scene.Motion{Type: scene.MotionSpin, Start: a0, End: a0 + d*0.85, Count: float64(count), Ease: c.sp.Action})
+		return true
+	}
+	return false
+}
+
+func containsElem(list []*scene.Element, e *scene.Element) bool {
+	for _, v := range list {
+		if v == e {
+			return true
+		}
+	}
+	return false
+}
+
+// alternate pops the bubbles of a dialogue in turn: each pops in as the previous pops
+// out, twice round when there is time, and the last round stays so the final frame
+// shows the whole exchange.
+func (c *composer) alternate(a0, a1 float64) {
+	n := len(c.group)
+	d := a1 - a0
+	rounds := 1
+	if d/float64(2*n) >= 0.8 {
+		rounds = 2
+	}
+	slot := d / float64(rounds*n)
+	for r := 0; r < rounds; r++ {
+		for k, e := range c.group {
+			t0 := a0 + slot*float64(r*n+k)
+			end := t0 + slot
+			if r == rounds-1 {
+				end = c.bd.Total
+			}
+			c.motion(e, scene.Motion{Type: scene.MotionPop, Start: t0, End: end})
+		}
+	}
+}
+
+// textMotion types a quote the prompt says is typed.
+func (c *composer) textMotion(e *scene.Element, q int, a0, a1 float64) {
+	for _, bt := range c.b.Beats {
+		if !containsStr(bt.Actions, "type") {
+			continue
+		}
+		for _, bq := range bt.Quotes {
+			if bq != q {
+				continue
+			}
+			e.Reveal = "type"
+			dur := math.Min((a1-a0)*0.75, 0.09*float64(len([]rune(e.Text)))+0.2)
+			delete(e.Tracks, "progress")
+			c.motion(e, scene.Motion{Type: scene.MotionType, Start: a0, End: a0 + math.Max(0.3, dur)})
+			return
+		}
+	}
+}

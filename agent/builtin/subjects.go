@@ -1,0 +1,406 @@
+package builtin
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/kodahq/koda/agent/assets"
+	"github.com/kodahq/koda/agent/scene"
+)
+
+// Subjects from the asset library: the nouns of a prompt that are not shapes, charts or
+// text are drawn as the library's illustration of them (agent/assets), multi-word
+// subjects first ("paper plane", "hot air balloon"). A subject the library can only
+// approximate is drawn as its nearest relative and the project is told so.
+
+// assetSpan is a run of prompt tokens naming one library subject.
+type assetSpan struct {
+	end   int // one past the last token
+	match assets.Match
+}
+
+// notSubjects are words that never name something to draw, though the library may
+// have a keyword for them (directions, time, the frame, list and scene words).
+var notSubjects = map[string]bool{
+	// function words
+	"a": true, "an": true, "the": true, "and": true, "or": true, "but": true, "of": true, "with": true, "without": true,
+	"on": true, "in": true, "into": true, "onto": true, "at": true, "to": true, "from": true, "by": true, "for": true,
+	"over": true, "under": true, "above": true, "below": true, "across": true, "through": true, "around": true,
+	"behind": true, "beside": true, "between": true, "near": true, "inside": true, "outside": true, "off": true,
+	"out": true, "up": true, "down": true, "away": true, "back": true, "along": true, "towards": true, "toward": true,
+	"is": true, "are": true, "was": true, "were": true, "be": true, "being": true, "been": true, "has": true,
+	"have": true, "had": true, "it": true, "its": true, "it's": true, "they": true, "them": true, "their": true,
+	"this": true, "that": true, "these": true, "those": true, "which": true, "who": true, "whose": true,
+	"where": true, "when": true, "while": true, "then": true, "there": true, "here": true, "each": true,
+	"hello": true, "hi": true, "bye": true, "goodbye": true, "yes": true, "no": true, "ok": true, "okay": true,
+	"every": true, "all": true, "both": true, "once": true, "twice": true, "thrice": true, "past": true, "some": true, "any": true, "one": true, "ones": true, "other": true,
+	"another": true, "very": true, "so": true, "too": true, "also": true, "just": true, "only": true, "again": true,
+	"get": true, "gets": true, "got": true, "make": true, "makes": true, "let": true, "lets": true, "leaving": true,
+	"leave": true, "like": true, "as": true, "if": true, "until": true, "after": true,
+	"before": true, "during": true, "per": true, "same": true, "more": true, "less": true, "most": true,
+	// the frame, directions and time
+	"left": true, "right": true, "top": true, "bottom": true, "center": true, "centre": true, "middle": true,
+	"side": true, "sides": true, "corner": true, "corners": true, "edge": true, "edges": true, "screen": true,
+	"frame": true, "video": true, "animation": true, "clip": true, "scene": true, "shot": true, "view": true,
+	"end": true, "start": true, "beginning": true, "way": true, "time": true, "times": true, "second": true,
+	"seconds": true, "minute": true, "minutes": true, "hour": true, "hours": true, "day": true, "days": true,
+	"week": true, "weeks": true, "month": true, "months": true, "year": true, "years": true, "today": true,
+	"morning": true, "evening": true, "night": true, "loop": true, "loops": true, "speed": true,
+	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true,
+	// things other parts of the composer draw or read
+	"trail": true, "path": true, "dotted": true, "dashed": true, "streak": true, "steam": true, "smoke": true,
+	"sky": true, "background": true, "backdrop": true, "gradient": true, "light": true, "shadow": true,
+	"color": true, "colour": true, "colors": true, "colours": true, "palette": true, "items": true,
+	"label": true, "labels": true, "legend": true, "axis": true, "value": true, "values": true, "total": true,
+	"style": true, "format": true, "story": true, "stories": true, "post": true, "safe": true, "area": true,
+	"water": true, "surface": true, "ground": true, "floor": true, "wall": true, "walls": true,
+	"hand": true, "hands": true, "face": true, "body": true, "piece": true, "pieces": true, "part": true,
+	"cream": true, "ivory": true,
+}
+
+// compoundHeads are the kinds whose noun makes the word before it an adjective ("pie
+// chart", "progress bar", "star logo").
+var compoundHeads = map[string]bool{"chart": true, "counter": true, "countdown": true, "clock": true,
+	"checklist": true, "logo": true, "card": true, "ring": true, "text": true}
+
+// possessives introduce a part of a subject, not a new one ("a clock whose hands").
+var possessives = map[string]bool{"whose": true, "its": true, "their": true, "his": true, "her": true, "my": true, "our": true, "your": true}
+
+// determiners introduce a noun: an unknown word after one is probably a subject.
+var determiners = map[string]bool{"a": true, "an": true, "the": true, "some": true, "two": true, "three": true,
+	"four": true, "five": true, "six": true, "seven": true, "eight": true, "nine": true, "ten": true, "many": true,
+	"several": true, "little": true, "tiny": true, "big": true, "small": true, "giant": true, "huge": true, "cute": true}
+
+var (
+	listAfterColonRE = regexp.MustCompile(`:[^.;!?]*`)
+	// A colon between digits is a ratio or a time ("9:16", "1:1", "8:30"); one followed
+	// by a determiner opens a sentence ("Vertical story: a shopping bag pops in").
+	ratioColonRE    = regexp.MustCompile(`\d:\d`)
+	sentenceAfterRE = regexp.MustCompile(`^:\s*(?:a|an|the|our|my|your|this|some|two|three)\b`)
+)
+
+// listTokens are the indexes of tokens in a list after a colon ("Plan, Build, Ship"):
+// items to write, not subjects to draw.
+func listTokens(low string) map[int]bool {
+	out := map[int]bool{}
+	// Ratios and times are not list colons: blank them so the search passes over them.
+	low = ratioColonRE.ReplaceAllStringFunc(low, func(m string) string { return m[:1] + "x" + m[2:] })
+	for _, loc := range listAfterColonRE.FindAllStringIndex(low, -1) {
+		if sentenceAfterRE.MatchString(low[loc[0]:loc[1]]) {
+			continue
+		}
+		first := len(wordRE.FindAllString(low[:loc[0]], -1))
+		n := len(wordRE.FindAllString(low[loc[0]:loc[1]], -1))
+		for k := first; k < first+n; k++ {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// subjectWord reports whether a token could be (part of) a drawn subject's name.
+func subjectWord(tok string) bool {
+	if tok == "" || notSubjects[tok] || strings.ContainsAny(tok, "'’") || strings.HasPrefix(tok, "«q") || strings.HasPrefix(tok, "#") || isNumber(tok) || strings.HasPrefix(tok, "$") {
+		return false
+	}
+	if _, ok := actionWords[tok]; ok {
+		return false
+	}
+	if _, ok := styleWords[tok]; ok {
+		return false
+	}
+	if _, ok := numberWords[tok]; ok {
+		return false
+	}
+	if _, ok := aspectWords[tok]; ok {
+		return false
+	}
+	if technicalWords[tok] || backgroundWords[tok] || colorSkipWords[tok] || len(tok) < 3 {
+		return false
+	}
+	return true
+}
+
+// assetSpans finds the library subjects of a prompt's tokens, keyed by the index of
+// their first token. The longest phrase wins ("hot air balloon" over "balloon"); a
+// phrase must name its drawing outright (a name, a CLDR label or a curated synonym),
+// a single word may also be one of its keywords. Shape, chart and text nouns are left
+// to subjectKinds, except as the end of a longer name ("shooting star").
+func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
+	lib := assets.Default()
+	spans := map[int]assetSpan{}
+	var notes []string
+	list := listTokens(low)
+	skip := func(i int) bool {
+		return list[i] || (i > 0 && possessives[tokens[i-1]]) ||
+			// "black on cream": a colour something sits on.
+			(i > 1 && tokens[i-1] == "on" && isColorTok(tokens[i-2]))
+	}
+	for i := 0; i < len(tokens); i++ {
+		if skip(i) {
+			continue
+		}
+		found := false
+		for n := 3; n >= 2 && !found; n-- {
+			if i+n > len(tokens) {
+				continue
+			}
+			ok := true
+			for k := i; k < i+n; k++ {
+				// A colour may open a name ("black cat"), nothing else that is not a noun.
+				if k > i && skip(k) || !(subjectWord(tokens[k]) || (k == i && isColorTok(tokens[k]))) {
+					ok = false
+					break
+				}
+			}
+			head := tokens[i+n-1]
+			if k, shape := subjectKinds[head]; ok && shape && (isColorTok(tokens[i]) || compoundHeads[k]) {
+				ok = false // "red heart" is the heart shape in red, "bar chart" the chart
+			}
+			if !ok {
+				continue
+			}
+			phrase := strings.Join(tokens[i:i+n], " ")
+			if m, hit := lib.Find(phrase); hit && !m.Substituted && m.Score >= 95 {
+				spans[i] = assetSpan{end: i + n, match: m}
+				i += n - 1
+				found = true
+			}
+		}
+		if found {
+			continue
+		}
+		tok := tokens[i]
+		if _, known := subjectKinds[tok]; known || !subjectWord(tok) || isColorTok(tok) {
+			continue
+		}
+		introduced := i > 0 && determiners[tokens[i-1]]
+		if i > 0 && !introduced {
+			if _, prevKind := subjectKinds[tokens[i-1]]; prevKind || spanEnds(spans, i) {
+				continue // a verb after its subject: "a limousine drives", "a bus and a taxi drive"
+			}
+		}
+		if strings.HasSuffix(tok, "ing") && len(tok) > 5 && !introduced {
+			continue // "dancing robot": a gerund or an adjective
+		}
+		if i+1 < len(tokens) {
+			if k := subjectKinds[tokens[i+1]]; compoundHeads[k] {
+				continue // an adjective in a compound: "pie chart", "line graph"
+			}
+		}
+		if strings.HasSuffix(tok, "ing") && i+1 < len(tokens) && subjectWord(tokens[i+1]) {
+			if n, ok := lib.Find(tokens[i+1]); ok && !n.Substituted && n.Score >= 95 {
+				continue // "a sleeping cat": the cat, asleep
+			}
+		}
+		m, hit := lib.Find(tok)
+		switch {
+		case hit && !m.Substituted && m.Score >= 95, introduced && hit && !m.Substituted && m.Score >= 75 && !m.Stroke:
+			// A word on its own must name the drawing ("balloons"); after "a" or "the",
+			// a CLDR keyword is enough ("a tortoise"), where a bare keyword is too often
+			// a verb ("and settles").
+			spans[i] = assetSpan{end: i + 1, match: m}
+		case introduced && hit && !m.Substituted && m.Score >= 70:
+			// "a sofa": the line icon that is named so, when no illustration is.
+			spans[i] = assetSpan{end: i + 1, match: m}
+		case introduced && !hit:
+			notes = append(notes, "I have no illustration of "+quoteWord(tok)+" in my library; it is not drawn as asked.")
+		case introduced && m.Substituted && !m.Stroke:
+			// A word after "a"/"the" the library only knows a relative of: drawn as
+			// that relative, and said.
+			spans[i] = assetSpan{end: i + 1, match: m}
+		}
+	}
+	return spans, notes
+}
+
+// spanEnds reports whether a span ends just before token i.
+func spanEnds(spans map[int]assetSpan, i int) bool {
+	for _, sp := range spans {
+		if sp.end == i {
+			return true
+		}
+	}
+	return false
+}
+
+func quoteWord(s string) string { return "“" + s + "”" }
+
+// assetSubjectIn reports whether a clause names the asset subject s.
+func assetSubjectIn(clause string, s subject) bool {
+	return regexp.MustCompile(`\b` + regexp.QuoteMeta(s.Noun) + `\b`).MatchString(clause)
+}
+
+// assetHeading is the direction an asset element's drawing faces (see assets.Heading).
+func assetHeading(e *scene.Element) (float64, bool) {
+	a, ok := assets.Default().Get(e.Asset)
+	if !ok {
+		return 0, false
+	}
+	return a.Heading()
+}
+
+// faceTravel keeps scenery still and mirrors a drawing that faces sideways when it travels the other way: an
+// emoji car faces left, and "drives from left to right" must not drive backwards.
+func (c *composer) faceTravel() {
+	for i, e := range c.subjects {
+		if c.b.Subjects[c.index[i]].Scenery {
+			// The place stays put: no intro pulse or idle float on a mountain range.
+			e.Motions = nil
+		}
+	}
+	for _, e := range c.d.Elements {
+		if e.Type != scene.TypeAsset {
+			continue
+		}
+		h, ok := assetHeading(e)
+		if !ok || (h != 0 && h != 180) {
+			continue
+		}
+		dx := 0.0
+		for _, m := range e.Motions {
+			if m.Orient {
+				dx = 0
+				break
+			}
+			dx += m.ToX - m.FromX
+		}
+		if kfs := e.Tracks["x"]; len(kfs) > 1 {
+			dx += kfs[len(kfs)-1].V - kfs[0].V
+		}
+		if (h == 180 && dx > 0.05) || (h == 0 && dx < -0.05) {
+			if kfs, ok := e.Tracks["sx"]; ok {
+				for k := range kfs {
+					kfs[k].V = -kfs[k].V
+				}
+			} else {
+				trackOf(e)["sx"] = []scene.Keyframe{{T: 0, V: -1}}
+			}
+		}
+	}
+}
+
+// scenery are the categories and assets that are places rather than actors.
+var scenery = map[string]bool{"travel-places/place-geographic": true, "fluent:cityscape": true,
+	"fluent:cityscape-at-dusk": true, "fluent:night-with-stars": true, "fluent:sunset": true, "fluent:sunrise": true,
+	"fluent:sunrise-over-mountains": true, "fluent:stadium": true, "fluent:milky-way": true}
+
+// howMany reads how many of a subject the prompt asks for: a number before it ("three
+// balloons", "5 stars"), else three for a plural ("leaves falling"), else one.
+func howMany(tokens []string, i int, sp assetSpan) int {
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		t := tokens[k]
+		if v, ok := numberWords[t]; ok && v >= 1 {
+			return min(int(v), 6)
+		}
+		if n, err := strconv.Atoi(t); err == nil && n >= 1 {
+			return min(n, 6)
+		}
+		if !isColorTok(t) && !determiners[t] && !colorSkipWords[t] {
+			break
+		}
+	}
+	last := tokens[sp.end-1]
+	name := sp.match.Name
+	if strings.HasSuffix(last, "s") && !strings.HasSuffix(last, "ss") && !strings.HasSuffix(name, "s") {
+		return 3
+	}
+	return 1
+}
+
+// stillScenery takes scenery out of the clauses that also name an actor: in "a balloon
+// rises over the mountains" the balloon rises, the mountains stay.
+func (b *brief) stillScenery() {
+	actor := false
+	for _, s := range b.Subjects {
+		actor = actor || (!s.Scenery && s.Kind != "particles" && !s.Absorbed)
+	}
+	if !actor {
+		// "A volcano erupts": a place alone is the subject.
+		for i := range b.Subjects {
+			b.Subjects[i].Scenery = false
+		}
+		return
+	}
+	for bi := range b.Beats {
+		bt := &b.Beats[bi]
+		var actors, kept []int
+		for _, si := range bt.Subjects {
+			if !b.Subjects[si].Scenery {
+				actors = append(actors, si)
+			}
+		}
+		if len(actors) == 0 {
+			continue
+		}
+		kept = append(kept, actors...)
+		bt.Subjects = kept
+	}
+}
+
+// arrangeAssets lays out what setup drew once: several of a plural subject side by side
+// (each a little smaller, at staggered heights), and scenery behind everything else.
+func (c *composer) arrangeAssets() {
+	n := len(c.subjects)
+	hasScenery, actors := false, 0
+	for i, e := range c.subjects {
+		if c.b.Subjects[c.index[i]].Scenery {
+			hasScenery = true
+		} else if e.Type != scene.TypeParticles {
+			actors++
+		}
+	}
+	if hasScenery {
+		// Actors above the place they are in: the balloon over the mountains.
+		for i, e := range c.subjects {
+			if !c.b.Subjects[c.index[i]].Scenery && e.Type != scene.TypeParticles && !c.bouncy[i] && c.homes[i].Y > -0.1 {
+				e.Y = -0.32
+				c.homes[i].Y = e.Y
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		e := c.subjects[i]
+		s := c.b.Subjects[c.index[i]]
+		if e.Type != scene.TypeAsset || s.Many < 2 || s.Scenery {
+			continue
+		}
+		group := []*scene.Element{e}
+		for k := 1; k < s.Many; k++ {
+			cl := c.clone(i, fmt.Sprintf("%s-%d", e.ID, k+1))
+			cl.Seed = e.Seed + 13*k
+			group = append(group, cl)
+		}
+		// Spread around the subject's home: across the frame when it is alone.
+		width := 0.36
+		if actors == 1 {
+			width = 1.1
+		}
+		m, home, size := len(group), c.homes[i], e.Size
+		for k, g := range group {
+			g.Size = round3(size * math.Max(0.55, 1-0.08*float64(m)))
+			g.X = round3(home.X + width*(float64(k)/float64(m-1)-0.5))
+			g.Y = round3(home.Y + 0.1*float64(k%2) - 0.05)
+			c.homes[c.indexOf(g)] = pose{g.X, g.Y}
+		}
+	}
+	// Scenery is drawn first, behind the actors.
+	isBack := map[*scene.Element]bool{}
+	for i, e := range c.subjects {
+		isBack[e] = c.b.Subjects[c.index[i]].Scenery
+	}
+	var back, rest []*scene.Element
+	for _, e := range c.d.Elements {
+		if isBack[e] {
+			back = append(back, e)
+		} else {
+			rest = append(rest, e)
+		}
+	}
+	if len(back) > 0 {
+		c.d.Elements = append(back, rest...)
+	}
+}

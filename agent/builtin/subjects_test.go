@@ -1,0 +1,241 @@
+package builtin_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/agent/builtin"
+	"github.com/kodahq/koda/agent/critic"
+	"github.com/kodahq/koda/agent/scene"
+)
+
+// messages is a recorder that also keeps the agent's messages.
+type messages struct {
+	recorder
+	mu   sync.Mutex
+	msgs []string
+}
+
+func (m *messages) Message(_ context.Context, role, content string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.msgs = append(m.msgs, role+": "+content)
+}
+
+func generateWithMessages(t *testing.T, prompt string) (*scene.Description, koda.Sandbox, []string) {
+	t.Helper()
+	ctx := context.Background()
+	a := builtin.New(nil)
+	p := &koda.Project{ID: "prj_test", Prompt: prompt, Style: koda.StylePlayful}
+	pl, err := a.Plan(ctx, p, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Plan = pl
+	sb := newSandbox(t)
+	rec := &messages{}
+	if err := a.Generate(ctx, p, sb, rec); err != nil {
+		t.Fatalf("generate %q: %v", prompt, err)
+	}
+	return readScene(t, sb), sb, rec.msgs
+}
+
+func assetsOf(d *scene.Description) []string {
+	var out []string
+	for _, e := range d.Elements {
+		if e.Type == scene.TypeAsset {
+			out = append(out, e.Asset)
+		}
+	}
+	return out
+}
+
+// TestSubjectsFromTheLibrary: the nouns of a prompt are drawn as the library's
+// illustrations of them, multi-word subjects as one, with their SVGs in the project and
+// visible on screen; nothing is replaced by a ball.
+func TestSubjectsFromTheLibrary(t *testing.T) {
+	for _, c := range []struct {
+		prompt string
+		want   []string
+	}{
+		{"A paper plane flies from left to right leaving a dotted trail", []string{"tabler:send"}},
+		{"a sailboat on waves", []string{"fluent:sailboat"}},
+		{"a red car", []string{"fluent:automobile"}},
+		{"coffee cup with steam", []string{"fluent:hot-beverage"}},
+		{"A hot air balloon rises over the mountains", []string{"tabler:air-balloon", "fluent:mountain"}},
+		{"Three balloons float up", []string{"fluent:balloon"}},
+		{"A dog chases a butterfly", []string{"fluent:dog", "fluent:butterfly"}},
+		{"A black cat walks past a full moon", []string{"fluent:black-cat", "fluent:full-moon"}},
+	} {
+		t.Run(c.prompt, func(t *testing.T) {
+			d, sb, msgs := generateWithMessages(t, c.prompt)
+			got := assetsOf(d)
+			for _, w := range c.want {
+				if !strings.Contains(strings.Join(got, " "), w) {
+					t.Errorf("assets %v, want %s", got, w)
+				}
+			}
+			for _, e := range d.Elements {
+				if e.Type == scene.TypeCircle && e.Label == "shape" {
+					t.Errorf("a placeholder ball %+v was drawn", e)
+				}
+			}
+			for _, f := range d.AssetFiles() {
+				if _, err := sb.ReadFile(context.Background(), f.Path, 0, 1); err != nil {
+					t.Errorf("%s not written to the project: %v", f.Path, err)
+				}
+			}
+			// The critic may say what it fixed; no other message is due.
+			var others []string
+			for _, m := range msgs {
+				if !strings.Contains(m, critic.NotePrefix) {
+					others = append(others, m)
+				}
+			}
+			if len(others) != 0 {
+				t.Errorf("messages %v, want none: every subject was found", others)
+			}
+		})
+	}
+}
+
+// TestSubstitutionIsSaid: a subject the library has only a relative of is drawn as that
+// relative and the project is told; an unknown noun is reported, not silently a ball.
+func TestSubstitutionIsSaid(t *testing.T) {
+	d, _, msgs := generateWithMessages(t, "A limousine drives across the screen")
+	if got := assetsOf(d); len(got) != 1 || got[0] != "fluent:automobile" {
+		t.Errorf("assets %v, want the automobile for the limousine", got)
+	}
+	if len(msgs) != 1 || !strings.Contains(msgs[0], `illustration of "limousine"`) || !strings.Contains(msgs[0], "automobile") {
+		t.Errorf("messages %v, want one saying the limousine was drawn as an automobile", msgs)
+	}
+	_, _, msgs = generateWithMessages(t, "A quokka hops twice")
+	if len(msgs) != 1 || !strings.Contains(msgs[0], "quokka") {
+		t.Errorf("messages %v, want one saying there is no illustration of the quokka", msgs)
+	}
+}
+
+// TestAssetSubjectsRender: the drawn subject is on screen from the first captured frame
+// of its appearance, in the illustration's own colours.
+func TestAssetSubjectsRender(t *testing.T) {
+	for _, prompt := range []string{"A paper plane flies from left to right leaving a dotted trail", "a sailboat on waves",
+		"a red car", "coffee cup with steam"} {
+		t.Run(prompt, func(t *testing.T) {
+			d, sb, _ := generateWithMessages(t, prompt)
+			c := render(t, browser(t), sb.Dir(), 640, 360, d.Duration*0.25, d.Duration*0.5, d.Duration*0.75)
+			if diff(c.frames[0], c.frames[2]) < 0.2 {
+				t.Errorf("frames barely differ (%.2f): nothing moves", diff(c.frames[0], c.frames[2]))
+			}
+		})
+	}
+}
+
+// TestDrawingsFaceTheirTravel: an emoji car faces left, so one driving to the right is
+// mirrored; a paper plane is turned along its flight from its drawn heading.
+func TestDrawingsFaceTheirTravel(t *testing.T) {
+	d, _, _ := generateWithMessages(t, "A car moves from left to right")
+	var car *scene.Element
+	for _, e := range d.Elements {
+		if e.Asset == "fluent:automobile" {
+			car = e
+		}
+	}
+	if car == nil {
+		t.Fatalf("no car in %v", d.Types())
+	}
+	if kfs := car.Tracks["sx"]; len(kfs) == 0 || kfs[0].V >= 0 {
+		t.Errorf("car travelling right has sx %v, want it mirrored (the drawing faces left); motions %+v", kfs, car.Motions)
+	}
+	d, _, _ = generateWithMessages(t, "A paper plane flies from left to right leaving a dotted trail")
+	for _, e := range d.Elements {
+		if e.Asset != "tabler:send" {
+			continue
+		}
+		turned := false
+		for _, m := range e.Motions {
+			turned = turned || (m.Type == scene.MotionFly && m.Orient && m.Heading == -45)
+		}
+		if !turned {
+			t.Errorf("paper plane motions %+v, want a fly turned from its drawn heading -45°", e.Motions)
+		}
+		if len(e.Tracks["sx"]) != 0 {
+			t.Errorf("an oriented flyer is not mirrored: sx %v", e.Tracks["sx"])
+		}
+	}
+}
+
+// TestPluralsAndScenery: "three balloons" draws three, spread apart; mountains are the
+// place the balloon rises over, drawn behind and below it and not acted on.
+func TestPluralsAndScenery(t *testing.T) {
+	d, _, _ := generateWithMessages(t, "Three balloons float up")
+	var xs []float64
+	for _, e := range d.Elements {
+		if e.Asset == "fluent:balloon" {
+			xs = append(xs, e.X)
+		}
+	}
+	if len(xs) != 3 || xs[1]-xs[0] < 0.2 || xs[2]-xs[1] < 0.2 {
+		t.Errorf("balloons at %v, want three spread across the frame", xs)
+	}
+	d, _, _ = generateWithMessages(t, "A hot air balloon rises over the mountains")
+	var balloon, mountain *scene.Element
+	bi, mi := -1, -1
+	for i, e := range d.Elements {
+		switch e.Asset {
+		case "tabler:air-balloon":
+			balloon, bi = e, i
+		case "fluent:mountain":
+			mountain, mi = e, i
+		}
+	}
+	if balloon == nil || mountain == nil {
+		t.Fatalf("assets %v, want the balloon and the mountains", assetsOf(d))
+	}
+	if mi > bi || mountain.Y <= balloon.Y || mountain.Size <= balloon.Size {
+		t.Errorf("mountains (y %g, size %g, drawn %d) should be behind (drawn before), below and larger than the balloon (y %g, size %g, drawn %d)",
+			mountain.Y, mountain.Size, mi, balloon.Y, balloon.Size, bi)
+	}
+	if len(mountain.Motions) > 0 || len(mountain.Tracks["y"]) > 0 {
+		t.Errorf("the mountains move: %+v %v", mountain.Motions, mountain.Tracks["y"])
+	}
+}
+
+// TestRequestedColourOnIllustration: "a blue car" draws the car illustration turned
+// blue; "a red car" keeps the red one unturned.
+func TestRequestedColourOnIllustration(t *testing.T) {
+	d, sb, _ := generateWithMessages(t, "a blue car")
+	var car *scene.Element
+	for _, e := range d.Elements {
+		if e.Asset == "fluent:automobile" {
+			car = e
+		}
+	}
+	if car == nil || car.Hue == 0 {
+		t.Fatalf("car %+v, want the automobile with a hue turn", car)
+	}
+	c := render(t, browser(t), sb.Dir(), 640, 360, d.Duration*0.6)
+	blue, red := 0, 0
+	for y := 0; y < 360; y++ {
+		for x := 0; x < 640; x++ {
+			r, g, b := rgbAt(c.frames[0], x, y)
+			if b > 150 && b > r+60 && b > g+20 {
+				blue++
+			}
+			if r > 180 && g < 90 && b < 90 {
+				red++
+			}
+		}
+	}
+	if blue < 3*red || blue < 500 {
+		t.Errorf("a blue car shows %d blue and %d red pixels, want mostly blue", blue, red)
+	}
+	d, _, _ = generateWithMessages(t, "a red car")
+	for _, e := range d.Elements {
+		if e.Asset == "fluent:automobile" && e.Hue != 0 {
+			t.Errorf("a red car was turned by %g°", e.Hue)
+		}
+	}
+}

@@ -1,0 +1,237 @@
+package critic
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kodahq/koda/agent/scene"
+)
+
+// base is a valid 6 s, three-scene description on a dark background.
+func base(els ...*scene.Element) *scene.Description {
+	return &scene.Description{Version: 1, Duration: 6, FPS: 30,
+		Background: scene.Background{Colors: []string{"#0f172a", "#1e293b"}, Angle: 90},
+		Scenes:     []scene.Mark{{ID: "s1", Name: "in", Start: 0, End: 2}, {ID: "s2", Name: "hold", Start: 2, End: 4}, {ID: "s3", Name: "out", Start: 4, End: 6}},
+		Elements:   els}
+}
+
+func checks(ps []Problem) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Check+":"+p.Element+"@"+p.Frame)
+	}
+	return out
+}
+
+func has(ps []Problem, check, id string) bool {
+	return slices.ContainsFunc(ps, func(p Problem) bool { return p.Check == check && p.Element == id })
+}
+
+// repairClean runs Repair and wants no problem left, the scene still valid, and a fix
+// of the given check recorded in words.
+func repairClean(t *testing.T, d *scene.Description, check string, frames ...Frame) []Fix {
+	t.Helper()
+	fixes, left := Repair(d, frames...)
+	if len(left) != 0 {
+		t.Errorf("problems left after repair: %v", left)
+	}
+	if err := d.Validate(); err != nil {
+		t.Errorf("repaired scene invalid: %v", err)
+	}
+	if !slices.ContainsFunc(fixes, func(f Fix) bool { return f.Check == check && f.What != "" }) {
+		t.Errorf("no %s fix recorded: %v", check, fixes)
+	}
+	if len(Check(d, frames...)) != 0 {
+		t.Errorf("Check still finds %v", checks(Check(d, frames...)))
+	}
+	return fixes
+}
+
+func TestGoodSceneHasNoProblems(t *testing.T) {
+	d := base(
+		&scene.Element{ID: "ball", Type: scene.TypeCircle, Size: 0.12, Y: -0.2, Color: "#e53935",
+			Motions: []*scene.Motion{{Type: scene.MotionBounce, Start: 0, End: 6, Amp: 0.3, Count: 3, FromX: -0.5, ToX: 0.5}}},
+		&scene.Element{ID: "title", Type: scene.TypeText, Text: "Hello", Size: 0.08, Y: 0.55, Color: "#ffffff"})
+	for _, f := range []Frame{Landscape, Portrait, Square} {
+		if ps := Check(d, f); len(ps) != 0 {
+			t.Errorf("%s: %v", f.Name, ps)
+		}
+	}
+}
+
+func TestSubjectOutsideFrameIsMovedIn(t *testing.T) {
+	d := base(&scene.Element{ID: "plane", Type: scene.TypeRect, Size: 0.15, X: 1.05, Color: "#1e88e5"})
+	ps := Check(d, Landscape)
+	if !has(ps, "frame", "plane") {
+		t.Fatalf("a subject half off the right edge: %v", checks(ps))
+	}
+	fixes := repairClean(t, d, "frame")
+	if d.Elements[0].X >= 1 || !strings.Contains(fixes[0].What, "moved the rect inside the landscape safe area") {
+		t.Errorf("x %g, fix %q", d.Elements[0].X, fixes[0].What)
+	}
+}
+
+// A cinematic push-in zooms the camera: a title near the bottom that fits the still
+// frame is pushed out of it (a "Fresh Farm" cut in half at the bottom edge).
+func TestCameraZoomIsSeen(t *testing.T) {
+	d := base(&scene.Element{ID: "name", Type: scene.TypeText, Text: "Fresh Farm", Size: 0.1, Y: 0.62, Color: "#ffffff"})
+	if ps := Check(d, Square); len(ps) != 0 {
+		t.Fatalf("without the camera: %v", ps)
+	}
+	d.Camera.Tracks = map[string][]scene.Keyframe{"zoom": {{T: 0, V: 1}, {T: 6, V: 1.3}}}
+	if !has(Check(d, Square), "frame", "name") && !has(Check(d, Square), "safe", "name") {
+		t.Fatalf("zoomed 1.2-1.3×: %v", checks(Check(d, Square)))
+	}
+	fixes, left := Repair(d, Square)
+	if len(left) != 0 || len(fixes) == 0 || d.Elements[0].Y >= 0.62 {
+		t.Errorf("fixes %v, left %v, y %g", fixes, left, d.Elements[0].Y)
+	}
+}
+
+// A subject low in the frame is fine in landscape but sits under a vertical app's
+// caption area; the critic checks every frame shape the project renders in.
+func TestVerticalSafeArea(t *testing.T) {
+	d := base(&scene.Element{ID: "bag", Type: scene.TypeCircle, Size: 0.1, Y: 0.62, Color: "#ffc107",
+		Tracks: map[string][]scene.Keyframe{"y": {{T: 0, V: 1.2}, {T: 1, V: 0.62}}}})
+	if ps := Check(d, Landscape); len(ps) != 0 {
+		t.Fatalf("landscape: %v", checks(ps))
+	}
+	ps := Check(d, Landscape, Portrait)
+	if !has(ps, "safe", "bag") || ps[0].Frame != "portrait" {
+		t.Fatalf("portrait safe area: %v", checks(ps))
+	}
+	repairClean(t, d, "safe", Landscape, Portrait)
+	// The whole y track moved: the entry still starts below and ends higher.
+	y := d.Elements[0].Tracks["y"]
+	if y[1].V >= 0.62 || y[0].V-y[1].V < 0.57 {
+		t.Errorf("y track %v", y)
+	}
+}
+
+func TestTooLargeIsShrunk(t *testing.T) {
+	d := base(&scene.Element{ID: "sun", Type: scene.TypeCircle, Label: "sun", Size: 0.6, Color: "#fdd835"})
+	if !has(Check(d, Portrait), "frame", "sun") {
+		t.Fatalf("a sun wider than a vertical frame: %v", checks(Check(d, Portrait)))
+	}
+	fixes := repairClean(t, d, "frame", Portrait)
+	if d.Elements[0].Size >= 0.6 || !strings.Contains(fixes[0].What, "shrank the sun") {
+		t.Errorf("size %g, fixes %v", d.Elements[0].Size, fixes)
+	}
+}
+
+func TestTooHighBounceIsLowered(t *testing.T) {
+	d := base(&scene.Element{ID: "ball", Type: scene.TypeCircle, Size: 0.1, Y: 0.5,
+		Motions: []*scene.Motion{{Type: scene.MotionBounce, Start: 0, End: 6, Amp: 1.6, Count: 3}}})
+	if !has(Check(d, Landscape), "frame", "ball") {
+		t.Fatalf("a bounce above the frame: %v", checks(Check(d, Landscape)))
+	}
+	repairClean(t, d, "frame", Landscape)
+	if a := d.Elements[0].Motions[0].Amp; a >= 1.6 {
+		t.Errorf("bounce amp %g", a)
+	}
+}
+
+func TestTextSqueezedAtTheEdgeIsCentred(t *testing.T) {
+	d := base(&scene.Element{ID: "quote", Type: scene.TypeText, Text: "Simplicity is the ultimate sophistication",
+		Size: 0.1, X: 0.8, Color: "#ffffff"})
+	if !has(Check(d, Landscape), "clip", "quote") {
+		t.Fatalf("long text near the right edge: %v", checks(Check(d, Landscape)))
+	}
+	repairClean(t, d, "clip", Landscape)
+	if x := d.Elements[0].X; x > 0.05 {
+		t.Errorf("x %g", x)
+	}
+}
+
+func TestTextOverlappingASubjectIsMoved(t *testing.T) {
+	d := base(
+		&scene.Element{ID: "heart", Type: scene.TypeHeart, Size: 0.2, Color: "#ec407a"},
+		&scene.Element{ID: "love", Type: scene.TypeText, Text: "Love you", Size: 0.09, Y: 0.05, Color: "#ffffff"})
+	if !has(Check(d, Landscape), "overlap", "love") {
+		t.Fatalf("text on the heart: %v", checks(Check(d, Landscape)))
+	}
+	fixes := repairClean(t, d, "overlap", Landscape, Portrait)
+	if !slices.ContainsFunc(fixes, func(f Fix) bool {
+		return strings.Contains(f.What, `moved the text "Love you" below the heart`) || strings.Contains(f.What, `moved the text "Love you" above the heart`)
+	}) {
+		t.Errorf("fixes %v", fixes)
+	}
+	// Two texts on top of each other are pulled apart too.
+	d = base(&scene.Element{ID: "a", Type: scene.TypeText, Text: "Jazz Night", Size: 0.1, Color: "#ffc107"},
+		&scene.Element{ID: "b", Type: scene.TypeText, Text: "Friday 8 PM", Size: 0.06, Y: 0.05, Color: "#ffffff"})
+	repairClean(t, d, "overlap", Landscape)
+}
+
+// Two illustrations on the same spot: the one on top hides the other (a penguin behind
+// its ice cube); it is moved beside it.
+func TestSubjectHidingAnotherIsMoved(t *testing.T) {
+	d := base(&scene.Element{ID: "penguin", Type: scene.TypeAsset, Asset: "fluent:penguin", Label: "penguin", Size: 0.17, X: -0.62},
+		&scene.Element{ID: "ice", Type: scene.TypeAsset, Asset: "fluent:ice", Label: "ice", Size: 0.17, X: -0.62})
+	if !has(Check(d, Landscape), "covered", "ice") {
+		t.Fatalf("ice on the penguin: %v", checks(Check(d, Landscape)))
+	}
+	fixes := repairClean(t, d, "covered", Landscape)
+	if d.Elements[1].X <= -0.5 || !strings.Contains(fixes[0].What, "moved the ice beside the penguin, which it hid") {
+		t.Errorf("ice at x %g, fixes %v", d.Elements[1].X, fixes)
+	}
+}
+
+func TestLowContrastTextIsRecoloured(t *testing.T) {
+	d := base(&scene.Element{ID: "t", Type: scene.TypeText, Text: "Clean and simple", Size: 0.08, Color: "#f5f5f5"})
+	d.Background = scene.Background{Colors: []string{"#ffffff", "#eef2f7"}}
+	ps := Check(d, Landscape)
+	if !has(ps, "contrast", "t") || !strings.Contains(ps[0].Msg, "below 3.0:1") {
+		t.Fatalf("near-white on white: %v", ps)
+	}
+	fixes := repairClean(t, d, "contrast", Landscape)
+	if d.Elements[0].Color != "#111111" || !strings.Contains(fixes[0].What, "near-black") {
+		t.Errorf("colour %s, fixes %v", d.Elements[0].Color, fixes)
+	}
+	// A counter's caption is its own colour.
+	d = base(&scene.Element{ID: "n", Type: scene.TypeCounter, To: 87, Suffix: "%", Size: 0.15, Color: "#1e88e5", Sub: "satisfaction", Color2: "#0f172a"})
+	if !has(Check(d, Landscape), "contrast", "n") {
+		t.Fatalf("dark caption on dark: %v", checks(Check(d, Landscape)))
+	}
+	repairClean(t, d, "contrast", Landscape)
+	if d.Elements[0].TextColor != "#ffffff" {
+		t.Errorf("caption colour %q", d.Elements[0].TextColor)
+	}
+}
+
+// Words inside a shape are judged against the shape: white on lavender is too faint.
+func TestLowContrastLabelIsRecoloured(t *testing.T) {
+	d := base(&scene.Element{ID: "hello", Type: scene.TypeIcon, Variant: "chat", Label: "speech bubble", Text: "Hello!",
+		Size: 0.2, Color: "#b388ff", TextColor: "#ffffff"})
+	if !has(Check(d, Landscape), "contrast", "hello") {
+		t.Fatalf("white on lavender: %v", checks(Check(d, Landscape)))
+	}
+	fixes := repairClean(t, d, "contrast", Landscape)
+	if d.Elements[0].TextColor != "#1f2937" || !strings.Contains(fixes[0].What, `made the words "Hello!" on the speech bubble dark`) {
+		t.Errorf("text colour %s, fixes %v", d.Elements[0].TextColor, fixes)
+	}
+}
+
+func TestNothingVisibleAtAHoldIsKeptShown(t *testing.T) {
+	d := base(&scene.Element{ID: "star", Type: scene.TypeStar, Size: 0.15, End: 2.5, Color: "#ffc107"},
+		&scene.Element{ID: "ship", Type: scene.TypeText, Text: "Ship", Size: 0.1, Start: 4.5, Color: "#ffffff"})
+	ps := Check(d, Landscape)
+	if !slices.ContainsFunc(ps, func(p Problem) bool { return p.Check == "hidden" && p.T > 2 && p.T < 4 }) {
+		t.Fatalf("an empty second scene: %v", ps)
+	}
+	repairClean(t, d, "hidden", Landscape)
+	if d.Elements[0].End != 4 {
+		t.Errorf("star ends at %g, want 4 (its scene's end)", d.Elements[0].End)
+	}
+}
+
+func TestContrastRatio(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want float64
+	}{{"#ffffff", "#000000", 21}, {"#777777", "#ffffff", 4.48}, {"#ffffff", "#ffffff", 1}} {
+		if got := Contrast(c.a, c.b); got < c.want-0.01 || got > c.want+0.01 {
+			t.Errorf("Contrast(%s, %s) = %.2f, want %.2f", c.a, c.b, got, c.want)
+		}
+	}
+}

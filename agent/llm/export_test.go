@@ -1,0 +1,4 @@
+package llm
+
+// SearchAssets exposes search_assets' answer to the package's tests.
+var SearchAssets = searchAssets
