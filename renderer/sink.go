@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/gobwas/ws"
@@ -107,7 +108,7 @@ func (fc *frameConn) read(buf []byte, deadline time.Time) error {
 	for {
 		hdr, err := fc.rd.NextFrame()
 		if err != nil {
-			return fmt.Errorf("frame socket: %w", err)
+			return fmt.Errorf("frame socket: %w", peerGone(err))
 		}
 		switch {
 		case hdr.OpCode == ws.OpClose:
@@ -122,7 +123,7 @@ func (fc *frameConn) read(buf []byte, deadline time.Time) error {
 			return fmt.Errorf("frame socket: unexpected %v message", hdr.OpCode)
 		}
 		if _, err := io.ReadFull(fc.rd, buf); err != nil {
-			return fmt.Errorf("frame socket: short frame: %w", err)
+			return fmt.Errorf("frame socket: short frame: %w", peerGone(err))
 		}
 		// The message must end here: anything more is not a frame of this size.
 		var one [1]byte
@@ -132,6 +133,16 @@ func (fc *frameConn) read(buf []byte, deadline time.Time) error {
 		}
 		return nil
 	}
+}
+
+// peerGone marks a socket that ended without a close message as a dead tab: only a
+// browser that died (or was killed) drops it that way, and the worker checking
+// b.alive() can run before the kernel has reaped it, so the error itself must say so.
+func peerGone(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) {
+		return fmt.Errorf("%w: %w", errTabGone, err)
+	}
+	return err
 }
 
 func (fc *frameConn) close() { _ = fc.c.Close() }
