@@ -15,6 +15,11 @@ const (
 	EventPreviewReady   = "PREVIEW_READY"   // {video_url, thumbnail_url}
 	EventRenderProgress = "RENDER_PROGRESS" // {render_id, stage, percent}
 	EventError          = "ERROR"           // {code, message}
+
+	// A message sent while the agent works was queued, or applied at the end of a step;
+	// data is the QueuedMessage. Named as the Studio contract asks (issue 15).
+	EventMessageQueued  = "message.queued"
+	EventMessageApplied = "message.applied"
 )
 
 // Event is one persisted project event. Seq increases by one per project, so a client

@@ -315,6 +315,8 @@ func TestCrossTenantAccessIsNotFound(t *testing.T) {
 		{"GET", "/v1/projects/" + p.ID + "/renders"},
 		{"GET", "/v1/projects/" + p.ID + "/events?offset=0"},
 		{"GET", "/v1/projects/" + p.ID + "/events"},
+		{"POST", "/v1/projects/" + p.ID + "/messages"},
+		{"GET", "/v1/projects/" + p.ID + "/messages"},
 		{"GET", "/v1/renders/" + renderID},
 		{"POST", "/v1/renders/" + renderID + "/retry"},
 		{"GET", "/v1/batches/" + batch.ID},
@@ -325,7 +327,7 @@ func TestCrossTenantAccessIsNotFound(t *testing.T) {
 	}
 	bodies := map[string]any{
 		"/answer": map[string]any{"option_id": "smooth"}, "/plan/reject": map[string]any{"feedback": "no"},
-		"/feedback": map[string]any{"message": "bluer"}, "/renders": map[string]any{"presets": []string{"720p"}},
+		"/feedback": map[string]any{"message": "bluer"}, "/messages": map[string]any{"text": "bluer"}, "/renders": map[string]any{"presets": []string{"720p"}},
 		"/v1/batches": map[string]any{"project_ids": []string{p.ID}, "presets": []string{"720p"}},
 	}
 	for _, tc := range cases {

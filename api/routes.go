@@ -54,6 +54,8 @@ func (s *Server) routes(app *fiber.App) {
 	v1.Post("/projects/:id/renders", s.idempotent(s.requestRenders))
 	v1.Get("/projects/:id/renders", s.listRenders)
 	v1.Get("/projects/:id/events", s.events)
+	v1.Post("/projects/:id/messages", s.idempotent(s.queueMessage))
+	v1.Get("/projects/:id/messages", s.listMessages)
 	v1.Get("/renders/:id", s.getRender)
 	v1.Post("/renders/:id/retry", s.idempotent(s.retryRender))
 	v1.Post("/batches", s.idempotent(s.createBatch))
@@ -66,6 +68,9 @@ func (s *Server) routes(app *fiber.App) {
 	v1.Post("/webhook-secret/rotate", s.idempotent(s.rotateWebhookSecret))
 	v1.Get("/usage", s.usage)
 	v1.Get("/presets", s.presets)
+	v1.Get("/keys", s.listKeys)
+	v1.Post("/keys", s.idempotent(s.createKey))
+	v1.Post("/keys/:id/revoke", s.idempotent(s.revokeKey))
 	v1.Post("/sandboxes", s.createSandbox)
 	v1.Get("/sandboxes", s.listSandboxes)
 	v1.Get("/sandboxes/:id", s.getSandbox)
@@ -76,14 +81,20 @@ func (s *Server) routes(app *fiber.App) {
 // tenant authenticates the caller's API key and puts its tenant into the request
 // context; every handler below sees only that tenant's resources.
 func (s *Server) tenant(c *fiber.Ctx) error {
-	tenant := koda.DefaultTenant
+	tenant, keyID := koda.DefaultTenant, ""
 	if s.Auth != nil {
 		var err error
-		if tenant, err = s.Auth.Authenticate(c.UserContext(), c.Get(fiber.HeaderAuthorization)); err != nil {
+		if ka, ok := s.Auth.(KeyAuth); ok {
+			tenant, keyID, err = ka.AuthenticateKey(c.UserContext(), c.Get(fiber.HeaderAuthorization))
+		} else {
+			tenant, err = s.Auth.Authenticate(c.UserContext(), c.Get(fiber.HeaderAuthorization))
+		}
+		if err != nil {
 			c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="koda"`)
 			return err
 		}
 	}
+	c.Locals(localKeyID, keyID)
 	c.SetUserContext(koda.NewContextWithTenant(c.UserContext(), tenant))
 	return c.Next()
 }

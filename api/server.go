@@ -38,11 +38,21 @@ type Projects interface {
 	GetDelivery(ctx context.Context, id string) (*koda.WebhookDelivery, []*koda.WebhookAttempt, error)
 	Redeliver(ctx context.Context, id string) (*koda.WebhookDelivery, error)
 	Usage(ctx context.Context) (*koda.Usage, error)
+
+	// QueueMessage accepts a message sent while the agent works; ListMessages lists them.
+	QueueMessage(ctx context.Context, id, text string) (*koda.QueuedMessage, error)
+	ListMessages(ctx context.Context, id string) ([]*koda.QueuedMessage, error)
 }
 
 // Auth resolves the tenant of an Authorization header; failures are EUNAUTHORIZED.
 type Auth interface {
 	Authenticate(ctx context.Context, header string) (tenantID string, err error)
+}
+
+// KeyAuth is an Auth that also names the stored key a request used, so the key API
+// can tell the caller's own key (internal/tenant implements it).
+type KeyAuth interface {
+	AuthenticateKey(ctx context.Context, header string) (tenantID, keyID string, err error)
 }
 
 // Tenants manages tenants, API keys and webhook secrets (internal/tenant).
@@ -51,6 +61,9 @@ type Tenants interface {
 	SetLimits(ctx context.Context, id string, limits koda.Limits) (*koda.Tenant, error)
 	CreateKey(ctx context.Context, tenantID, name string) (*koda.APIKey, string, error)
 	RevokeKey(ctx context.Context, tenantID, id string) (*koda.APIKey, error)
+	// RevokeOwnKey is RevokeKey asked by the tenant with its key callerKeyID; it refuses
+	// to revoke the caller's key when no other active key would remain.
+	RevokeOwnKey(ctx context.Context, tenantID, callerKeyID, id string) (*koda.APIKey, error)
 	RotateSecret(ctx context.Context, tenantID string, grace time.Duration, gen func() string) (*koda.Tenant, error)
 	CurrentSecret(ctx context.Context, tenantID string) (*koda.Tenant, string, error)
 }

@@ -75,6 +75,12 @@ func (s *Service) Answer(ctx context.Context, id string, a koda.Answer) (*koda.P
 		if err := s.message(ctx, tx, p, "user", answerText(p.Question, a), c); err != nil {
 			return err
 		}
+		// Messages sent while the question waited go to the planner with the answer.
+		queued, err := s.takeQueued(ctx, tx, p, c)
+		if err != nil {
+			return err
+		}
+		p.Feedback = append(p.Feedback, texts(queued)...)
 		if err := s.move(ctx, tx, p, koda.ActionAnswer, c); err != nil {
 			return err
 		}
@@ -157,15 +163,10 @@ func (s *Service) RejectPlan(ctx context.Context, id, feedback string) (*koda.Pr
 			return &koda.Error{Kind: koda.ECONFLICT, Code: koda.CodeNotReady, Phase: p.Phase,
 				Message: "the plan is still being made"}
 		}
-		p.Feedback = append(p.Feedback, feedback)
 		if err := s.message(ctx, tx, p, "user", feedback, c); err != nil {
 			return err
 		}
-		if err := s.move(ctx, tx, p, koda.ActionRejectPlan, c); err != nil {
-			return err
-		}
-		s.schedule(p, func(step int) jobs.Args { return jobs.PlanArgs{ProjectID: p.ID, Step: step} }, c)
-		return nil
+		return s.revisePlan(ctx, tx, p, []string{feedback}, c)
 	})
 }
 
@@ -213,15 +214,10 @@ func (s *Service) Feedback(ctx context.Context, id, message string) (*koda.Proje
 		if _, err := p.Phase.Next(koda.ActionFeedback); err != nil {
 			return err
 		}
-		p.Feedback = append(p.Feedback, message)
 		if err := s.message(ctx, tx, p, "user", message, c); err != nil {
 			return err
 		}
-		if err := s.move(ctx, tx, p, koda.ActionFeedback, c); err != nil {
-			return err
-		}
-		s.schedule(p, func(step int) jobs.Args { return jobs.CodegenArgs{ProjectID: p.ID, Step: step} }, c)
-		return nil
+		return s.iterate(ctx, tx, p, message, c)
 	})
 }
 

@@ -79,6 +79,10 @@ func (s *Service) Planned(ctx context.Context, id string, step int, a *koda.Anal
 		if err := s.message(ctx, tx, p, "assistant", planSummary(plan), c); err != nil {
 			return err
 		}
+		// Messages sent while planning are feedback on this plan: revise it first.
+		if applied, err := s.applyAsPlanFeedback(ctx, tx, p, c); err != nil || len(applied) > 0 {
+			return err
+		}
 		if p.AutoApprove {
 			return s.approvePlan(ctx, tx, p, c)
 		}
@@ -164,6 +168,10 @@ func (s *Service) PreviewRendered(ctx context.Context, id string, step int, rend
 			return err
 		}
 		waitForUser(p)
+		// Messages sent while executing are feedback on this preview: iterate at once.
+		if applied, err := s.applyAsIteration(ctx, tx, p, c); err != nil || len(applied) > 0 {
+			return err
+		}
 		if p.AutoApprove {
 			_, err := s.approvePreview(ctx, tx, p, nil, c)
 			return err

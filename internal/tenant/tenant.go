@@ -81,38 +81,45 @@ func unauthorized(msg string) error {
 // Authenticate returns the tenant of an Authorization header value ("Bearer <key>").
 // Missing, malformed, unknown and revoked keys are EUNAUTHORIZED.
 func (s *Service) Authenticate(ctx context.Context, header string) (string, error) {
+	tenant, _, err := s.AuthenticateKey(ctx, header)
+	return tenant, err
+}
+
+// AuthenticateKey is Authenticate that also names the stored key used ("" for a key
+// given in configuration), so a key can be told from the others of its tenant.
+func (s *Service) AuthenticateKey(ctx context.Context, header string) (tenantID, keyID string, err error) {
 	scheme, key, ok := strings.Cut(strings.TrimSpace(header), " ")
 	if header == "" {
-		return "", unauthorized("send an API key as Authorization: Bearer <key>")
+		return "", "", unauthorized("send an API key as Authorization: Bearer <key>")
 	}
 	key = strings.TrimSpace(key)
 	if !ok || !strings.EqualFold(scheme, "Bearer") || !strings.HasPrefix(key, KeyPrefix) || len(key) > 200 {
-		return "", unauthorized("the Authorization header must be Bearer followed by a koda_ API key")
+		return "", "", unauthorized("the Authorization header must be Bearer followed by a koda_ API key")
 	}
 	h := Hash(key)
 	s.mu.Lock()
 	for sh, tenant := range s.static {
 		if subtle.ConstantTimeCompare([]byte(sh), []byte(h)) == 1 {
 			s.mu.Unlock()
-			return tenant, nil
+			return tenant, "", nil
 		}
 	}
 	s.mu.Unlock()
 	if s.Store == nil {
-		return "", unauthorized("the API key is not valid")
+		return "", "", unauthorized("the API key is not valid")
 	}
 	k, err := s.Store.GetAPIKeyByHash(ctx, h)
 	if koda.ErrorKind(err) == koda.ENOTFOUND {
-		return "", unauthorized("the API key is not valid")
+		return "", "", unauthorized("the API key is not valid")
 	}
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if k.RevokedAt != nil {
-		return "", unauthorized("the API key was revoked")
+		return "", "", unauthorized("the API key was revoked")
 	}
 	s.touch(ctx, k)
-	return k.TenantID, nil
+	return k.TenantID, k.ID, nil
 }
 
 // touch records a key's use at most once a minute: a write per request would
@@ -231,6 +238,34 @@ func (s *Service) RevokeKey(ctx context.Context, tenantID, id string) (*koda.API
 		return nil, err
 	}
 	return s.Store.GetAPIKey(ctx, id)
+}
+
+// CodeLastActiveKey refuses revoking, with itself, a tenant's last active key.
+const CodeLastActiveKey = "LAST_ACTIVE_KEY"
+
+// RevokeOwnKey revokes one of the tenant's keys on the tenant's own request, made with
+// the key callerKeyID ("" for a configured key). A key may revoke any key of its
+// tenant, itself included, except itself when no other active key would remain: that
+// would lock the tenant out with no way back but the admin API (ECONFLICT
+// LAST_ACTIVE_KEY). Another tenant's key is ENOTFOUND.
+func (s *Service) RevokeOwnKey(ctx context.Context, tenantID, callerKeyID, id string) (*koda.APIKey, error) {
+	if id == callerKeyID && callerKeyID != "" {
+		keys, err := s.Store.ListAPIKeys(ctx, tenantID)
+		if err != nil {
+			return nil, err
+		}
+		others := 0
+		for _, k := range keys {
+			if k.ID != id && k.RevokedAt == nil {
+				others++
+			}
+		}
+		if others == 0 {
+			return nil, koda.Errorf(koda.ECONFLICT, CodeLastActiveKey,
+				"this is the account's last active key and the request is made with it; create another key first")
+		}
+	}
+	return s.RevokeKey(ctx, tenantID, id)
 }
 
 // SigningSecrets returns the secrets that sign a tenant's webhooks now, newest first:
