@@ -53,6 +53,7 @@ var behaviours = []struct {
 	{"Idempotency", testIdempotency},
 	{"DeliveriesAndAttempts", testDeliveriesAndAttempts},
 	{"DeleteProjectCascades", testDeleteProjectCascades},
+	{"QueuedMessages", testQueuedMessages},
 }
 
 func TestStore(t *testing.T) {
