@@ -30,6 +30,8 @@ func (s *Server) routes(app *fiber.App) {
 	}
 
 	app.Get("/openapi.json", s.openapi)
+	app.Get("/", s.studioIndex)
+	app.Get("/studio/:file", s.studioAssetFile)
 
 	admin := app.Group("/admin", s.admin)
 	admin.Get("/tenants", s.adminListTenants)

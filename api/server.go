@@ -4,6 +4,7 @@ package api
 
 import (
 	"context"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -132,6 +133,9 @@ type Server struct {
 	MaxStreamsPerTenant int
 	// Sandboxes serves /v1/sandboxes; nil answers 503 (a process without sandboxes).
 	Sandboxes Sandboxes
+	// Studio holds Koda Studio's files (package studio), served at / and /studio/;
+	// nil serves no page.
+	Studio fs.FS
 
 	once sync.Once
 	app  *fiber.App

@@ -33,6 +33,7 @@ import (
 	"github.com/kodahq/koda/renderer"
 	"github.com/kodahq/koda/sandbox"
 	"github.com/kodahq/koda/sandbox/local"
+	"github.com/kodahq/koda/studio"
 	"github.com/kodahq/koda/workers"
 )
 
@@ -240,6 +241,7 @@ func (m *Main) startAPI(redisURL string, broker *events.Broker) error {
 		Monitoring: mon,
 		Metrics:    m.ops.metrics.Handler(),
 		Sandboxes:  sbAPI,
+		Studio:     studio.FS(),
 		FileURLTTL: m.Config.FileURLTTL,
 		Logger:     m.Logger,
 		Ready: map[string]func(context.Context) error{

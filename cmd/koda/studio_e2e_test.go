@@ -1,0 +1,434 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/kodahq/koda/internal/kodatest"
+	"github.com/kodahq/koda/renderer"
+)
+
+// studioBrowser is one headless Chromium tab on a Koda Studio, recording every console
+// error, uncaught exception and non-network log error the page produces.
+type studioBrowser struct {
+	t        *testing.T
+	ctx      context.Context
+	base     string
+	shots    string // directory for screenshots; "" keeps none
+	download string // directory downloads land in
+
+	mu       sync.Mutex
+	problems []string
+	done     map[string]string // download GUID → suggested file name, once completed
+	names    map[string]string
+}
+
+func newStudioBrowser(t *testing.T, base string) *studioBrowser {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(renderer.FindChromium()), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.WindowSize(1360, 900), chromedp.Flag("hide-scrollbars", true),
+		chromedp.Flag("disable-background-networking", true))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelC(); cancelA() })
+	b := &studioBrowser{t: t, ctx: ctx, base: base, download: t.TempDir(),
+		done: map[string]string{}, names: map[string]string{}, shots: os.Getenv("KODA_STUDIO_SCREENSHOTS")}
+	chromedp.ListenTarget(ctx, func(ev any) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		switch ev := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.APITypeError || ev.Type == runtime.APITypeAssert {
+				var args []string
+				for _, a := range ev.Args {
+					args = append(args, string(a.Value)+a.Description)
+				}
+				b.problems = append(b.problems, "console."+string(ev.Type)+": "+strings.Join(args, " "))
+			}
+		case *runtime.EventExceptionThrown:
+			d := ev.ExceptionDetails
+			msg := d.Text
+			if d.Exception != nil {
+				msg += " " + d.Exception.Description
+			}
+			b.problems = append(b.problems, fmt.Sprintf("exception at %s:%d: %s", d.URL, d.LineNumber, msg))
+		case *cdplog.EventEntryAdded:
+			// Network entries are the API's own 4xx answers the page handles; anything
+			// else at error level (a CSP violation, a failed module) is a defect.
+			if ev.Entry.Level == cdplog.LevelError && ev.Entry.Source != cdplog.SourceNetwork {
+				b.problems = append(b.problems, fmt.Sprintf("log %s: %s %s", ev.Entry.Source, ev.Entry.Text, ev.Entry.URL))
+			}
+		case *page.EventJavascriptDialogOpening:
+			// confirm() is answered OK, as the person clicking through would.
+			go func() { _ = chromedp.Run(ctx, page.HandleJavaScriptDialog(true)) }()
+		case *browser.EventDownloadWillBegin:
+			b.names[ev.GUID] = ev.SuggestedFilename
+		case *browser.EventDownloadProgress:
+			if ev.State == browser.DownloadProgressStateCompleted {
+				b.done[ev.GUID] = b.names[ev.GUID]
+			}
+		}
+	})
+	// The first Run starts the browser and binds it to ctx, so it takes ctx itself and
+	// not a context with a deadline.
+	if err := chromedp.Run(ctx, runtime.Enable(), cdplog.Enable(),
+		browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllowAndName).
+			WithDownloadPath(b.download).WithEventsEnabled(true)); err != nil {
+		t.Fatalf("start Chromium: %v", err)
+	}
+	return b
+}
+
+// run runs actions with a deadline, failing the test with a screenshot on error.
+func (b *studioBrowser) run(step string, actions ...chromedp.Action) {
+	b.t.Helper()
+	b.runFor(step, 90*time.Second, actions...)
+}
+
+func (b *studioBrowser) runFor(step string, d time.Duration, actions ...chromedp.Action) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, d)
+	defer cancel()
+	if err := chromedp.Run(ctx, actions...); err != nil {
+		b.screenshot("failed-" + step)
+		var text string
+		_ = chromedp.Run(b.ctx, chromedp.Evaluate(`document.getElementById('main') ? document.getElementById('main').innerText.slice(0, 3000) : ''`, &text))
+		b.t.Fatalf("%s: %v\npage text:\n%s", step, err, text)
+	}
+}
+
+// screenshot keeps the viewport as PNG in KODA_STUDIO_SCREENSHOTS, when set.
+func (b *studioBrowser) screenshot(name string) {
+	if b.shots == "" {
+		return
+	}
+	var png []byte
+	if err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot(&png)); err != nil {
+		b.t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	if err := os.WriteFile(filepath.Join(b.shots, "studio-"+name+".png"), png, 0o644); err != nil {
+		b.t.Logf("screenshot %s: %v", name, err)
+	}
+}
+
+func (b *studioBrowser) text(sel string) string {
+	b.t.Helper()
+	var s string
+	b.run("read "+sel, chromedp.Text(sel, &s, chromedp.ByQuery))
+	return s
+}
+
+func (b *studioBrowser) count(sel string) int {
+	b.t.Helper()
+	var n int
+	b.run("count "+sel, chromedp.Evaluate(fmt.Sprintf(`document.querySelectorAll(%q).length`, sel), &n))
+	return n
+}
+
+// waitJS waits until a JavaScript expression on the page is true.
+func (b *studioBrowser) waitJS(step string, d time.Duration, expr string) {
+	b.t.Helper()
+	b.runFor(step, d, chromedp.Poll(expr, nil, chromedp.WithPollingInterval(100*time.Millisecond)))
+}
+
+func (b *studioBrowser) checkNoProblems() {
+	b.t.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, p := range b.problems {
+		b.t.Errorf("page problem: %s", p)
+	}
+}
+
+// waitDownload returns the path of the next completed download.
+func (b *studioBrowser) waitDownload(d time.Duration) (path, name string) {
+	b.t.Helper()
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		b.mu.Lock()
+		for guid, n := range b.done {
+			b.mu.Unlock()
+			return filepath.Join(b.download, guid), n
+		}
+		b.mu.Unlock()
+		time.Sleep(100 * time.Millisecond)
+	}
+	b.t.Fatalf("no download completed within %s", d)
+	return "", ""
+}
+
+// signIn opens the Studio and signs in with key.
+func (b *studioBrowser) signIn(key string) {
+	b.t.Helper()
+	b.run("sign in",
+		chromedp.Navigate(b.base+"/"),
+		chromedp.WaitVisible("#apikey", chromedp.ByQuery),
+		chromedp.SendKeys("#apikey", key, chromedp.ByQuery),
+		chromedp.Click(".signin button[type=submit]", chromedp.ByQuery),
+		chromedp.WaitVisible("#nav", chromedp.ByQuery))
+}
+
+// TestStudioPersonPath is a person making an animation in Koda Studio, in real
+// Chromium against a real koda: the form, the style question, the plan, the build, a
+// preview with feedback, a second preview approved, and the final video downloaded
+// from the page, byte for byte the MP4 the API reports.
+func TestStudioPersonPath(t *testing.T) {
+	m := startKoda(t, kodatest.MustRedis(t, 7))
+	c := client{t: t, base: m.PublicURL}
+	b := newStudioBrowser(t, m.PublicURL)
+
+	// The page is served with a strict policy and no third-party asset.
+	res, err := http.Get(m.PublicURL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe") {
+		t.Errorf("Studio CSP = %q, want script-src 'self' and nothing unsafe", csp)
+	}
+	if bytes.Contains(page, []byte("//")) && bytes.Contains(page, []byte("https://")) {
+		t.Errorf("the Studio page refers to another origin:\n%s", page)
+	}
+
+	b.signIn(testAPIKey)
+	b.run("empty list", chromedp.WaitVisible(".empty", chromedp.ByQuery))
+	b.screenshot("1-empty")
+
+	// The form.
+	b.run("open form", chromedp.Click(`a[href="#/new"].btn`, chromedp.ByQuery),
+		chromedp.WaitVisible("#prompt", chromedp.ByQuery),
+		chromedp.WaitVisible(`#presets input[value="720p"]`, chromedp.ByQuery))
+	b.run("fill form",
+		chromedp.SendKeys("#prompt", "a ball moving around", chromedp.ByQuery),
+		chromedp.SendKeys("#duration", "2", chromedp.ByQuery),
+		chromedp.Click(`#presets input[value="720p"]`, chromedp.ByQuery))
+	b.screenshot("2-form")
+	b.run("create", chromedp.Click(`#new-project button[type=submit]`, chromedp.ByQuery),
+		chromedp.WaitVisible("#question", chromedp.ByQuery))
+
+	var id string
+	b.run("project id", chromedp.Evaluate(`document.querySelector('[data-project]').dataset.project`, &id))
+	var p studioProject
+	c.do(http.MethodGet, "/v1/projects/"+id, nil, &p)
+	if p.Phase != "question" || p.Question == nil {
+		t.Fatalf("API says phase %s, question %+v while the page shows the question", p.Phase, p.Question)
+	}
+	if got := b.text(".question-text"); got != p.Question.Text {
+		t.Errorf("question on the page = %q, API = %q", got, p.Question.Text)
+	}
+	if n := b.count("#question .option"); n != len(p.Question.Options) {
+		t.Errorf("page shows %d options, the question has %d", n, len(p.Question.Options))
+	}
+	if got := b.text(`.steps li.current`); !strings.Contains(got, "Question") {
+		t.Errorf("current step = %q, want Question", got)
+	}
+	b.screenshot("3-question")
+
+	// Answer: the custom option opens a free-text box; the person picks smooth.
+	b.run("free text appears", chromedp.Click(`[data-option="custom"] input`, chromedp.ByQuery),
+		chromedp.WaitVisible("#answer-text", chromedp.ByQuery))
+	b.run("answer", chromedp.Click(`[data-option="smooth"] input`, chromedp.ByQuery),
+		chromedp.WaitNotVisible("#answer-text", chromedp.ByQuery),
+		chromedp.Click("#answer", chromedp.ByQuery),
+		chromedp.WaitVisible("#approve-plan", chromedp.ByQuery))
+	c.do(http.MethodGet, "/v1/projects/"+id, nil, &p)
+	if p.Plan == nil || p.Style != "smooth" {
+		t.Fatalf("after answering: style %q plan %+v", p.Style, p.Plan)
+	}
+	if n := b.count("#plan li.scene"); n != len(p.Plan.Scenes) || n == 0 {
+		t.Errorf("page shows %d scenes, the plan has %d", n, len(p.Plan.Scenes))
+	}
+	if got := b.text("#plan .card-title"); got != p.Plan.Title {
+		t.Errorf("plan title on the page = %q, API = %q", got, p.Plan.Title)
+	}
+	b.screenshot("4-plan")
+
+	// Approve; the build shows its todos and files, then the preview waits.
+	b.run("approve plan", chromedp.Click("#approve-plan", chromedp.ByQuery))
+	b.runFor("first preview", 3*time.Minute, chromedp.WaitVisible("#approve-preview", chromedp.ByQuery))
+	c.do(http.MethodGet, "/v1/projects/"+id, nil, &p)
+	first := p.Preview.RenderID
+	if n := b.count("#todos li.todo-done"); n != len(p.Execution.Todos) || n == 0 {
+		t.Errorf("page shows %d done todos, the API %d", n, len(p.Execution.Todos))
+	}
+	if n := b.count("#files li"); n == 0 {
+		t.Error("the page lists no files after the build")
+	}
+	var videoSrc string
+	b.run("preview video", chromedp.AttributeValue("#preview-video", "src", &videoSrc, nil, chromedp.ByQuery))
+	if videoSrc != p.Preview.VideoURL {
+		t.Errorf("preview video src = %q, API preview = %q", videoSrc, p.Preview.VideoURL)
+	}
+	b.waitJS("preview plays", time.Minute, `document.querySelector('#preview-video').readyState >= 1 && document.querySelector('#preview-video').duration > 1`)
+	b.screenshot("5-preview")
+
+	// Feedback makes a second preview.
+	b.run("feedback", chromedp.SendKeys("#preview-feedback", "the ball should be blue", chromedp.ByQuery),
+		chromedp.Click("#send-feedback", chromedp.ByQuery))
+	b.runFor("second preview", 3*time.Minute, chromedp.Poll(fmt.Sprintf(
+		`(() => { const p = document.querySelector('#preview'); return !!p && p.dataset.render !== %q && !!document.querySelector('#approve-preview'); })()`, first), nil))
+	if n := b.count(".bubble.user"); n == 0 {
+		t.Error("the feedback does not show in the conversation")
+	}
+
+	// Approve with the project's preset ticked; the final renders and downloads.
+	var checked []string
+	b.waitJS("presets ticked", 30*time.Second, `document.querySelectorAll('#approve-presets input').length > 0`)
+	b.run("ticked", chromedp.Evaluate(`[...document.querySelectorAll('#approve-presets input:checked')].map(i => i.value)`, &checked))
+	if len(checked) != 1 || checked[0] != "720p" {
+		t.Errorf("presets ticked for approval = %v, want the project's 720p", checked)
+	}
+	b.run("approve preview", chromedp.Click("#approve-preview", chromedp.ByQuery),
+		chromedp.WaitVisible("#finals .bar", chromedp.ByQuery))
+	b.screenshot("6-rendering")
+	b.runFor("final ready", 3*time.Minute, chromedp.WaitVisible("#finals a.download", chromedp.ByQuery))
+	if got := b.text(`.steps li.current, .steps li:last-child`); !strings.Contains(got, "Finals") {
+		t.Errorf("last step = %q", got)
+	}
+	b.run("rerender offered", chromedp.WaitVisible("#rerender-go", chromedp.ByQuery))
+	b.screenshot("7-finals")
+
+	c.do(http.MethodGet, "/v1/projects/"+id, nil, &p)
+	var final *studioRender
+	for i := range p.Renders {
+		if p.Renders[i].Kind == "final" && p.Renders[i].Status == "succeeded" {
+			final = &p.Renders[i]
+		}
+	}
+	if final == nil {
+		t.Fatalf("no succeeded final render: %+v", p.Renders)
+	}
+	var href string
+	b.run("link", chromedp.AttributeValue("#finals a.download", "href", &href, nil, chromedp.ByQuery))
+	if href != final.VideoURL {
+		t.Errorf("download link = %q, API video_url = %q", href, final.VideoURL)
+	}
+	b.run("download", chromedp.Click("#finals a.download", chromedp.ByQuery))
+	path, name := b.waitDownload(time.Minute)
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fetchBytes(t, final.VideoURL)
+	if !bytes.Equal(got, want) || int64(len(got)) != final.SizeBytes {
+		t.Errorf("downloaded %d bytes (%s), the API's video is %d bytes, size_bytes %d; equal=%v",
+			len(got), name, len(want), final.SizeBytes, bytes.Equal(got, want))
+	}
+	if len(got) < 12 || string(got[4:8]) != "ftyp" || !strings.HasSuffix(name, ".mp4") {
+		t.Errorf("download %q is not an MP4", name)
+	}
+	checkVideo(t, path, 1280, 720, 30, 2)
+
+	// The list shows the project, filtered by phase.
+	b.run("list", chromedp.Navigate(m.PublicURL+"/#/"), chromedp.WaitVisible(`#projects tr[data-id="`+id+`"]`, chromedp.ByQuery),
+		chromedp.SetValue("#filter-phase", "error", chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector('#filter-phase').dispatchEvent(new Event('change'))`, nil),
+		chromedp.WaitVisible(".empty", chromedp.ByQuery))
+	b.checkNoProblems()
+}
+
+// studioProject is the part of a project the Studio tests compare with the page.
+type studioProject struct {
+	ID       string `json:"id"`
+	Phase    string `json:"phase"`
+	Style    string `json:"style"`
+	Question *struct {
+		Text    string `json:"text"`
+		Options []struct {
+			ID string `json:"id"`
+		} `json:"options"`
+	} `json:"question"`
+	Plan *struct {
+		Title  string `json:"title"`
+		Scenes []struct {
+			Name string `json:"name"`
+		} `json:"scenes"`
+	} `json:"plan"`
+	Execution struct {
+		Todos []struct {
+			Status string `json:"status"`
+		} `json:"todos"`
+		Files []struct {
+			Path string `json:"path"`
+		} `json:"files"`
+	} `json:"execution"`
+	Preview *struct {
+		RenderID string `json:"render_id"`
+		VideoURL string `json:"video_url"`
+	} `json:"preview"`
+	Renders []studioRender `json:"renders"`
+}
+
+type studioRender struct {
+	ID        string `json:"id"`
+	Kind      string `json:"kind"`
+	Status    string `json:"status"`
+	VideoURL  string `json:"video_url"`
+	SizeBytes int64  `json:"size_bytes"`
+}
+
+func fetchBytes(t *testing.T, url string) []byte {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d %v", url, res.StatusCode, err)
+	}
+	return b
+}
+
+// TestStudioOperations signs in and checks the operations page shows usage against the
+// tenant's limits, the webhook secret rotating, and the Asynqmon link.
+func TestStudioOperations(t *testing.T) {
+	m := startKoda(t, kodatest.MustRedis(t, 7))
+	b := newStudioBrowser(t, m.PublicURL)
+	b.signIn(testAPIKey)
+	b.run("ops", chromedp.Click(`nav a[href="#/ops"]`, chromedp.ByQuery),
+		chromedp.WaitVisible("#usage-card .meter", chromedp.ByQuery),
+		chromedp.WaitVisible("#deliveries-card", chromedp.ByQuery))
+	if n := b.count("#usage-card .meter"); n != 3 {
+		t.Errorf("usage shows %d meters, want 3", n)
+	}
+	var before, after string
+	b.run("reveal", chromedp.Click("#secret-card .secret-row button", chromedp.ByQuery),
+		chromedp.Text("#secret-value", &before, chromedp.ByQuery))
+	if !strings.HasPrefix(before, "whsec_") {
+		t.Errorf("revealed secret = %q", before)
+	}
+	b.run("rotate", chromedp.Click("#rotate-secret", chromedp.ByQuery),
+		chromedp.WaitVisible(`//p[contains(., "previous secret also signs")]`, chromedp.BySearch),
+		chromedp.Click("#secret-card .secret-row button", chromedp.ByQuery),
+		chromedp.Text("#secret-value", &after, chromedp.ByQuery))
+	if !strings.HasPrefix(after, "whsec_") || after == before {
+		t.Errorf("secret after rotation = %q, before %q", after, before)
+	}
+	var href string
+	b.run("asynqmon link", chromedp.AttributeValue("#asynqmon", "href", &href, nil, chromedp.ByQuery))
+	if href != "/monitoring/" {
+		t.Errorf("Asynqmon link = %q", href)
+	}
+	b.screenshot("8-operations")
+	b.checkNoProblems()
+}
