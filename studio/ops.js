@@ -9,7 +9,7 @@ export function showOps(main) {
   const secret = h('div', { id: 'secret' });
   const keys = h('div', { id: 'keys' });
   const deliveries = h('div', { id: 'deliveries' });
-  replace(main, h('div', { class: 'page' },
+  replace(main, h('div', { class: 'page stack' },
     h('div', { class: 'page-head' }, h('h1', { text: 'Operations' }),
       h('a', { class: 'btn ghost', href: '/monitoring/', target: '_blank', rel: 'noopener', id: 'asynqmon',
         title: 'Queues, tasks and workers; asks for the admin key', text: 'Asynqmon (admins) ↗' })),
@@ -92,6 +92,7 @@ async function loadKeys(box) {
     try {
       const r = await api('GET', '/v1/keys');
       const ks = r.keys || r.data || [];
+      if (!ks.length) { replace(list, h('li', { class: 'muted', text: 'No keys made here yet. Keys you create are listed with their use.' })); return; }
       replace(list, ks.map((k) => h('li', { 'data-key': k.id, class: k.revoked_at ? 'revoked' : '' },
         h('div', {}, h('strong', { text: k.name || '(unnamed)' }), ' ', h('span', { class: 'mono muted', text: `${k.prefix}…` })),
         h('div', { class: 'muted small', text: k.revoked_at ? `revoked ${fmtAgo(k.revoked_at)}`

@@ -29,8 +29,8 @@ export function showProject(main, id) {
   replace(main, h('div', { class: 'page project', 'data-project': id },
     boxes.head, boxes.steps,
     h('div', { class: 'grid' },
-      h('div', { class: 'col-main' }, boxes.status, boxes.error, boxes.question, boxes.preview, boxes.finals, boxes.rerender, boxes.plan),
-      h('div', { class: 'col-side' }, boxes.live, boxes.work, boxes.messages, boxes.activity))));
+      h('div', { class: 'col-main' }, boxes.status, boxes.error, boxes.question, boxes.preview, boxes.finals, boxes.rerender, boxes.work, boxes.plan),
+      h('div', { class: 'col-side' }, boxes.live, boxes.messages, boxes.activity))));
 
   const live = liveSection(boxes.live, id);
   const activity = activitySection(boxes.activity);

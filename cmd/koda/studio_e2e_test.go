@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -19,6 +20,8 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/agent/builtin"
 	"github.com/kodahq/koda/internal/kodatest"
 	"github.com/kodahq/koda/renderer"
 )
@@ -190,7 +193,8 @@ func (b *studioBrowser) signIn(key string) {
 // preview with feedback, a second preview approved, and the final video downloaded
 // from the page, byte for byte the MP4 the API reports.
 func TestStudioPersonPath(t *testing.T) {
-	m := startKoda(t, kodatest.MustRedis(t, 7))
+	agent := &gatedAgent{Agent: builtin.New(slog.New(slog.DiscardHandler)), gate: make(chan struct{}), held: make(chan struct{})}
+	m := startTuned(t, kodatest.MustRedis(t, 7), func(m *Main) { m.Agent = agent })
 	c := client{t: t, base: m.PublicURL}
 	b := newStudioBrowser(t, m.PublicURL)
 
@@ -261,24 +265,52 @@ func TestStudioPersonPath(t *testing.T) {
 	}
 	b.screenshot("4-plan")
 
-	// Approve; the build shows its todos and files, then the preview waits.
+	// Approve; the build shows its todos and files as they are written. The agent is
+	// held after writing them, so the person's message arrives while it works.
 	b.run("approve plan", chromedp.Click("#approve-plan", chromedp.ByQuery))
+	b.runFor("building", 2*time.Minute, chromedp.WaitVisible("#files li", chromedp.ByQuery),
+		chromedp.WaitVisible("#todos", chromedp.ByQuery))
+	<-agent.held
+	if got := b.text(`.steps li.current`); !strings.Contains(got, "Building") {
+		t.Errorf("current step while building = %q", got)
+	}
+	b.run("message", chromedp.SendKeys("#message-text", "make the ball green", chromedp.ByQuery),
+		chromedp.Click("#send-message", chromedp.ByQuery),
+		chromedp.WaitVisible(`#message-queue li[data-status="queued"]`, chromedp.ByQuery))
+	if got := b.text(`#message-queue li[data-status="queued"] p`); got != "make the ball green" {
+		t.Errorf("queued message on the page = %q", got)
+	}
+	b.run("scroll up", chromedp.Evaluate(`window.scrollTo(0, 0)`, nil))
+	b.screenshot("5-building")
+	close(agent.gate)
+
+	// The preview comes; the queued message is applied as an iteration, which makes a
+	// second preview.
+	b.runFor("message applied", 3*time.Minute, chromedp.WaitVisible(`#message-queue li[data-status="applied"]`, chromedp.ByQuery))
 	b.runFor("first preview", 3*time.Minute, chromedp.WaitVisible("#approve-preview", chromedp.ByQuery))
-	c.do(http.MethodGet, "/v1/projects/"+id, nil, &p)
+	var p2 studioProject
+	c.do(http.MethodGet, "/v1/projects/"+id, nil, &p2)
+	p = p2
+	var previews int
+	for _, r := range p.Renders {
+		if r.Kind == "preview" && r.Status == "succeeded" {
+			previews++
+		}
+	}
+	if previews < 2 {
+		t.Errorf("%d previews after the applied message, want 2 (one more for the message)", previews)
+	}
 	first := p.Preview.RenderID
 	if n := b.count("#todos li.todo-done"); n != len(p.Execution.Todos) || n == 0 {
 		t.Errorf("page shows %d done todos, the API %d", n, len(p.Execution.Todos))
 	}
-	if n := b.count("#files li"); n == 0 {
-		t.Error("the page lists no files after the build")
-	}
 	var videoSrc string
 	b.run("preview video", chromedp.AttributeValue("#preview-video", "src", &videoSrc, nil, chromedp.ByQuery))
-	if videoSrc != p.Preview.VideoURL {
+	if a, _, _ := strings.Cut(videoSrc, "?"); a != strings.SplitN(p.Preview.VideoURL, "?", 2)[0] {
 		t.Errorf("preview video src = %q, API preview = %q", videoSrc, p.Preview.VideoURL)
 	}
 	b.waitJS("preview plays", time.Minute, `document.querySelector('#preview-video').readyState >= 1 && document.querySelector('#preview-video').duration > 1`)
-	b.screenshot("5-preview")
+	b.screenshot("6-preview")
 
 	// Feedback makes a second preview.
 	b.run("feedback", chromedp.SendKeys("#preview-feedback", "the ball should be blue", chromedp.ByQuery),
@@ -298,13 +330,13 @@ func TestStudioPersonPath(t *testing.T) {
 	}
 	b.run("approve preview", chromedp.Click("#approve-preview", chromedp.ByQuery),
 		chromedp.WaitVisible("#finals .bar", chromedp.ByQuery))
-	b.screenshot("6-rendering")
+	b.screenshot("7-rendering")
 	b.runFor("final ready", 3*time.Minute, chromedp.WaitVisible("#finals a.download", chromedp.ByQuery))
 	if got := b.text(`.steps li.current, .steps li:last-child`); !strings.Contains(got, "Finals") {
 		t.Errorf("last step = %q", got)
 	}
 	b.run("rerender offered", chromedp.WaitVisible("#rerender-go", chromedp.ByQuery))
-	b.screenshot("7-finals")
+	b.screenshot("8-finals")
 
 	c.do(http.MethodGet, "/v1/projects/"+id, nil, &p)
 	var final *studioRender
@@ -318,7 +350,8 @@ func TestStudioPersonPath(t *testing.T) {
 	}
 	var href string
 	b.run("link", chromedp.AttributeValue("#finals a.download", "href", &href, nil, chromedp.ByQuery))
-	if href != final.VideoURL {
+	// Signed URLs differ in their expiry; the file they name must be the same.
+	if a, _, _ := strings.Cut(href, "?"); a != strings.SplitN(final.VideoURL, "?", 2)[0] {
 		t.Errorf("download link = %q, API video_url = %q", href, final.VideoURL)
 	}
 	b.run("download", chromedp.Click("#finals a.download", chromedp.ByQuery))
@@ -343,6 +376,28 @@ func TestStudioPersonPath(t *testing.T) {
 		chromedp.Evaluate(`document.querySelector('#filter-phase').dispatchEvent(new Event('change'))`, nil),
 		chromedp.WaitVisible(".empty", chromedp.ByQuery))
 	b.checkNoProblems()
+}
+
+// gatedAgent is the builtin agent, held after writing the files of its first
+// generation until the test opens the gate, so a person's actions land while it works.
+type gatedAgent struct {
+	koda.Agent
+	gate chan struct{}
+	held chan struct{}
+	once sync.Once
+}
+
+func (a *gatedAgent) Generate(ctx context.Context, p *koda.Project, sb koda.Sandbox, r koda.Reporter) error {
+	if err := a.Agent.Generate(ctx, p, sb, r); err != nil {
+		return err
+	}
+	a.once.Do(func() { close(a.held) })
+	select {
+	case <-a.gate:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // studioProject is the part of a project the Studio tests compare with the page.
@@ -429,6 +484,6 @@ func TestStudioOperations(t *testing.T) {
 	if href != "/monitoring/" {
 		t.Errorf("Asynqmon link = %q", href)
 	}
-	b.screenshot("8-operations")
+	b.screenshot("9-operations")
 	b.checkNoProblems()
 }
