@@ -21,6 +21,7 @@ import (
 	"github.com/kodahq/koda/internal/events"
 	"github.com/kodahq/koda/internal/kodatest"
 	"github.com/kodahq/koda/internal/lifecycle"
+	"github.com/kodahq/koda/internal/live"
 	"github.com/kodahq/koda/internal/ssrf"
 	"github.com/kodahq/koda/internal/storage"
 	"github.com/kodahq/koda/internal/store"
@@ -67,7 +68,8 @@ func setup(t *testing.T) *bundle {
 		Notify: broker.Publish, Tasks: tasks.New(insp), Callbacks: &ssrf.Guard{}}
 	ten := &tenant.Service{Store: st, DefaultSecret: webhook.GenerateSecret(), NewSecret: webhook.GenerateSecret}
 	srv := &api.Server{Projects: life, Events: eventSource{st, broker}, Idempotency: st, Auth: ten, Tenants: ten,
-		TenantReader: st, AdminKey: adminKey, NewSecret: webhook.GenerateSecret, Storage: stor, EventPoll: 50 * time.Millisecond}
+		TenantReader: st, AdminKey: adminKey, NewSecret: webhook.GenerateSecret, Storage: stor, EventPoll: 50 * time.Millisecond,
+		Live: &live.Preview{Secret: []byte("signing"), Storage: stor, WorkDir: filepath.Join(t.TempDir(), "live")}}
 	b := &bundle{t: t, store: st, life: life, tenants: ten, server: srv, storage: stor, insp: insp,
 		keys: map[string]string{}, check: newSpecChecker(t)}
 	for _, id := range []string{"acme", "globex"} {
@@ -317,6 +319,7 @@ func TestCrossTenantAccessIsNotFound(t *testing.T) {
 		{"GET", "/v1/projects/" + p.ID + "/events"},
 		{"POST", "/v1/projects/" + p.ID + "/messages"},
 		{"GET", "/v1/projects/" + p.ID + "/messages"},
+		{"POST", "/v1/projects/" + p.ID + "/live"},
 		{"GET", "/v1/renders/" + renderID},
 		{"POST", "/v1/renders/" + renderID + "/retry"},
 		{"GET", "/v1/batches/" + batch.ID},

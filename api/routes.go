@@ -17,6 +17,7 @@ func (s *Server) routes(app *fiber.App) {
 	app.Get("/healthz", s.healthz)
 	app.Get("/readyz", s.readyz)
 	app.Get("/files/*", s.file)
+	app.Get("/live/:token/*", s.serveLive)
 	if s.Monitoring != nil {
 		// Asynqmon routes itself under its RootPath, so the prefix stays on the request.
 		mon := adaptor.HTTPHandler(s.Monitoring)
@@ -57,6 +58,7 @@ func (s *Server) routes(app *fiber.App) {
 	v1.Get("/projects/:id/renders", s.listRenders)
 	v1.Get("/projects/:id/events", s.events)
 	v1.Post("/projects/:id/messages", s.idempotent(s.queueMessage))
+	v1.Post("/projects/:id/live", s.createLive)
 	v1.Get("/projects/:id/messages", s.listMessages)
 	v1.Get("/renders/:id", s.getRender)
 	v1.Post("/renders/:id/retry", s.idempotent(s.retryRender))

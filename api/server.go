@@ -136,6 +136,8 @@ type Server struct {
 	// Studio holds Koda Studio's files (package studio), served at / and /studio/;
 	// nil serves no page.
 	Studio fs.FS
+	// Live serves the live preview at /live/{token}/; nil answers 503 to POST …/live.
+	Live LivePreview
 
 	once sync.Once
 	app  *fiber.App

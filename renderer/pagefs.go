@@ -102,3 +102,10 @@ func (p *pageFS) exists(name string) error {
 	}
 	return nil
 }
+
+// PageFS is a page folder opened the renderer's way (see pageFS), for other servers of
+// generated pages: the API's live preview reads through it too.
+type PageFS = pageFS
+
+// OpenPageFS opens dir as a page folder; Close releases it.
+func OpenPageFS(dir string) (*PageFS, error) { return openPageFS(dir) }

@@ -467,3 +467,24 @@ func (p *Pool) Close(ctx context.Context) error {
 	}
 	return errors.Join(errs...)
 }
+
+// ProjectDir returns the folder of the newest live sandbox of Koda's own working on
+// the tenant's project in this process (code generation), for the live preview of what
+// the agent is writing; false when none lives here.
+func (p *Pool) ProjectDir(tenant, project string) (string, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var best *entry
+	for _, e := range p.byID {
+		if !e.internal || e.key.tenant != tenant || e.key.project != project || e.sb.State() == koda.SandboxStopped {
+			continue
+		}
+		if best == nil || e.created.After(best.created) {
+			best = e
+		}
+	}
+	if best == nil || best.sb.Dir() == "" {
+		return "", false
+	}
+	return best.sb.Dir(), true
+}

@@ -23,6 +23,7 @@ import (
 	"github.com/kodahq/koda/internal/embedredis"
 	"github.com/kodahq/koda/internal/events"
 	"github.com/kodahq/koda/internal/lifecycle"
+	"github.com/kodahq/koda/internal/live"
 	"github.com/kodahq/koda/internal/secretbox"
 	"github.com/kodahq/koda/internal/ssrf"
 	"github.com/kodahq/koda/internal/store"
@@ -84,6 +85,7 @@ type Main struct {
 	tenants   *tenant.Service
 	guard     *ssrf.Guard
 	relay     *events.Relay
+	live      *live.Preview
 	stopRelay context.CancelFunc
 }
 
@@ -230,6 +232,11 @@ func (m *Main) startAPI(redisURL string, broker *events.Broker) error {
 	if err != nil {
 		return err
 	}
+	m.live = &live.Preview{
+		Secret: []byte(m.Config.SigningSecret), Dirs: sbAPI, Storage: m.storage,
+		Budget:  sandbox.Budget{Bytes: int64(m.Config.Sandbox.DiskMiB) << 20},
+		WorkDir: filepath.Join(m.Config.DataDir, "work", "live"), Logger: m.Logger,
+	}
 	m.server = &api.Server{
 		Projects:    m.lifecycle,
 		Events:      eventSource{m.store, broker},
@@ -242,6 +249,7 @@ func (m *Main) startAPI(redisURL string, broker *events.Broker) error {
 		Metrics:    m.ops.metrics.Handler(),
 		Sandboxes:  sbAPI,
 		Studio:     studio.FS(),
+		Live:       m.live,
 		FileURLTTL: m.Config.FileURLTTL,
 		Logger:     m.Logger,
 		Ready: map[string]func(context.Context) error{
@@ -289,6 +297,9 @@ func (m *Main) Close() error {
 		errs = append(errs, m.server.Shutdown(5*time.Second))
 	} else if m.listener != nil {
 		m.listener.Close()
+	}
+	if m.live != nil {
+		m.live.Close()
 	}
 	errs = append(errs, m.closeSandboxes())
 	// m.client shares m.rdb, which is closed below; asynq refuses to close shared clients.

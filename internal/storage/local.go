@@ -6,9 +6,7 @@ package storage
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -24,6 +22,7 @@ import (
 	"time"
 
 	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/internal/signing"
 )
 
 // Error codes of this package.
@@ -295,15 +294,13 @@ func (l *Local) URL(key string, ttl time.Duration) string {
 }
 
 func (l *Local) sign(key string, exp int64) string {
-	m := hmac.New(sha256.New, l.secret)
-	m.Write([]byte(key + "\n" + strconv.FormatInt(exp, 10)))
-	return hex.EncodeToString(m.Sum(nil))
+	return signing.Sign(l.secret, key, strconv.FormatInt(exp, 10))
 }
 
 // Verify checks a download URL's signature for key (INVALID_SIGNATURE) and then its
 // expiry (URL_EXPIRED); both are EUNAUTHORIZED.
 func (l *Local) Verify(key string, exp int64, sig string) error {
-	if len(l.secret) == 0 || !hmac.Equal([]byte(strings.ToLower(sig)), []byte(l.sign(key, exp))) {
+	if !signing.Valid(l.secret, sig, key, strconv.FormatInt(exp, 10)) {
 		return koda.Errorf(koda.EUNAUTHORIZED, CodeInvalidSignature, "the download link is not valid")
 	}
 	if time.Now().Unix() > exp {
