@@ -264,3 +264,52 @@ func TestTenantKeysCreateListRevoke(t *testing.T) {
 		t.Errorf("self-revoked key: %d", r.Status)
 	}
 }
+
+// A message sent while the style question waits for its answer goes to the planner
+// with the answer; one sent to a preview waiting for approval iterates at once.
+func TestMessageWithTheAnswerAndAtAWaitingPreview(t *testing.T) {
+	b := setup(t)
+	ctx := context.Background()
+	p := b.create("acme", map[string]any{"prompt": "a ball moves", "duration_s": 1})
+	q := &koda.Question{ID: "style", Text: "Which style?", Options: []koda.QuestionOption{{ID: "smooth", Label: "Smooth"}, {ID: "playful", Label: "Playful"}}}
+	if _, err := b.life.Ask(ctx, p.ID, 1, &koda.Analysis{Question: q}); err != nil {
+		t.Fatal(err)
+	}
+	if m := b.send("acme", p.ID, "three balls, not one"); m.Status != "queued" {
+		t.Fatalf("message while the question waits: %+v", m)
+	}
+	r := b.do("acme", "POST", "/v1/projects/"+p.ID+"/answer", map[string]any{"option_id": "smooth"})
+	if r.Status != 202 {
+		t.Fatalf("answer: %d %s", r.Status, r.Body)
+	}
+	got, _ := b.life.Get(ctx, p.ID)
+	if got.Phase != koda.PhasePlan || got.Pending != "plan" || !slices.Equal(got.Feedback, []string{"three balls, not one"}) {
+		t.Fatalf("after the answer: phase %s pending %q feedback %q", got.Phase, got.Pending, got.Feedback)
+	}
+	if ms := b.messages("acme", p.ID); ms[0].Status != "applied" {
+		t.Fatalf("message after the answer: %+v", ms)
+	}
+	// Drive it to a preview waiting for approval.
+	if got, err := b.life.Planned(ctx, p.ID, got.Step, nil, testPlan()); err != nil || got.Phase != koda.PhasePlan {
+		t.Fatalf("plan: %v %v", got, err)
+	}
+	got, err := b.life.ApprovePlan(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err = b.life.CodegenDone(ctx, p.ID, got.Step, nil, nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	rs, _ := b.store.ListRenders(ctx, koda.RenderFilter{ProjectID: p.ID})
+	b.finish(rs[len(rs)-1].ID, nil)
+	if got, err = b.life.PreviewRendered(ctx, p.ID, got.Step, rs[len(rs)-1].ID); err != nil || got.Phase != koda.PhasePreview {
+		t.Fatalf("preview: %v %v", got, err)
+	}
+	if m := b.send("acme", p.ID, "bigger"); m.Status != "applied" || m.AppliedAt == nil {
+		t.Fatalf("message to a waiting preview: %+v", m)
+	}
+	got, _ = b.life.Get(ctx, p.ID)
+	if got.Phase != koda.PhaseExecuting || got.Pending != "codegen" || !slices.Equal(got.Feedback, []string{"bigger"}) {
+		t.Fatalf("after the message: phase %s pending %q feedback %q", got.Phase, got.Pending, got.Feedback)
+	}
+}
