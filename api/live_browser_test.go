@@ -23,7 +23,8 @@ window.__exportSeekTo = function (t) { parent.postMessage({seeked: t}, "*"); };
 const report = {classic: window.classicLoaded === true, module: true};
 try { report.parentKey = parent.sessionStorage.getItem("koda_key"); } catch (e) { report.parentKey = "refused"; }
 try { report.ownStorage = String(localStorage.length); } catch (e) { report.ownStorage = "refused"; }
-try { const r = await fetch("/v1/keys", {headers: {Authorization: "Bearer x"}}); report.fetch = "status " + r.status; } catch (e) { report.fetch = "refused"; }
+// A no-cors request needs no CORS answer: only the CSP stops it from being sent.
+try { await fetch("/v1/keys", {mode: "no-cors"}); report.fetch = "sent"; } catch (e) { report.fetch = "refused"; }
 try { report.cookie = document.cookie; } catch (e) { report.cookie = "refused"; }
 parent.postMessage(report, "*");
 `
@@ -91,5 +92,16 @@ window.got = []; addEventListener("message", e => got.push(e.data));</script>
 	)
 	if err != nil || !played {
 		t.Fatalf("play after seek: %v %v", played, err)
+	}
+	// Opened on its own, outside any sandboxed iframe, the page still gets an opaque
+	// origin from its CSP: the API origin's storage stays out of reach.
+	var origin, storage string
+	err = chromedp.Run(ctx,
+		chromedp.Navigate("http://"+ln.Addr().String()+u),
+		chromedp.Evaluate(`self.origin`, &origin),
+		chromedp.Evaluate(`(() => { try { return String(sessionStorage.length) } catch (e) { return "refused" } })()`, &storage),
+	)
+	if err != nil || origin != "null" || storage != "refused" {
+		t.Fatalf("live page at the top: origin %q, storage %q, %v", origin, storage, err)
 	}
 }
