@@ -38,6 +38,16 @@ type beat struct {
 	Actions  []string
 	Quotes   []int // indexes into brief.Texts
 	Across   bool  // "across the screen"
+	// Places are the subjects where the action happens ("from a tree", "along a
+	// leaf"): they stay put. Travel: a travel verb (drives, walks, swims); Enter: it comes
+	// in and stops; Up: the motion goes upwards ("launches", "flies up").
+	Places []int
+	// Within are the places the actors are in or on ("turns in a lock", "swings on a
+	// hook"), by subject: the preposition. The actors are drawn there.
+	Within map[int]string
+	Travel bool
+	Enter  bool
+	Up     bool
 	// Count is how many times the clause asks for ("twice", "three times"); OneByOne,
 	// Alternate and Saying are its orders ("one by one", "alternately", "saying …").
 	Count     int
@@ -109,6 +119,10 @@ var squareAspectNext = map[string]bool{"video": true, "format": true, "frame": t
 var ambiguousNouns = map[string]bool{"line": true, "number": true, "progress": true, "space": true, "item": true,
 	"name": true, "sound": true, "score": true, "beat": true, "app": true, "icon": true}
 
+// lineShapes introduce a line as a thing to draw ("a pencil draws a wavy line").
+var lineShapes = map[string]bool{"wavy": true, "curvy": true, "squiggly": true, "zigzag": true, "straight": true,
+	"dotted": true, "dashed": true, "thin": true, "thick": true, "long": true, "curved": true}
+
 // singular kinds are drawn once however many words name them ("a chart of revenue growth").
 var singular = map[string]bool{"chart": true, "counter": true, "logo": true, "card": true,
 	"countdown": true, "checklist": true, "clock": true, "progress": true}
@@ -154,7 +168,7 @@ func analyze(prompt string) *brief {
 		b.Texts = append(b.Texts, text)
 		return lead + " «q" + strconv.Itoa(len(b.Texts)-1) + "» " + trail
 	})
-	low := verbPhrases.Replace(strings.ToLower(work))
+	low := recolorTurns(verbPhrases.Replace(strings.ToLower(work)))
 
 	b.Duration = parseDuration(low)
 	b.Count = parseCount(low)
@@ -314,7 +328,7 @@ func (b *brief) readSubjectsAndColors(tokens []string, low string) {
 				continue // an adjective in a compound: "bar chart", "square logo"
 			}
 		}
-		if ambiguousNouns[tok] && (i == 0 || !(tokens[i-1] == "a" || tokens[i-1] == "the" || isColorTok(tokens[i-1]))) {
+		if ambiguousNouns[tok] && (i == 0 || !(tokens[i-1] == "a" || tokens[i-1] == "the" || isColorTok(tokens[i-1]) || lineShapes[tokens[i-1]])) {
 			continue // common words that are only subjects when introduced as one ("a line")
 		}
 		idx := -1
@@ -587,6 +601,7 @@ func (b *brief) readBeats(low string) {
 			prev.Text += ", " + clause
 			continue
 		}
+		b.readPlaces(&bt)
 		beats = append(beats, bt)
 	}
 	b.Beats = beats

@@ -144,6 +144,7 @@ func (c *composer) setup(title string) {
 	}
 	c.placeSubjects()
 	c.arrangeAssets()
+	c.nestInPlaces()
 	for i, e := range c.subjects {
 		if c.travelsAcross(i) {
 			e.X = -0.62
@@ -569,6 +570,9 @@ func (c *composer) targets(beatIdx int) []int {
 	var out []int
 	if beatIdx >= 0 && beatIdx < len(c.b.Beats) {
 		for _, si := range c.b.Beats[beatIdx].Subjects {
+			if containsInt(c.b.Beats[beatIdx].Places, si) {
+				continue // the tree an apple falls from stays where it is
+			}
 			for i := range c.subjects {
 				if c.index[i] == si {
 					out = append(out, i)
@@ -961,6 +965,7 @@ func (c *composer) polish() {
 		c.d.Effects.Vignette = 0.08
 	}
 	c.polishSceneWords()
+	c.carrySteam()
 	c.faceTravel()
 	for _, e := range c.subjects {
 		if e.Type != scene.TypeParticles && e.Type != scene.TypeCounter {

@@ -30,6 +30,118 @@ var (
 // listed is not turned.
 var headings = map[string]float64{"rocket": -90, "rockets": -90, "plane": 0, "airplane": 0, "jet": 0, "arrow": 0}
 
+// flipOverRE: a flip end over end (upside down), not about the upright axis.
+var flipOverRE = regexp.MustCompile(`\b(?:flips?|flipping|turns?) (?:it )?(?:over|upside down)\b`)
+
+// trailColorRE finds the colour word of a trail ("a white trail", "a pink dotted line").
+var trailColorRE = regexp.MustCompile(`\b([a-z]+)\s+(?:dotted\s+|dashed\s+)?(?:trail|streak|line|path)\b`)
+
+// movable: an element that can travel as a whole (not a field of particles or a sea).
+func movable(e *scene.Element) bool {
+	return e.Type != scene.TypeParticles && e.Type != scene.TypeWave
+}
+
+// particlesIn reports whether the clause has a particle subject (snow, rain, confetti)
+// to play its falling or rising.
+func (c *composer) particlesIn(bt *beat) bool {
+	if bt == nil {
+		return false
+	}
+	for _, si := range bt.Subjects {
+		if c.b.Subjects[si].Kind == "particles" {
+			return true
+		}
+	}
+	return false
+}
+
+// travel moves e along the ground during [a0, a1]: across the frame, or in from the
+// side to where it stands ("drives in and stops").
+func (c *composer) travel(e *scene.Element, bt *beat, clause string, a0, a1 float64) {
+	x := value(trackOf(e), "x", e.X)
+	if bt.Enter {
+		// From beyond the edge to where it stands, braking as it arrives. (A track, so
+		// the element is in its place for the scenes before.)
+		from := -1.35
+		if reverseRE.MatchString(clause) {
+			from = 1.35
+		}
+		c.emove(e, "x", a0, a0, from, "")
+		c.emove(e, "x", a0, a1, x, "easeOutCubic")
+		return
+	}
+	from, to, ease := -0.62, 0.62, "easeInOutSine"
+	if reverseRE.MatchString(clause) {
+		from, to = -from, -to
+	}
+	c.motion(e, scene.Motion{Type: scene.MotionSlide, Start: a0, End: a1, FromX: round3(from - x), ToX: round3(to - x), Ease: ease})
+}
+
+// nestInPlaces draws an actor in or on the place its clause puts it ("a key turns in a
+// lock", "a goldfish swims in a bowl", "a price tag swings on a hook"): at the place,
+// in front of it, a hanging one below it. Only drawings are nested; a field of rain or
+// snow is everywhere already.
+func (c *composer) nestInPlaces() {
+	for _, bt := range c.b.Beats {
+		for pi, prep := range bt.Within {
+			place := c.elementOf(pi)
+			if place == nil || place.Type != scene.TypeAsset {
+				continue
+			}
+			for _, si := range bt.Subjects {
+				actor := c.elementOf(si)
+				if actor == nil || containsInt(bt.Places, si) || actor.Type != scene.TypeAsset {
+					continue
+				}
+				k := c.indexOf(actor)
+				x, y := place.X, place.Y
+				if prep == "on" || prep == "onto" {
+					if containsStr(bt.Actions, "swing") {
+						y += place.Size * frameK * 1.1 // hangs from it
+					} else {
+						y -= place.Size * frameK * 0.55 // sits on it
+					}
+				} else {
+					actor.Size = round3(math.Min(actor.Size, place.Size*0.7))
+				}
+				actor.X, actor.Y = round3(x), round3(y)
+				c.homes[k] = pose{actor.X, actor.Y}
+				c.inFront(actor, place)
+			}
+		}
+	}
+}
+
+// elementOf is the drawn element of brief subject si, nil when it is not drawn.
+func (c *composer) elementOf(si int) *scene.Element {
+	for k, idx := range c.index {
+		if idx == si {
+			return c.subjects[k]
+		}
+	}
+	return nil
+}
+
+// inFront moves element a just after element b in the drawing order.
+func (c *composer) inFront(a, b *scene.Element) {
+	ia, ib := -1, -1
+	for i, e := range c.d.Elements {
+		if e == a {
+			ia = i
+		}
+		if e == b {
+			ib = i
+		}
+	}
+	if ia < 0 || ib < 0 || ia > ib {
+		return
+	}
+	els := append(c.d.Elements[:ia:ia], c.d.Elements[ia+1:]...)
+	ib--
+	els = append(els[:ib+1], append([]*scene.Element{a}, els[ib+1:]...)...)
+	c.d.Elements = els
+}
+
 // beatOf is the clause being composed (or nil in scenes that are not a beat).
 func (c *composer) beatOf() *beat {
 	if c.beat >= 0 && c.beat < len(c.b.Beats) {
@@ -113,7 +225,7 @@ func (c *composer) prepareMotions() {
 		if e.Type == scene.TypeIcon && e.Variant == "chat" {
 			c.bubbles(i)
 		}
-		if bts := c.beatsWith(i, "flip"); len(bts) > 0 && (bts[0].OneByOne || strings.HasSuffix(s.Noun, "s")) {
+		if bts := c.beatsWith(i, "flip"); len(bts) > 0 && e.Type != scene.TypeAsset && (bts[0].OneByOne || strings.HasSuffix(s.Noun, "s")) {
 			c.tiles(i, bts[0])
 		}
 	}
@@ -243,6 +355,33 @@ func (c *composer) steam() {
 	c.d.Elements = append(c.d.Elements, e)
 }
 
+// carrySteam moves the steam with what it rises from: a steam train's smoke travels
+// with the train.
+func (c *composer) carrySteam() {
+	var steam *scene.Element
+	for _, e := range c.d.Elements {
+		if e.ID == "steam" {
+			steam = e
+		}
+	}
+	if steam == nil {
+		return
+	}
+	for _, e := range c.subjects {
+		if e.Type == scene.TypeParticles {
+			continue
+		}
+		for _, m := range e.Motions {
+			if m.Type == scene.MotionSlide && m.FromX != m.ToX {
+				cp := *m
+				steam.Motions = append(steam.Motions, &cp)
+				steam.X = round3(e.X + e.Size*0.25)
+			}
+		}
+		return
+	}
+}
+
 // recolors is the palette a colour change steps through: the prompt's colours, else a
 // bright set.
 func (c *composer) recolors(e *scene.Element) []string {
@@ -302,6 +441,29 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 			c.emove(e, "x", a0, a0+d*0.8, 0.55, "linear")
 		}
 		return true
+	case "slide":
+		if bt == nil || !(bt.Travel || bt.Enter || across) || e.Type == scene.TypeParticles || e.Type == scene.TypeWave || bt.Alternate {
+			return false
+		}
+		c.travel(e, bt, clause, a0, a0+d*0.85)
+		return true
+	case "rise":
+		if !movable(e) || steamRE.MatchString(clause) || strings.Contains(clause, "bubble") {
+			return false // steam and bubbles rise from an emitter; the cup stays
+		}
+		// From below into its place: the sun over the horizon, balloons into the sky.
+		c.motion(e, scene.Motion{Type: scene.MotionSlide, Start: a0, End: a0 + d*0.8, FromY: 0.6, Ease: "easeOutCubic"})
+		return true
+	case "fall":
+		if !movable(e) {
+			return false
+		}
+		if c.particlesIn(bt) || (bt != nil && !containsInt(bt.Subjects, c.index[i])) {
+			// "a snowman stands in falling snow": the snow falls, the snowman stands;
+			// "an umbrella in the rain, drops falling around it": the drops do.
+			return true
+		}
+		return false // the composer's drop from above the frame
 	case "fly":
 		trail := ""
 		if tm := trailRE.FindAllString(clause, -1); len(tm) > 0 {
@@ -312,7 +474,8 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 				}
 			}
 		}
-		if !across && trail == "" {
+		up := bt != nil && bt.Up && !across
+		if !across && trail == "" && !up {
 			return false
 		}
 		x := value(trackOf(e), "x", e.X)
@@ -322,6 +485,15 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 		}
 		m := scene.Motion{Type: scene.MotionFly, Start: a0, End: a0 + d*0.85, FromX: round3(from - x), ToX: round3(to - x),
 			Curve: "arc", Amp: 0.12, Trail: trail, Ease: "easeInOutSine"}
+		if up {
+			// Upwards from where it stands: a launch leaves the frame, a flight up ends high.
+			y := value(trackOf(e), "y", e.Y)
+			top := -0.55
+			if strings.Contains(clause, "launch") {
+				top, m.Ease = -1.5, "easeInCubic"
+			}
+			m.FromX, m.ToX, m.FromY, m.ToY, m.Amp = 0, round3(0.12), 0, round3(top-y), 0.04
+		}
 		if arcRE.MatchString(clause) {
 			m.Amp = 0.4
 		}
@@ -330,6 +502,11 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 		}
 		if trail != "" {
 			m.Color = c.bd.Palette.Text
+			if tc := trailColorRE.FindStringSubmatch(clause); tc != nil {
+				if col, ok := colorOf(tc[1]); ok {
+					m.Color = col // "leaving a white trail"
+				}
+			}
 		}
 		h, ok := headings[c.b.Subjects[c.index[i]].Noun]
 		if e.Type == scene.TypeAsset {
@@ -443,6 +620,11 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 		c.motion(e, scene.Motion{Type: scene.MotionFill, Start: a0, End: a0 + d*0.8, Color: col})
 		return true
 	case "draw":
+		if e.Type == scene.TypeAsset && across && bt != nil {
+			// The pen that draws goes along the line it draws.
+			c.travel(e, bt, clause, a0, a0+d*0.8)
+			return true
+		}
 		switch e.Type {
 		case scene.TypePath, scene.TypeWave, scene.TypeRing:
 			c.motion(e, scene.Motion{Type: scene.MotionDraw, Start: a0, End: a0 + d*0.8})
@@ -471,6 +653,19 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 			return true
 		}
 		n := float64(max(count, 1))
+		if e.Type == scene.TypeAsset {
+			// A drawing turns itself: "flips over" end over end (an hourglass), else
+			// about its upright axis, once per page when they flip one by one.
+			m := scene.Motion{Type: scene.MotionFlip, Start: a0, End: a0 + math.Min(d*0.8, 0.9*n), Count: n}
+			if bt != nil && bt.OneByOne && count == 0 {
+				m.Count, m.End = 3, a0+d*0.85
+			}
+			if flipOverRE.MatchString(clause) {
+				m.Angle = 90
+			}
+			c.motion(e, m)
+			return true
+		}
 		back := darken(e.Color, 0.4)
 		c.motion(e, scene.Motion{Type: scene.MotionFlip, Start: a0, End: a0 + math.Min(d*0.8, 0.8*n), Count: n, Color: back})
 		return true
@@ -494,6 +689,9 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 		c.motion(e, scene.Motion{Type: scene.MotionPulse, Start: a0, End: a0 + math.Min(d*0.9, 0.75*float64(count)), Amp: 0.2, Count: float64(count)})
 		return true
 	case "spin":
+		if across && bt != nil && movable(e) {
+			c.travel(e, bt, clause, a0, a0+d*0.9) // "a tornado spins across a field"
+		}
 		if count == 0 {
 			return false
 		}

@@ -134,6 +134,9 @@ func choosePalette(b *brief, style koda.Style) palette {
 				if s.Variant == "stars" || s.Variant == "snow" {
 					c = "#fff8e1"
 				}
+				if s.Variant == "rain" {
+					c = "#9ecbff"
+				}
 			}
 		}
 		p.Subjects = append(p.Subjects, c)
@@ -155,7 +158,7 @@ func choosePalette(b *brief, style koda.Style) palette {
 			score := 1000.0
 			for i, c := range p.Subjects {
 				if b.Subjects[i].Kind == "particles" {
-					if v := b.Subjects[i].Variant; v == "stars" || v == "snow" || v == "sparkles" || v == "" {
+					if v := b.Subjects[i].Variant; v == "stars" || v == "snow" || v == "sparkles" || v == "rain" || v == "" {
 						// Stars, snow and sparkles glow on dark skies.
 						score = math.Min(score, (1-luminance(mid))*400)
 					}

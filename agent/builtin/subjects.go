@@ -58,7 +58,9 @@ var notSubjects = map[string]bool{
 	"style": true, "format": true, "story": true, "stories": true, "post": true, "safe": true, "area": true,
 	"water": true, "surface": true, "ground": true, "floor": true, "wall": true, "walls": true,
 	"hand": true, "hands": true, "face": true, "body": true, "piece": true, "pieces": true, "part": true,
-	"cream": true, "ivory": true,
+	"cream": true, "ivory": true, "field": true, "meadow": true, "horizon": true,
+	// collectives: "a row of tiles" draws tiles
+	"row": true, "rows": true, "pile": true, "bunch": true, "group": true, "pair": true, "couple": true,
 }
 
 // compoundHeads are the kinds whose noun makes the word before it an adjective ("pie
@@ -148,13 +150,24 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 			if i+n > len(tokens) {
 				continue
 			}
-			ok := true
+			ok, exactOnly := true, false
 			for k := i; k < i+n; k++ {
-				// A colour may open a name ("black cat"), nothing else that is not a noun.
-				if k > i && skip(k) || !(subjectWord(tokens[k]) || (k == i && isColorTok(tokens[k]))) {
+				// A colour may open a name ("black cat"), nothing else that is not a noun;
+				// a name the library knows outright may also open with a verb's -ing
+				// ("flying saucer") or hold a word that is no subject alone ("ice cream").
+				if k > i && skip(k) {
 					ok = false
 					break
 				}
+				if subjectWord(tokens[k]) || (k == i && isColorTok(tokens[k])) {
+					continue
+				}
+				if nameWord(tokens[k], k == i) {
+					exactOnly = true
+					continue
+				}
+				ok = false
+				break
 			}
 			head := tokens[i+n-1]
 			if k, shape := subjectKinds[head]; ok && shape && (isColorTok(tokens[i]) || compoundHeads[k]) {
@@ -164,7 +177,7 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 				continue
 			}
 			phrase := strings.Join(tokens[i:i+n], " ")
-			if m, hit := lib.Find(phrase); hit && !m.Substituted && m.Score >= 95 {
+			if m, hit := lib.Find(phrase); hit && !m.Substituted && m.Score >= 95 && (!exactOnly || m.Score >= 99) {
 				spans[i] = assetSpan{end: i + n, match: m}
 				i += n - 1
 				found = true
@@ -179,8 +192,19 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 		}
 		introduced := i > 0 && determiners[tokens[i-1]]
 		if i > 0 && !introduced {
-			if _, prevKind := subjectKinds[tokens[i-1]]; prevKind || spanEnds(spans, i) {
+			_, prevKind := subjectKinds[tokens[i-1]]
+			if start, ok := spanEndingAt(spans, i); ok && !prevKind && coreLen(tokens[start:i]) == 1 && strongName(lib, tok) {
+				// A compound's head: "school bus" is a bus, "notification bell" a bell.
+				delete(spans, start)
+			} else if prevKind || ok {
 				continue // a verb after its subject: "a limousine drives", "a bus and a taxi drive"
+			}
+		}
+		if i+1 < len(tokens) && subjectWord(tokens[i+1]) && !isColorTok(tok) {
+			if _, shape := subjectKinds[tokens[i+1]]; shape || strongName(lib, tokens[i+1]) {
+				if m, hit := lib.Find(tok); !hit || m.Score < 95 {
+					continue // an adjective: "a wavy line", "a hot sun"
+				}
 			}
 		}
 		if strings.HasSuffix(tok, "ing") && len(tok) > 5 && !introduced {
@@ -215,6 +239,54 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 		}
 	}
 	return spans, notes
+}
+
+// spanEndingAt finds the span that ends just before token i.
+func spanEndingAt(spans map[int]assetSpan, i int) (int, bool) {
+	for start, sp := range spans {
+		if sp.end == i {
+			return start, true
+		}
+	}
+	return 0, false
+}
+
+// coreLen counts the words of a span that are not colours ("yellow school" is one).
+func coreLen(toks []string) int {
+	n := 0
+	for _, t := range toks {
+		if !isColorTok(t) {
+			n++
+		}
+	}
+	return n
+}
+
+// strongName: the library has a drawing named by the word itself (not a keyword).
+func strongName(lib *assets.Library, w string) bool {
+	if !subjectWord(w) {
+		return false
+	}
+	m, hit := lib.Find(w)
+	return hit && !m.Substituted && m.Score >= 99
+}
+
+// functionWords never belong inside a subject's name.
+var functionWords = map[string]bool{"a": true, "an": true, "the": true, "and": true, "or": true, "but": true,
+	"of": true, "with": true, "on": true, "in": true, "into": true, "at": true, "to": true, "from": true, "by": true,
+	"for": true, "is": true, "are": true, "it": true, "its": true, "then": true, "while": true, "as": true}
+
+// nameWord: a word that is no subject on its own but may be part of a name the library
+// knows outright: an -ing verb opening it ("flying saucer"), a scene word inside it
+// ("ice cream", "light bulb").
+func nameWord(w string, first bool) bool {
+	if functionWords[w] || strings.HasPrefix(w, "«q") || isNumber(w) || len(w) < 3 {
+		return false
+	}
+	if _, act := actionWords[w]; act {
+		return first && strings.HasSuffix(w, "ing")
+	}
+	return notSubjects[w]
 }
 
 // spanEnds reports whether a span ends just before token i.

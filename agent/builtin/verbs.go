@@ -26,6 +26,12 @@ var verbPhrases = strings.NewReplacer(
 	"speech bubbles", "chats", "speech bubble", "chat", "chat bubbles", "chats", "chat bubble", "chat",
 	"in sequence", "one by one", "one after another", "one by one", "one after the other", "one by one",
 	"in turn", "alternately", "taking turns", "alternately", "take turns", "alternately", "back and forth", "alternately",
+	// Going up is rising, whatever carries it ("balloons float up into the sky").
+	"floats up", "rises", "float up", "rise", "floating up", "rising", "drifts up", "rises", "drift up", "rise",
+	"flies up", "flies upward", "fly up", "fly upward",
+	// A bell or a phone that rings shakes; "rings" after it is no ring to draw.
+	"it rings", "it chimes", "bell rings", "bell chimes", "phone rings", "phone chimes",
+	"blasts off", "launches", "turns on", "glows on", "switches on", "glows on", "lights up", "glows on", "takes off", "launches",
 )
 
 // motionVerbs are the verbs of motion programs, merged into actionWords.
@@ -43,6 +49,112 @@ var motionVerbs = map[string]string{
 	"steams": "rise", "steaming": "rise",
 	"sparkle": "twinkle", "sparkles": "twinkle", "sparkling": "twinkle", "flicker": "twinkle", "flickers": "twinkle", "glitters": "twinkle",
 	"orbiting": "orbit", "chats": "", // "chats" is a noun here (speech bubbles)
+	"chime": "wiggle", "chimes": "wiggle", "ringing": "wiggle", "buzz": "wiggle",
+	"turn": "spin", "turns": "spin", "turning": "spin", "swirl": "spin", "swirls": "spin", "swirling": "spin", "twist": "spin", "twists": "spin",
+	"flutter": "fly", "flutters": "fly", "fluttering": "fly", "launch": "fly", "launches": "fly", "blows": "fly", "blow": "fly", "blowing": "fly",
+	"swoops": "fly",
+}
+
+// turnsColorRE: "turns red", "goes green", "becomes pink" change colour; they are no spin.
+var turnsColorRE = regexp.MustCompile(`\b(?:turns|turn|turning|goes|becomes)\s+([a-z]+)\b`)
+
+// recolorTurns rewrites a turn into a colour as a recolour.
+func recolorTurns(low string) string {
+	return turnsColorRE.ReplaceAllStringFunc(low, func(m string) string {
+		w := turnsColorRE.FindStringSubmatch(m)[1]
+		if _, ok := colorOf(w); ok {
+			return "recolors " + w
+		}
+		return m
+	})
+}
+
+// travelVerbs go somewhere on the ground or in the water: the subject crosses the frame
+// ("a car drives", "a turtle walks across the beach"), or comes in and stops ("drives in
+// and stops").
+var travelVerbs = map[string]bool{
+	"drive": true, "drives": true, "driving": true, "ride": true, "rides": true, "riding": true,
+	"walk": true, "walks": true, "walking": true, "crawl": true, "crawls": true, "crawling": true,
+	"swim": true, "swims": true, "swimming": true, "chug": true, "chugs": true, "chugging": true,
+	"cross": true, "crosses": true, "crossing": true, "race": true, "races": true, "racing": true,
+	"sail": true, "sails": true, "sailing": true, "march": true, "marches": true, "waddle": true, "waddles": true,
+	"trot": true, "trots": true, "gallop": true, "gallops": true, "scurries": true, "scurry": true, "speeds": true,
+	"chases": true, "chase": true,
+}
+
+// Verbs of going up: the flight leaves upwards (a rocket "launches", "flies up").
+var upRE = regexp.MustCompile(`\b(?:up|upward|upwards|skyward|skywards|into (?:the )?(?:sky|space|air)|launch(?:es)?)\b`)
+
+// enterRE: travel that ends in the frame ("drives in and stops", "rolls in").
+var enterRE = regexp.MustCompile(`\b(?:in and stops?|in and parks?|pulls up|comes to a stop|stops in the (?:middle|centre|center)|drives in|rides in|rolls in|comes in|walks in|swims in)\b`)
+
+// placePrepRE: a preposition that makes the noun after it a place, not an actor: "falls
+// from a tree", "crawls along a leaf", "pops out of a bucket".
+var placePrepRE = regexp.MustCompile(`\b(from|along|on|onto|in|into|inside|out of|over|under|across|through|past|near|beside|behind|above|below|toward|towards|off)\s+(?:(?:a|an|the|some|its|his|her)\s+)?(?:[a-z-]+\s+){0,2}$`)
+
+func init() {
+	for k := range travelVerbs {
+		actionWords[k] = "slide"
+	}
+}
+
+// readPlaces marks the subjects of a clause that are where the action happens rather
+// than who does it: named after the clause's first verb, behind a place preposition.
+// They stay put while the actors move.
+func (b *brief) readPlaces(bt *beat) {
+	verbAt := -1
+	for _, loc := range wordRE.FindAllStringIndex(bt.Text, -1) {
+		if _, ok := actionWords[bt.Text[loc[0]:loc[1]]]; ok {
+			verbAt = loc[0]
+			break
+		}
+	}
+	if verbAt < 0 {
+		return
+	}
+	var actors, places []int
+	for _, si := range bt.Subjects {
+		at := nounAt(bt.Text, b.Subjects[si].Noun)
+		if m := placePrepRE.FindStringSubmatch(bt.Text[:max(at, 0)]); at > verbAt && m != nil {
+			places = append(places, si)
+			if m[1] == "in" || m[1] == "into" || m[1] == "inside" || m[1] == "on" || m[1] == "onto" {
+				if bt.Within == nil {
+					bt.Within = map[int]string{}
+				}
+				bt.Within[si] = m[1]
+			}
+		} else {
+			actors = append(actors, si)
+		}
+	}
+	if len(actors) > 0 {
+		bt.Places = places
+	}
+}
+
+// nounAt is where a subject's noun (or its singular) first appears in a clause, -1 if not.
+func nounAt(clause, noun string) int {
+	for _, n := range []string{noun, strings.TrimSuffix(noun, "s")} {
+		if loc := regexp.MustCompile(`\b` + regexp.QuoteMeta(n)).FindStringIndex(clause); loc != nil {
+			return loc[0]
+		}
+	}
+	return -1
+}
+
+// readTravel: a travel verb crosses the frame unless the clause says it comes in and
+// stops.
+func readTravel(bt *beat) {
+	for _, tok := range wordRE.FindAllString(bt.Text, -1) {
+		if travelVerbs[tok] {
+			bt.Travel = true
+		}
+	}
+	bt.Enter = enterRE.MatchString(bt.Text)
+	if bt.Travel && !bt.Enter && !bt.Alternate {
+		bt.Across = true
+	}
+	bt.Up = upRE.MatchString(bt.Text)
 }
 
 func init() {
@@ -76,6 +188,7 @@ func readBeatVerbs(bt *beat, clause string) {
 	bt.OneByOne = oneByOneRE.MatchString(clause)
 	bt.Alternate = alternateRE.MatchString(clause)
 	bt.Saying = sayRE.MatchString(clause)
+	readTravel(bt)
 }
 
 // verbCount is the number of times a clause asks for: "twice", "three times", "3 turns",

@@ -325,6 +325,13 @@
           var fl = p * cyc, fk = Math.floor(fl), ff = fl - fk;
           if (p >= 1) { fk = Math.round(cyc); ff = 0; }
           var fa = Math.PI * ease(m.ease || 'easeInOutCubic')(ff);
+          if (m.angle === 90) {
+            // End over end about the horizontal axis: each half-turn leaves it upside down.
+            var ud = fk % 2 === 1 ? -1 : 1, cs = Math.cos(fa) * ud;
+            s.sy *= Math.abs(cs) < 0.02 ? (cs < 0 ? -0.02 : 0.02) : cs;
+            s.events += t >= m.start ? fk + (fa > Math.PI / 2 ? 1 : 0) : 0;
+            break;
+          }
           s.sx *= Math.max(0.02, Math.abs(Math.cos(fa)));
           var turned = fk + (fa > Math.PI / 2 ? 1 : 0);
           if (t >= m.start && turned % 2 === 1) { s.back = true; s.color = m.color || e.color2 || s.color; }
@@ -526,6 +533,17 @@
           ctx.fillRect(-size, -size * 0.5, size * 2, size);
         }
         ctx.restore();
+        continue;
+      }
+      if (v === 'rain') {
+        // Streaks falling fast and slightly slanted, wrapping from the bottom to the top.
+        var rfall = 0.9 * (0.7 + rs), len = U * (0.03 + rs * 0.03);
+        x = (rx * 2.2 - 1.1) * W / 2;
+        y = (((ry * 2.4 + t * rfall) % 2.4) - 1.2) * H / 2;
+        ctx.strokeStyle = rgba(e.color || '#9ecbff', 0.75);
+        ctx.lineWidth = Math.max(1, size * 0.35);
+        ctx.lineCap = 'round';
+        ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(x - len * 0.18, y + len); ctx.stroke();
         continue;
       }
       if (v === 'bubbles') {

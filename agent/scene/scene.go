@@ -216,7 +216,7 @@ type Element struct {
 	To      float64  `json:"to,omitempty"`
 	Prefix  string   `json:"prefix,omitempty"`
 	Suffix  string   `json:"suffix,omitempty"`
-	Variant string   `json:"variant,omitempty"` // particles: stars, confetti, bubbles, sparkles, snow, dust, fireworks; wave: line (default) or fill
+	Variant string   `json:"variant,omitempty"` // particles: stars, confetti, bubbles, sparkles, snow, rain, dust, fireworks; wave: line (default) or fill
 	Seed    int      `json:"seed,omitempty"`
 	Depth   float64  `json:"depth,omitempty"` // camera parallax factor; 0 means 1 (moves with the camera)
 
@@ -312,7 +312,7 @@ type Motion struct {
 	Heading float64  `json:"heading,omitempty"` // fly: the direction the drawing faces unturned, degrees (0 right, -90 up)
 	Around  string   `json:"around,omitempty"`  // orbit: id of the element circled
 	Steady  bool     `json:"steady,omitempty"`  // orbit: constant radius from the first frame (no ease in and out)
-	Angle   float64  `json:"angle,omitempty"`   // orbit: starting angle (degrees, 0 right, 90 below); bob: rock in degrees
+	Angle   float64  `json:"angle,omitempty"`   // orbit: starting angle (degrees, 0 right, 90 below); bob: rock in degrees; flip: 90 turns end over end (about the horizontal axis)
 	Length  *float64 `json:"length,omitempty"`  // swing: cord from pivot to element, in element sizes (default 0.5)
 	Shake   float64  `json:"shake,omitempty"`   // slam: shake after impact, fraction of the shorter side
 	Color   string   `json:"color,omitempty"`   // fill: the liquid; flip: the back; fly: the trail

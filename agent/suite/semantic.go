@@ -286,12 +286,15 @@ var iconNouns = map[string][]string{
 
 // particleNouns: what a particle field of each variant honestly shows.
 var particleNouns = map[string][]string{
-	"stars":    {"star", "starfield", "sky full of star"},
-	"confetti": {"confetti"},
-	"snow":     {"snow", "snowflake"},
-	"bubbles":  {"bubble"},
-	"sparkles": {"sparkle", "glitter"},
-	"dust":     {"dust", "particle"},
+	"stars":     {"star", "starfield", "sky full of star"},
+	"confetti":  {"confetti"},
+	"snow":      {"snow", "snowflake"},
+	"bubbles":   {"bubble"},
+	"sparkles":  {"sparkle", "glitter"},
+	"dust":      {"dust", "particle"},
+	"fireworks": {"firework"},
+	"rain":      {"rain", "raindrop", "droplet", "drop"},
+	"spiral":    {"spiral", "particle", "swirl"},
 }
 
 // depicts lists what the element draws, as normalised phrases, and whether that came
@@ -521,6 +524,22 @@ func anyKey(e sceneElem, k string) bool {
 	return false
 }
 
+// slideBy reports whether a slide starts at least |by| away on field k (from_y) in the
+// sign of by and ends home: rising from below (from_y > 0) or dropping from above.
+func slideBy(e sceneElem, k string, by float64) bool {
+	for _, m := range e.motions() {
+		if t, _ := m["type"].(string); t != "slide" {
+			continue
+		}
+		v, _ := m[k].(float64)
+		to, _ := m["to"+k[4:]].(float64)
+		if (by > 0 && v-to >= by) || (by < 0 && v-to <= by) {
+			return true
+		}
+	}
+	return false
+}
+
 // travel is how far a motion moves the element (frame units), from its from/to fields.
 func travel(m map[string]any) (dx, dy float64) {
 	f := func(k string) float64 { v, _ := m[k].(float64); return v }
@@ -547,6 +566,17 @@ func moves(e sceneElem, types ...string) (dx, dy float64) {
 }
 
 func one(ok bool) (float64, bool) { return 1, ok }
+
+// segment is the largest move between two consecutive keyframes of a track in the
+// direction sign (+1 down or right, -1 up or left): a drop from above the frame back to
+// its place is a fall even when the track ends where it began.
+func segment(vs []float64, sign float64) float64 {
+	best := 0.0
+	for i := 1; i < len(vs); i++ {
+		best = math.Max(best, sign*(vs[i]-vs[i-1]))
+	}
+	return best
+}
 
 func motionOrTrack(e sceneElem, track string, minSpread float64, types ...string) (float64, bool) {
 	if n, ok := motionOf(e, types...); ok {
@@ -648,7 +678,7 @@ var actionTests = map[string]func(e sceneElem) (float64, bool){
 			return 1, true
 		}
 		_, dy := moves(e, "slide", "drift")
-		return one(dy <= -0.4)
+		return one(dy <= -0.4 || segment(e.track("y"), -1) >= 0.4 || slideBy(e, "from_y", 0.4))
 	},
 	"fall": func(e sceneElem) (float64, bool) {
 		if n, ok := motionOf(e, "fall", "drop"); ok {
@@ -658,7 +688,7 @@ var actionTests = map[string]func(e sceneElem) (float64, bool){
 			return 1, true
 		}
 		_, dy := moves(e, "slide", "drift")
-		return one(dy >= 0.4)
+		return one(dy >= 0.4 || segment(e.track("y"), 1) >= 0.4 || slideBy(e, "from_y", -0.4))
 	},
 	"twinkle": func(e sceneElem) (float64, bool) {
 		if n, ok := motionOf(e, "twinkle"); ok {
@@ -693,7 +723,7 @@ var actionTests = map[string]func(e sceneElem) (float64, bool){
 			return n, true
 		}
 		dx, dy := moves(e)
-		return one(math.Hypot(dx, dy) >= 0.3)
+		return one(math.Hypot(dx, dy) >= 0.3 || spread(e.track("x")) >= 0.6)
 	},
 	"count": func(e sceneElem) (float64, bool) {
 		if n, ok := motionOf(e, "count", "countdown"); ok {

@@ -314,3 +314,28 @@ func mustPrompts(t *testing.T) []agent.SuitePrompt {
 	}
 	return ps
 }
+
+// TestCheckSceneDropsAndRises: a drop from above the frame back to its place is a fall
+// even though the track ends where it began; a slide up from below is a rise; a sway
+// out and back is no fall; rain is a particle field that falls.
+func TestCheckSceneDropsAndRises(t *testing.T) {
+	ex := agent.SuiteExpect{Subjects: []string{"apple"}, Actions: []string{"fall"}}
+	drop := sceneJSON("#eeeeee", `{"id":"apple","type":"asset","asset":"fluent:red-apple","size":0.1,
+		"tracks":{"y":[{"t":0,"v":0.2},{"t":2,"v":0.2},{"t":2,"v":-1.3},{"t":3,"v":0.2}]}}`)
+	if got := CheckScene(drop, ex, nil); len(got) != 0 {
+		t.Errorf("a drop from above is a fall, got %q", got)
+	}
+	sway := sceneJSON("#eeeeee", `{"id":"apple","type":"asset","asset":"fluent:red-apple","size":0.1,
+		"tracks":{"y":[{"t":0,"v":0.2},{"t":2,"v":0.1},{"t":3,"v":0.2}]}}`)
+	expectFail(t, CheckScene(sway, ex, nil), `action "fall"`)
+
+	rise := sceneJSON("#eeeeee", `{"id":"sun","type":"asset","asset":"fluent:sun","size":0.1,
+		"motions":[{"type":"slide","start":1,"end":3,"from_y":0.6}]}`)
+	if got := CheckScene(rise, agent.SuiteExpect{Subjects: []string{"sun"}, Actions: []string{"rise"}}, nil); len(got) != 0 {
+		t.Errorf("a slide up from below is a rise, got %q", got)
+	}
+	rain := sceneJSON("#333333", `{"id":"rain","type":"particles","variant":"rain","count":80}`)
+	if got := CheckScene(rain, agent.SuiteExpect{Subjects: []string{"rain|raindrop"}, Actions: []string{"fall"}}, nil); len(got) != 0 {
+		t.Errorf("rain particles are falling rain, got %q", got)
+	}
+}

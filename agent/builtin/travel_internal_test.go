@@ -1,0 +1,95 @@
+package builtin
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestTravelVerbs: verbs of going somewhere read as a slide across the frame, "in and
+// stops" as an entrance, "up" and "launches" as an upward flight, and the nouns behind a
+// place preposition after the verb as places that stay put.
+func TestTravelVerbs(t *testing.T) {
+	for _, c := range []struct {
+		prompt            string
+		action            string
+		across, enter, up bool
+		places            []string // nouns of the beat's places
+	}{
+		{"A red car drives from left to right along a road", "slide", true, false, false, []string{"road"}},
+		{"A turtle slowly walks across the beach", "slide", true, false, false, []string{"beach"}},
+		{"A snail crawls along a leaf", "slide", true, false, false, []string{"leaf"}},
+		{"A delivery truck drives in and stops", "slide", false, true, false, nil},
+		{"A bicycle rides along the bottom of the screen", "slide", true, false, false, nil},
+		{"A butterfly flutters across a field of flowers", "fly", true, false, false, []string{"flowers"}},
+		{"A rocket launches upward", "fly", false, false, true, nil},
+		{"Three red balloons float up into the sky", "rise", false, false, true, nil},
+		{"A red apple falls from a tree", "fall", false, false, false, []string{"tree"}},
+		{"A golden key turns in a lock", "spin", false, false, false, []string{"lock"}},
+		{"Wind blows autumn leaves across the screen", "fly", true, false, false, nil},
+	} {
+		b := analyze(c.prompt)
+		if len(b.Beats) == 0 {
+			t.Errorf("%q: no beats", c.prompt)
+			continue
+		}
+		bt := b.Beats[0]
+		if !containsStr(bt.Actions, c.action) {
+			t.Errorf("%q: actions %v, want %s", c.prompt, bt.Actions, c.action)
+		}
+		if bt.Across != c.across || bt.Enter != c.enter || bt.Up != c.up {
+			t.Errorf("%q: across %v enter %v up %v, want %v %v %v", c.prompt, bt.Across, bt.Enter, bt.Up, c.across, c.enter, c.up)
+		}
+		var places []string
+		for _, si := range bt.Places {
+			places = append(places, b.Subjects[si].Noun)
+		}
+		if strings.Join(places, ",") != strings.Join(c.places, ",") {
+			t.Errorf("%q: places %v, want %v", c.prompt, places, c.places)
+		}
+	}
+}
+
+// TestTurnsIntoAColour: "turns red" is a recolour, "turns in a lock" a spin.
+func TestTurnsIntoAColour(t *testing.T) {
+	if b := analyze("A like button pops and turns red"); !containsStr(b.Actions, "recolor") || containsStr(b.Actions, "spin") {
+		t.Errorf("actions %v, want a recolor and no spin", b.Actions)
+	}
+	if b := analyze("A light bulb switches on and glows yellow"); containsStr(b.Actions, "spin") || len(b.Subjects) != 1 || b.Subjects[0].Asset != "fluent:light-bulb" {
+		t.Errorf("actions %v subjects %+v, want the light bulb glowing", b.Actions, b.Subjects)
+	}
+}
+
+// TestSubjectNames: names the library knows outright match whole even when a word of
+// them is a verb or a scene word alone; a compound is its head; a keyword-only adjective
+// before a noun is no subject; a place word is no subject; rain is a particle field.
+func TestSubjectNames(t *testing.T) {
+	for prompt, want := range map[string][]string{
+		"A flying saucer hovers over a dark field at night": {"fluent:flying-saucer", "particles:stars"},
+		"An ice cream cone under a hot sun":                 {"fluent:soft-ice-cream", "fluent:sun"},
+		"A yellow school bus drives across the screen":      {"fluent:bus"},
+		"A notification bell swings as it rings":            {"fluent:bell"},
+		"A pink doughnut with sprinkles spins slowly":       {"fluent:doughnut"},
+		"A pencil draws a wavy line across the page":        {"fluent:pencil", "wave", "fluent:page-with-curl"},
+		"Rain falling from a grey cloud":                    {"particles:rain", "fluent:cloud"},
+		"A row of tiles flips over in sequence":             {"rect"},
+	} {
+		b := analyze(prompt)
+		var got []string
+		for _, s := range b.Subjects {
+			switch {
+			case s.Asset != "":
+				got = append(got, s.Asset)
+			case s.Kind == "particles":
+				got = append(got, "particles:"+s.Variant)
+			default:
+				got = append(got, s.Kind)
+			}
+		}
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("%q: subjects %v, want %v", prompt, got, want)
+		}
+	}
+	if b := analyze("A doughnut chart of 40% 35% 25%"); len(b.Subjects) == 0 || b.Subjects[0].Kind != "chart" {
+		t.Errorf("a doughnut chart reads as %+v, want a chart", b.Subjects)
+	}
+}
