@@ -226,17 +226,17 @@ export function showProject(main, id) {
     const fb = h('textarea', { id: 'preview-feedback', rows: 2, placeholder: 'What should change? e.g. “the ball should be blue”' });
     return card(deciding ? 'Preview: does this look right?' : 'Latest preview', { id: 'preview', 'data-render': pv.render_id },
       h('video', { class: 'video', id: 'preview-video', src: pv.video_url, poster: pv.thumbnail_url || null, controls: true, muted: true, loop: true, playsinline: true, preload: 'metadata' }),
-      deciding ? h('div', { class: 'decide' },
-        h('div', {},
-          h('div', { class: 'label', text: 'Render finals in' }), chips,
-          h('button', { class: 'btn primary', id: 'approve-preview', text: 'Approve and render', onclick: (e) => {
-            const presets = [...chips.querySelectorAll('input:checked')].map((i) => i.value);
-            return act('/preview/approve', () => (presets.length ? { presets } : {}))(e.currentTarget);
-          } })),
-        h('div', { class: 'reject' }, fb,
+      deciding ? h('div', { class: 'decide-col' },
+        h('div', { class: 'label', text: 'Render the finals in' }), chips,
+        h('div', { class: 'decide-row' },
+          fb,
           h('button', { class: 'btn', id: 'send-feedback', text: 'Send feedback', onclick: async (e) => {
             if (!fb.value.trim()) return toast('Say what should change.', 'error');
             await act('/feedback', () => ({ message: fb.value.trim() }))(e.currentTarget);
+          } }),
+          h('button', { class: 'btn primary', id: 'approve-preview', text: 'Approve and render', onclick: (e) => {
+            const presets = [...chips.querySelectorAll('input:checked')].map((i) => i.value);
+            return act('/preview/approve', () => (presets.length ? { presets } : {}))(e.currentTarget);
           } }))) : null);
   }
 
