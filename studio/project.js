@@ -391,7 +391,10 @@ function liveSection(box, id) {
     }
     const duration = (p.plan && p.plan.duration_s) || p.duration_s || 5;
     frame = h('iframe', { id: 'live-frame', title: 'Live preview', sandbox: 'allow-scripts', referrerpolicy: 'no-referrer',
-      src: src(), onload: () => { if (scrubbed) post({ type: 'seek', t: Number(scrub.value) }); } });
+      src: src(), onload: () => {
+        frame.dataset.loaded = String(version);
+        if (scrubbed) post({ type: 'seek', t: Number(scrub.value) });
+      } });
     label = h('span', { class: 'mono time', text: '0.0 s' });
     scrub = h('input', { type: 'range', id: 'live-scrub', min: 0, max: duration, step: 0.05, value: 0, 'aria-label': 'Time',
       oninput: () => {

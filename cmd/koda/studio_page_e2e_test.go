@@ -177,6 +177,29 @@ func (b *studioBrowser) waitDownload(d time.Duration) (path, name string) {
 	return "", ""
 }
 
+// frameShot scrubs the live preview to t seconds and returns a screenshot of sel.
+func (b *studioBrowser) frameShot(sel, t string) []byte {
+	b.t.Helper()
+	var png []byte
+	b.run("scrub to "+t,
+		chromedp.SetValue("#live-scrub", t, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector('#live-scrub').dispatchEvent(new Event('input'))`, nil),
+		chromedp.Sleep(700*time.Millisecond), // the frame seeks and paints
+		chromedp.ActionFunc(func(ctx context.Context) error {
+			// A clip of the viewport, not an element screenshot: the frame's page
+			// paints in another process, which only the composited viewport shows.
+			var r struct{ X, Y, W, H float64 }
+			if err := chromedp.Evaluate(fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.scrollIntoView({block: 'center'});
+				const r = e.getBoundingClientRect(); return {X: r.x, Y: r.y, W: r.width, H: r.height}; })()`, sel), &r).Do(ctx); err != nil {
+				return err
+			}
+			var err error
+			png, err = page.CaptureScreenshot().WithClip(&page.Viewport{X: r.X, Y: r.Y, Width: r.W, Height: r.H, Scale: 1}).Do(ctx)
+			return err
+		}))
+	return png
+}
+
 // signIn opens the Studio and signs in with key.
 func (b *studioBrowser) signIn(key string) {
 	b.t.Helper()
@@ -280,6 +303,28 @@ func TestStudioPersonPath(t *testing.T) {
 	if got := b.text(`#message-queue li[data-status="queued"] p`); got != "make the ball green" {
 		t.Errorf("queued message on the page = %q", got)
 	}
+	// The live preview shows the page being written, sandboxed, and scrubs to a time.
+	b.runFor("live preview", time.Minute, chromedp.WaitVisible("#live-frame", chromedp.ByQuery))
+	var sandbox, src string
+	var ok bool
+	b.run("live frame", chromedp.AttributeValue("#live-frame", "sandbox", &sandbox, &ok, chromedp.ByQuery),
+		chromedp.AttributeValue("#live-frame", "src", &src, nil, chromedp.ByQuery))
+	if !ok || sandbox != "allow-scripts" || !strings.HasPrefix(src, "/live/") {
+		t.Errorf("live frame sandbox=%q (set %v) src=%q, want allow-scripts and a /live/ URL", sandbox, ok, src)
+	}
+	// The page in the frame loads its scripts after the frame's load event; scrubbing
+	// is tried until it shows, within a deadline.
+	b.run("live loaded", chromedp.WaitVisible("#live-frame[data-loaded]", chromedp.ByQuery))
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		early := b.frameShot("#live-frame", "0")
+		late := b.frameShot("#live-frame", "1.6")
+		if !bytes.Equal(early, late) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("scrubbing the live preview from 0 s to 1.6 s changes nothing on screen")
+		}
+	}
 	b.run("scroll up", chromedp.Evaluate(`window.scrollTo(0, 0)`, nil))
 	b.screenshot("5-building")
 	close(agent.gate)
@@ -288,6 +333,12 @@ func TestStudioPersonPath(t *testing.T) {
 	// second preview.
 	b.runFor("message applied", 3*time.Minute, chromedp.WaitVisible(`#message-queue li[data-status="applied"]`, chromedp.ByQuery))
 	b.runFor("first preview", 3*time.Minute, chromedp.WaitVisible("#approve-preview", chromedp.ByQuery))
+	// The iteration rewrote files, and the live preview reloaded for them.
+	var reloaded string
+	b.run("live reloaded", chromedp.AttributeValue("#live-frame", "src", &reloaded, nil, chromedp.ByQuery))
+	if reloaded == src {
+		t.Errorf("live frame still at %q after the files changed", reloaded)
+	}
 	var p2 studioProject
 	c.do(http.MethodGet, "/v1/projects/"+id, nil, &p2)
 	p = p2
@@ -486,4 +537,86 @@ func TestStudioOperations(t *testing.T) {
 	}
 	b.screenshot("9-operations")
 	b.checkNoProblems()
+}
+
+// hostileScript is what a malicious generated page would try from inside the live
+// preview: read the Studio's key, reach into the Studio's page, call the API. It
+// reports what it got to its parent, again and again so the test cannot miss it.
+const hostileScript = `(function () {
+  function attempt(f) { try { return String(f()); } catch (e) { return 'blocked:' + e.name; } }
+  async function probe() {
+    var r = {};
+    r.own = attempt(function () { return sessionStorage.getItem('koda.apiKey'); });
+    r.parent = attempt(function () { return parent.sessionStorage.getItem('koda.apiKey'); });
+    r.dom = attempt(function () { return parent.document.body.innerText.length; });
+    r.origin = attempt(function () { return self.origin; });
+    try {
+      var res = await fetch('/v1/projects', { credentials: 'include' });
+      r.api = 'status:' + res.status;
+    } catch (e) { r.api = 'blocked:' + e.name; }
+    parent.postMessage({ type: 'hostile-report', report: r }, '*');
+  }
+  setInterval(probe, 300);
+})();`
+
+// hostileAgent is the builtin agent whose pages also carry hostileScript.
+type hostileAgent struct{ koda.Agent }
+
+func (a hostileAgent) Generate(ctx context.Context, p *koda.Project, sb koda.Sandbox, r koda.Reporter) error {
+	if err := a.Agent.Generate(ctx, p, sb, r); err != nil {
+		return err
+	}
+	if _, err := sb.WriteFile(ctx, "hostile.js", []byte(hostileScript), false); err != nil {
+		return err
+	}
+	_, err := sb.Replace(ctx, "index.html", "</body>", `<script src="hostile.js"></script></body>`, 1)
+	return err
+}
+
+// TestStudioPreviewFrameIsConfined serves a hostile generated page in the Studio's live
+// preview and checks it can neither read the Studio's session storage (where the key
+// is), nor its page, nor call the API as the signed-in person.
+func TestStudioPreviewFrameIsConfined(t *testing.T) {
+	m := startTuned(t, kodatest.MustRedis(t, 7), func(m *Main) {
+		m.Agent = hostileAgent{builtin.New(slog.New(slog.DiscardHandler))}
+	})
+	c := client{t: t, base: m.PublicURL}
+	var p studioProject
+	c.do(http.MethodPost, "/v1/projects", map[string]any{"prompt": "a ball moving around", "style": "smooth", "duration_s": 2}, &p)
+	pp := c.waitProject(p.ID, time.Minute, "plan", func(p project) bool { return p.Phase == "plan" && p.Plan != nil })
+	c.do(http.MethodPost, "/v1/projects/"+pp.ID+"/plan/approve", nil, &p)
+	c.waitProject(p.ID, 3*time.Minute, "preview", func(p project) bool { return p.Phase == "preview" })
+
+	b := newStudioBrowser(t, m.PublicURL)
+	b.signIn(testAPIKey)
+	b.run("listen", chromedp.Evaluate(`window.addEventListener('message', (e) => {
+		if (e.data && e.data.type === 'hostile-report') window.__hostile = e.data.report; }); true`, nil))
+	b.run("open project", chromedp.Navigate(m.PublicURL+"/#/p/"+p.ID), chromedp.WaitVisible("#live-frame", chromedp.ByQuery))
+	b.run("listen again", chromedp.Evaluate(`window.addEventListener('message', (e) => {
+		if (e.data && e.data.type === 'hostile-report') window.__hostile = e.data.report; }); true`, nil))
+	b.waitJS("hostile report", time.Minute, `!!window.__hostile`)
+	var report map[string]string
+	var key string
+	b.run("report", chromedp.Evaluate(`window.__hostile`, &report),
+		chromedp.Evaluate(`sessionStorage.getItem('koda.apiKey')`, &key))
+	t.Logf("hostile page report: %v", report)
+	if key != testAPIKey {
+		t.Fatalf("the Studio's own session holds %q; the test would prove nothing", key)
+	}
+	for _, k := range []string{"own", "parent", "dom"} {
+		if !strings.HasPrefix(report[k], "blocked:") {
+			t.Errorf("hostile page read %s = %q, want it blocked", k, report[k])
+		}
+	}
+	if report["origin"] != "null" {
+		t.Errorf("hostile page origin = %q, want the opaque origin null", report["origin"])
+	}
+	if r := report["api"]; r != "status:401" && !strings.HasPrefix(r, "blocked:") {
+		t.Errorf("hostile page's API call = %q, want 401 or blocked", r)
+	}
+	for _, v := range report {
+		if strings.Contains(v, testAPIKey) {
+			t.Errorf("hostile page got the key: %v", report)
+		}
+	}
 }
