@@ -393,7 +393,9 @@ function liveSection(box, id) {
     frame = h('iframe', { id: 'live-frame', title: 'Live preview', sandbox: 'allow-scripts', referrerpolicy: 'no-referrer',
       src: src(), onload: () => {
         frame.dataset.loaded = String(version);
-        if (scrubbed) post({ type: 'seek', t: Number(scrub.value) });
+        // The page may finish starting after its load event (images decode first), so
+        // a scrubbed time is sent again once it surely listens.
+        if (scrubbed) for (const ms of [0, 300, 1000]) setTimeout(() => post({ type: 'seek', t: Number(scrub.value) }), ms);
       } });
     label = h('span', { class: 'mono time', text: '0.0 s' });
     scrub = h('input', { type: 'range', id: 'live-scrub', min: 0, max: duration, step: 0.05, value: 0, 'aria-label': 'Time',

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -244,7 +245,7 @@ func TestStudioPersonPath(t *testing.T) {
 		chromedp.WaitVisible("#prompt", chromedp.ByQuery),
 		chromedp.WaitVisible(`#presets input[value="720p"]`, chromedp.ByQuery))
 	b.run("fill form",
-		chromedp.SendKeys("#prompt", "a ball moving around", chromedp.ByQuery),
+		chromedp.SendKeys("#prompt", "a ball moving around, then the text 'Hello from Koda' appears", chromedp.ByQuery),
 		chromedp.SendKeys("#duration", "2", chromedp.ByQuery),
 		chromedp.Click(`#presets input[value="720p"]`, chromedp.ByQuery))
 	b.screenshot("2-form")
@@ -505,10 +506,20 @@ func fetchBytes(t *testing.T, url string) []byte {
 	return b
 }
 
-// TestStudioOperations signs in and checks the operations page shows usage against the
-// tenant's limits, the webhook secret rotating, and the Asynqmon link.
+// TestStudioOperations checks the account's operations page: usage against limits,
+// a failing webhook's deliveries with their attempts and a redelivery, the webhook
+// secret rotating, an API key made and revoked, and the Asynqmon link.
 func TestStudioOperations(t *testing.T) {
 	m := startKoda(t, kodatest.MustRedis(t, 7))
+	c := client{t: t, base: m.PublicURL}
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(down.Close)
+	var p studioProject
+	c.do(http.MethodPost, "/v1/projects", map[string]any{"prompt": "a ball moving around", "duration_s": 2, "callback_url": down.URL + "/hooks"}, &p)
+	c.waitProject(p.ID, time.Minute, "question", func(p project) bool { return p.Phase == "question" })
+
 	b := newStudioBrowser(t, m.PublicURL)
 	b.signIn(testAPIKey)
 	b.run("ops", chromedp.Click(`nav a[href="#/ops"]`, chromedp.ByQuery),
@@ -517,6 +528,24 @@ func TestStudioOperations(t *testing.T) {
 	if n := b.count("#usage-card .meter"); n != 3 {
 		t.Errorf("usage shows %d meters, want 3", n)
 	}
+
+	// Deliveries to the failing receiver, with their attempts, and a redelivery.
+	b.runFor("deliveries", time.Minute, chromedp.Poll(`(async () => {
+		document.querySelector('#delivery-status').dispatchEvent(new Event('change'));
+		await new Promise((r) => setTimeout(r, 300));
+		return [...document.querySelectorAll('#deliveries-card tr[data-delivery] td:nth-child(3)')].some((td) => Number(td.textContent) >= 1);
+	})()`, nil, chromedp.WithPollingInterval(time.Second)))
+	b.run("attempts", chromedp.Click(`#deliveries-card tr[data-delivery] button`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#deliveries-card tr.detail table`, chromedp.ByQuery))
+	if got := b.text(`#deliveries-card tr.detail tbody tr td:nth-child(2)`); got != "503" {
+		t.Errorf("first attempt's status on the page = %q, want 503", got)
+	}
+	b.run("scroll", chromedp.Evaluate(`window.scrollTo(0, 0)`, nil))
+	b.screenshot("9-operations")
+	b.run("redeliver", chromedp.Click(`#deliveries-card tr[data-delivery] button:nth-of-type(2)`, chromedp.ByQuery),
+		chromedp.WaitVisible(`//div[contains(@class,"toast")][contains(., "redelivery")]`, chromedp.BySearch))
+
+	// The webhook secret, revealed and rotated.
 	var before, after string
 	b.run("reveal", chromedp.Click("#secret-card .secret-row button", chromedp.ByQuery),
 		chromedp.Text("#secret-value", &before, chromedp.ByQuery))
@@ -530,12 +559,31 @@ func TestStudioOperations(t *testing.T) {
 	if !strings.HasPrefix(after, "whsec_") || after == before {
 		t.Errorf("secret after rotation = %q, before %q", after, before)
 	}
+
+	// An API key made here works once and not after it is revoked.
+	var key string
+	b.run("create key", chromedp.SendKeys("#key-name", "studio-test", chromedp.ByQuery),
+		chromedp.Click("#create-key", chromedp.ByQuery),
+		chromedp.WaitVisible("#new-key", chromedp.ByQuery),
+		chromedp.Text("#new-key", &key, chromedp.ByQuery),
+		chromedp.WaitVisible(`#key-list li[data-key] button`, chromedp.ByQuery))
+	if !strings.HasPrefix(key, "koda_") {
+		t.Fatalf("new key on the page = %q", key)
+	}
+	if status, _ := (client{t: t, base: m.PublicURL, key: key}).do(http.MethodGet, "/v1/usage", nil, nil); status != http.StatusOK {
+		t.Errorf("the new key answers %d", status)
+	}
+	b.run("revoke", chromedp.Click(`#key-list li[data-key] button`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#key-list li.revoked`, chromedp.ByQuery))
+	if status, _ := (client{t: t, base: m.PublicURL, key: key}).do(http.MethodGet, "/v1/usage", nil, nil); status != http.StatusUnauthorized {
+		t.Errorf("the revoked key answers %d, want 401", status)
+	}
+
 	var href string
 	b.run("asynqmon link", chromedp.AttributeValue("#asynqmon", "href", &href, nil, chromedp.ByQuery))
 	if href != "/monitoring/" {
 		t.Errorf("Asynqmon link = %q", href)
 	}
-	b.screenshot("9-operations")
 	b.checkNoProblems()
 }
 
