@@ -36,10 +36,11 @@ type studioBrowser struct {
 	shots    string // directory for screenshots; "" keeps none
 	download string // directory downloads land in
 
-	mu       sync.Mutex
-	problems []string
-	done     map[string]string // download GUID → suggested file name, once completed
-	names    map[string]string
+	mu            sync.Mutex
+	problems      []string
+	frameProblems []string          // errors of the page in the live preview
+	done          map[string]string // download GUID → suggested file name, once completed
+	names         map[string]string
 }
 
 func newStudioBrowser(t *testing.T, base string) *studioBrowser {
@@ -76,7 +77,13 @@ func newStudioBrowser(t *testing.T, base string) *studioBrowser {
 			// Network entries are the API's own 4xx answers the page handles; anything
 			// else at error level (a CSP violation, a failed module) is a defect.
 			if ev.Entry.Level == cdplog.LevelError && ev.Entry.Source != cdplog.SourceNetwork {
-				b.problems = append(b.problems, fmt.Sprintf("log %s: %s %s", ev.Entry.Source, ev.Entry.Text, ev.Entry.URL))
+				line := fmt.Sprintf("log %s: %s %s", ev.Entry.Source, ev.Entry.Text, ev.Entry.URL)
+				if strings.Contains(ev.Entry.URL, "/live/") {
+					// The generated page in the live preview, not the Studio.
+					b.frameProblems = append(b.frameProblems, line)
+				} else {
+					b.problems = append(b.problems, line)
+				}
 			}
 		case *page.EventJavascriptDialogOpening:
 			// confirm() is answered OK, as the person clicking through would.
@@ -667,4 +674,13 @@ func TestStudioPreviewFrameIsConfined(t *testing.T) {
 			t.Errorf("hostile page got the key: %v", report)
 		}
 	}
+	// What the hostile page tried was refused inside its frame (its own policy blocks
+	// connections); the Studio itself logged nothing.
+	b.mu.Lock()
+	refused := strings.Join(b.frameProblems, "\n")
+	b.mu.Unlock()
+	if !strings.Contains(refused, "/v1/projects") {
+		t.Errorf("the live preview's refusal of the API call was not logged; frame errors:\n%s", refused)
+	}
+	b.checkNoProblems()
 }
