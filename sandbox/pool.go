@@ -23,6 +23,12 @@ type PoolConfig struct {
 	// answers QUOTA_EXCEEDED.
 	MaxPerTenant int
 	MaxPerNode   int
+	// Admit, when set, is asked before every creation (the API's and Koda's own)
+	// whether the tenant may have one more sandbox while live of its sandboxes exist in
+	// this pool; an error refuses the creation (lifecycle.Service.CheckSandboxes, the
+	// tenant's live-sandbox limit, answering 429). Admissions run one at a time, so
+	// concurrent creations cannot slip past the limit together.
+	Admit func(ctx context.Context, tenant string, live int) error
 	// IdleTimeout is how long a sandbox may sit unused before ReapIdle checkpoints and
 	// destroys it. Default 5 minutes.
 	IdleTimeout time.Duration
@@ -38,10 +44,16 @@ type Pool struct {
 	cfg PoolConfig
 	log *slog.Logger
 
-	mu      sync.Mutex
-	byKey   map[poolKey]*entry
-	byID    map[string]*entry
-	pending map[poolKey]chan struct{} // creations in flight, so one key gets one sandbox
+	// admitting serialises Admit calls, which may reach the database, without
+	// holding mu (and so every other pool operation) meanwhile.
+	admitting sync.Mutex
+
+	mu sync.Mutex
+	// creating counts each tenant's creations in flight, keyed or not.
+	creating map[string]int
+	byKey    map[poolKey]*entry
+	byID     map[string]*entry
+	pending  map[poolKey]chan struct{} // creations in flight, so one key gets one sandbox
 }
 
 type poolKey struct{ tenant, project, name string }
@@ -84,7 +96,7 @@ func NewPool(cfg PoolConfig) *Pool {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &Pool{cfg: cfg, log: cfg.Logger, byKey: map[poolKey]*entry{}, byID: map[string]*entry{},
-		pending: map[poolKey]chan struct{}{}}
+		pending: map[poolKey]chan struct{}{}, creating: map[string]int{}}
 }
 
 // Provider is the provider the pool creates sandboxes with.
@@ -178,6 +190,18 @@ func (p *Pool) getOrCreate(ctx context.Context, spec koda.SandboxSpec, prefix st
 			p.mu.Unlock()
 			return nil, false, err
 		}
+		if p.cfg.Admit != nil {
+			p.mu.Unlock()
+			if retry, err := p.admit(ctx, spec.TenantID, key, keyed); retry || err != nil {
+				if err != nil {
+					return nil, false, err
+				}
+				continue
+			}
+			// admit returned with mu held and the tenant's creation counted.
+		} else {
+			p.creating[spec.TenantID]++
+		}
 		done := make(chan struct{})
 		if keyed {
 			p.pending[key] = done
@@ -190,7 +214,12 @@ func (p *Pool) getOrCreate(ctx context.Context, spec koda.SandboxSpec, prefix st
 		}
 		sb, restored, err := p.create(ctx, spec, restorePrefix)
 		p.mu.Lock()
-		delete(p.pending, key)
+		if keyed {
+			delete(p.pending, key)
+		}
+		if p.creating[spec.TenantID]--; p.creating[spec.TenantID] <= 0 {
+			delete(p.creating, spec.TenantID)
+		}
 		if err == nil {
 			now := p.cfg.Now()
 			e := &entry{sb: sb, key: key, prefix: prefix, created: now, lastActive: now, internal: internal}
@@ -205,26 +234,57 @@ func (p *Pool) getOrCreate(ctx context.Context, spec koda.SandboxSpec, prefix st
 	}
 }
 
+// admit asks cfg.Admit about one more sandbox of tenant. On success it returns with
+// mu held and the creation counted in creating; retry means another caller created the
+// keyed sandbox meanwhile (or a cap is now reached), so the caller starts over without
+// mu.
+func (p *Pool) admit(ctx context.Context, tenant string, key poolKey, keyed bool) (retry bool, err error) {
+	p.admitting.Lock()
+	defer p.admitting.Unlock()
+	p.mu.Lock()
+	live := p.tenantLiveLocked(tenant)
+	p.mu.Unlock()
+	if err := p.cfg.Admit(ctx, tenant, live); err != nil {
+		return false, err
+	}
+	p.mu.Lock()
+	_, exists := p.byKey[key]
+	_, pending := p.pending[key]
+	if keyed && (exists || pending) {
+		p.mu.Unlock()
+		return true, nil
+	}
+	if err := p.admitLocked(tenant); err != nil {
+		p.mu.Unlock()
+		return false, err
+	}
+	p.creating[tenant]++
+	return false, nil
+}
+
+// tenantLiveLocked counts the tenant's sandboxes, live or being created.
+func (p *Pool) tenantLiveLocked(tenant string) int {
+	n := p.creating[tenant]
+	for _, e := range p.byID {
+		if e.key.tenant == tenant {
+			n++
+		}
+	}
+	return n
+}
+
 // admitLocked enforces the per-tenant and per-node caps, counting creations in flight.
 func (p *Pool) admitLocked(tenant string) error {
-	live := len(p.byID) + len(p.pending)
+	live := len(p.byID)
+	for _, n := range p.creating {
+		live += n
+	}
 	if p.cfg.MaxPerNode > 0 && live >= p.cfg.MaxPerNode {
 		return &koda.Error{Kind: koda.ELIMIT, Code: koda.CodeQuotaExceeded, RetryAfter: 30,
 			Message: fmt.Sprintf("this node already runs its limit of %d sandboxes", p.cfg.MaxPerNode)}
 	}
 	if p.cfg.MaxPerTenant > 0 {
-		n := 0
-		for _, e := range p.byID {
-			if e.key.tenant == tenant {
-				n++
-			}
-		}
-		for k := range p.pending {
-			if k.tenant == tenant {
-				n++
-			}
-		}
-		if n >= p.cfg.MaxPerTenant {
+		if n := p.tenantLiveLocked(tenant); n >= p.cfg.MaxPerTenant {
 			return &koda.Error{Kind: koda.ELIMIT, Code: koda.CodeQuotaExceeded, RetryAfter: 30,
 				Message: fmt.Sprintf("the tenant already has its limit of %d live sandboxes", p.cfg.MaxPerTenant)}
 		}

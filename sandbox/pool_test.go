@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -385,5 +386,43 @@ func tarNames(t *testing.T, tgz []byte) []string {
 			t.Fatal(err)
 		}
 		names = append(names, h.Name)
+	}
+}
+
+// TestPoolAdmitGuardsEveryCreation: the admission check (the tenant's live-sandbox
+// limit in production) is asked before the API's and Koda's own creations, with the
+// tenant's live count, and its refusal is returned unchanged.
+func TestPoolAdmitGuardsEveryCreation(t *testing.T) {
+	ctx := context.Background()
+	var asked []int
+	p, _, _ := newPool(t, sandbox.PoolConfig{Admit: func(_ context.Context, tenant string, live int) error {
+		if tenant == "t1" {
+			asked = append(asked, live)
+			if live >= 2 {
+				return koda.Errorf(koda.ELIMIT, koda.CodeLimitSandboxes, "limit")
+			}
+		}
+		return nil
+	}})
+	if _, err := p.CreateFor(ctx, "t1", "session", "main"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.CreateFor(ctx, "t1", "session", "main"); err != nil {
+		t.Fatal("the live sandbox of the same key was refused:", err)
+	}
+	if _, _, err := p.CreateRestored(ctx, koda.SandboxSpec{TenantID: "t1", ProjectID: "prj_a", Name: "codegen"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := p.CreateRestored(ctx, koda.SandboxSpec{TenantID: "t1", ProjectID: "prj_b", Name: "codegen"}); koda.ErrorCode(err) != koda.CodeLimitSandboxes {
+		t.Fatalf("agent's sandbox over the limit: %v", err)
+	}
+	if _, err := p.CreateFor(ctx, "t1", "other", "main"); koda.ErrorCode(err) != koda.CodeLimitSandboxes {
+		t.Fatalf("API sandbox over the limit: %v", err)
+	}
+	if _, err := p.CreateFor(ctx, "t2", "other", "main"); err != nil {
+		t.Fatal("another tenant was refused:", err)
+	}
+	if want := []int{0, 1, 2, 2}; !slices.Equal(asked, want) {
+		t.Fatalf("admission asked with live counts %v, want %v", asked, want)
 	}
 }

@@ -216,3 +216,39 @@ func TestSandboxHTTPAPI(t *testing.T) {
 		t.Fatalf("anonymous list: %d", code)
 	}
 }
+
+// TestSandboxLiveLimit429: a tenant whose limits allow one live sandbox gets 429
+// LIMIT_LIVE_SANDBOXES with a Retry-After for a second one, and may create one again
+// once the first is destroyed.
+func TestSandboxLiveLimit429(t *testing.T) {
+	m := startKodaWith(t, func(*Main) {})
+	admin := client{t: t, base: m.PublicURL, key: testAdminKey}
+	if code, _ := admin.do(http.MethodPost, "/admin/tenants", map[string]any{"id": "t_one", "name": "one",
+		"limits": map[string]int{"live_sandboxes": 1}}, nil); code != http.StatusCreated {
+		t.Fatalf("create tenant: %d", code)
+	}
+	var key struct {
+		Key string `json:"key"`
+	}
+	if code, _ := admin.do(http.MethodPost, "/admin/tenants/t_one/keys", map[string]string{"name": "ci"}, &key); code != http.StatusCreated {
+		t.Fatalf("create key: %d", code)
+	}
+	c := client{t: t, base: m.PublicURL, key: key.Key}
+	var first struct {
+		ID string `json:"id"`
+	}
+	if code, _ := c.do(http.MethodPost, "/v1/sandboxes", map[string]any{"project_id": "a"}, &first); code != http.StatusCreated {
+		t.Fatalf("first sandbox: %d", code)
+	}
+	var e apiError
+	code, hdr := c.do(http.MethodPost, "/v1/sandboxes", map[string]any{"project_id": "b"}, &e)
+	if code != http.StatusTooManyRequests || e.Error.Code != koda.CodeLimitSandboxes || e.Error.Message == "" || hdr.Get("Retry-After") == "" {
+		t.Fatalf("second sandbox: %d %+v %v", code, e, hdr)
+	}
+	if code, _ := c.do(http.MethodDelete, "/v1/sandboxes/"+first.ID, nil, nil); code != http.StatusNoContent {
+		t.Fatalf("delete: %d", code)
+	}
+	if code, _ := c.do(http.MethodPost, "/v1/sandboxes", map[string]any{"project_id": "b"}, nil); code != http.StatusCreated {
+		t.Fatalf("after destroying the first: %d", code)
+	}
+}

@@ -34,11 +34,16 @@ func (m *Main) openSandboxes() (*sandbox.Pool, error) {
 	if err := m.sandboxes.Sweep(context.Background()); err != nil {
 		m.Logger.Warn("sweep old sandboxes", "err", err)
 	}
-	m.pool = sandbox.NewPool(sandbox.PoolConfig{
+	pc := sandbox.PoolConfig{
 		Provider: m.sandboxes, Storage: m.storage, Logger: m.Logger,
 		MaxPerTenant: orDefault(c.MaxPerTenant, 8), MaxPerNode: orDefault(c.MaxPerNode, 32),
 		IdleTimeout: c.Idle,
-	})
+	}
+	if m.lifecycle != nil {
+		// The tenant's live-sandbox limit (429), for the API's sandboxes and the agent's alike.
+		pc.Admit = m.lifecycle.CheckSandboxes
+	}
+	m.pool = sandbox.NewPool(pc)
 	return m.pool, nil
 }
 
