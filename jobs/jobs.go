@@ -66,7 +66,6 @@ var Specs = map[string]Spec{
 	// Periodic maintenance: Unique keeps a second copy out should two schedulers ever
 	// overlap during a leadership change.
 	KindCleanPreviews: {Queue: QueueMaintenance, Timeout: 10 * time.Minute, MaxRetry: 1, Unique: 30 * time.Minute},
-	KindReapSandboxes: {Queue: QueueMaintenance, Timeout: time.Minute, MaxRetry: 0, Unique: 50 * time.Second},
 	KindDailyCleanup:  {Queue: QueueMaintenance, Timeout: 30 * time.Minute, MaxRetry: 2, Unique: 12 * time.Hour},
 	KindUsage:         {Queue: QueueMaintenance, Timeout: 10 * time.Minute, MaxRetry: 2, Unique: 30 * time.Minute},
 	KindIdempotency:   {Queue: QueueMaintenance, Timeout: 10 * time.Minute, MaxRetry: 2, Unique: 30 * time.Minute},

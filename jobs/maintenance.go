@@ -1,10 +1,10 @@
 package jobs
 
 // Periodic maintenance kinds, enqueued by the one elected scheduler of the cluster.
-// Never rename: they are stored in Redis.
+// Never rename: they are stored in Redis. Idle sandboxes are not among them: each
+// process reaps the sandboxes it holds itself (sandbox.Pool.RunReaper).
 const (
 	KindCleanPreviews = "maintenance:previews"    // delete preview videos older than a day
-	KindReapSandboxes = "maintenance:sandboxes"   // destroy sandboxes idle too long
 	KindDailyCleanup  = "maintenance:daily"       // orphaned sandboxes, stale sessions
 	KindUsage         = "maintenance:usage"       // aggregate usage
 	KindIdempotency   = "maintenance:idempotency" // purge idempotency records past their window
@@ -15,12 +15,6 @@ type CleanPreviewsArgs struct{}
 
 func (CleanPreviewsArgs) Kind() string   { return KindCleanPreviews }
 func (CleanPreviewsArgs) TaskID() string { return "" }
-
-// ReapSandboxesArgs asks the sandbox provider to checkpoint and destroy idle sandboxes.
-type ReapSandboxesArgs struct{}
-
-func (ReapSandboxesArgs) Kind() string   { return KindReapSandboxes }
-func (ReapSandboxesArgs) TaskID() string { return "" }
 
 // DailyCleanupArgs asks for the daily clean-up of orphaned sandboxes and stale sessions.
 type DailyCleanupArgs struct{}

@@ -478,7 +478,7 @@ func (p *Pool) DestroyAll(ctx context.Context, tenant, project string) error {
 
 // ReapIdle checkpoints and destroys sandboxes unused for idle (0: IdleTimeout) that are
 // neither running a command nor held through Acquire. It returns how many it destroyed.
-// The maintenance pool calls it every minute.
+// RunReaper calls it periodically.
 func (p *Pool) ReapIdle(ctx context.Context, idle time.Duration) (int, error) {
 	if idle <= 0 {
 		idle = p.cfg.IdleTimeout
@@ -511,6 +511,27 @@ func (p *Pool) ReapIdle(ctx context.Context, idle time.Duration) (int, error) {
 		p.log.Info("idle sandboxes reaped", "count", n, "idle_timeout", idle)
 	}
 	return n, errors.Join(errs...)
+}
+
+// RunReaper reaps this pool's idle sandboxes (ReapIdle with IdleTimeout) until ctx
+// ends. Every process that holds sandboxes runs its own: they live on this node only,
+// so a cluster-wide singleton would leave every other node's sandboxes unreaped. It
+// checks at a quarter of IdleTimeout, at least every second and at most every minute,
+// so a sandbox outlives IdleTimeout by at most that much.
+func (p *Pool) RunReaper(ctx context.Context) {
+	every := min(max(p.cfg.IdleTimeout/4, time.Second), time.Minute)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if _, err := p.ReapIdle(ctx, 0); err != nil && ctx.Err() == nil {
+			p.log.Warn("reap idle sandboxes", "err", err)
+		}
+	}
 }
 
 // Close checkpoints and destroys every sandbox, for shutdown.

@@ -14,13 +14,6 @@ import (
 // Maintenance holds the periodic jobs of packages outside workers. Each runs on the
 // maintenance pool, enqueued by the single elected scheduler; a nil hook is skipped.
 type Maintenance struct {
-	// ReapIdleSandboxes checkpoints and destroys sandboxes idle longer than idle
-	// (every minute). Left nil, a SandboxProvider with a
-	// ReapIdle(ctx, idle) (int, error) method is used.
-	ReapIdleSandboxes func(ctx context.Context, idle time.Duration) (int, error)
-	// SandboxIdle overrides the idle time before a sandbox is reaped; 0 uses the
-	// pool's own IdleTimeout (KODA_SANDBOX_IDLE).
-	SandboxIdle time.Duration
 	// CleanOrphans destroys sandboxes no task owns and expires stale sessions (daily).
 	// Left nil, a SandboxProvider with a CleanOrphans(ctx) (int, error) method is used.
 	CleanOrphans func(ctx context.Context) (int, error)
@@ -32,17 +25,12 @@ type Maintenance struct {
 
 // idleReaper and orphanCleaner are the optional methods of a sandbox provider that
 // the maintenance jobs use when no hook is set.
-type idleReaper interface {
-	ReapIdle(ctx context.Context, idle time.Duration) (int, error)
-}
-
 type orphanCleaner interface {
 	CleanOrphans(ctx context.Context) (int, error)
 }
 
 func (h *Handlers) maintenanceHandlers(mux *asynq.ServeMux) {
 	mux.HandleFunc(jobs.KindCleanPreviews, handle(h.cleanPreviews))
-	mux.HandleFunc(jobs.KindReapSandboxes, handle(h.reapSandboxes))
 	mux.HandleFunc(jobs.KindDailyCleanup, handle(h.dailyCleanup))
 	mux.HandleFunc(jobs.KindUsage, handle(h.aggregateUsage))
 	mux.HandleFunc(jobs.KindIdempotency, handle(h.purgeIdempotency))
@@ -87,26 +75,6 @@ func (h *Handlers) cleanPreviews(ctx context.Context, _ *asynq.Task, _ jobs.Clea
 		n++
 	}
 	h.log().Info("old preview videos deleted", "count", n, "older_than", ttl)
-	return nil
-}
-
-func (h *Handlers) reapSandboxes(ctx context.Context, _ *asynq.Task, _ jobs.ReapSandboxesArgs) error {
-	reap := h.Maintenance.ReapIdleSandboxes
-	if reap == nil {
-		r, ok := h.Sandboxes.(idleReaper)
-		if !ok {
-			return nil
-		}
-		reap = r.ReapIdle
-	}
-	// 0 leaves the choice to the pool, whose IdleTimeout is KODA_SANDBOX_IDLE.
-	n, err := reap(ctx, h.Maintenance.SandboxIdle)
-	if err != nil {
-		return fmt.Errorf("reap idle sandboxes: %w", err)
-	}
-	if n > 0 {
-		h.log().Info("idle sandboxes reaped", "count", n)
-	}
 	return nil
 }
 

@@ -79,14 +79,16 @@ type Main struct {
 	renderer  *renderer.Renderer
 	sandboxes *local.Provider
 	pool      *sandbox.Pool
-	listener  net.Listener
-	serveErr  chan error
-	ops       ops
-	tenants   *tenant.Service
-	guard     *ssrf.Guard
-	relay     *events.Relay
-	live      *live.Preview
-	stopRelay context.CancelFunc
+	// stopReaper ends the pool's idle-reaping loop.
+	stopReaper func()
+	listener   net.Listener
+	serveErr   chan error
+	ops        ops
+	tenants    *tenant.Service
+	guard      *ssrf.Guard
+	relay      *events.Relay
+	live       *live.Preview
+	stopRelay  context.CancelFunc
 }
 
 // Open builds and starts everything the process runs.

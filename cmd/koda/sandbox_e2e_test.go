@@ -252,3 +252,55 @@ func TestSandboxLiveLimit429(t *testing.T) {
 		t.Fatalf("after destroying the first: %d", code)
 	}
 }
+
+// TestIdleSandboxesReapedOnEveryNode: two processes sharing Redis — one running every
+// pool (and so the elected scheduler), one serving only the API — each hold a sandbox;
+// both are checkpointed and destroyed once idle past KODA_SANDBOX_IDLE, each by its
+// own node, and the checkpoint brings the files back.
+func TestIdleSandboxesReapedOnEveryNode(t *testing.T) {
+	idle := func(m *Main) { m.Config.Sandbox.Idle = time.Second }
+	leader := startTuned(t, "", idle)
+	apiOnly := startTuned(t, leader.embedded.URL(), func(m *Main) { idle(m); m.Pools = nil })
+	type held struct {
+		c  client
+		id string
+	}
+	var sbs []held
+	for _, m := range []*Main{leader, apiOnly} {
+		c := client{t: t, base: m.PublicURL}
+		var info struct {
+			ID string `json:"id"`
+		}
+		if code, _ := c.do(http.MethodPost, "/v1/sandboxes", map[string]any{"project_id": "s1"}, &info); code != http.StatusCreated {
+			t.Fatalf("create on %s: %d", m.PublicURL, code)
+		}
+		if code, _ := c.do(http.MethodPost, "/v1/sandboxes/"+info.ID+"/tools/write_file",
+			map[string]any{"path": "kept.txt", "content": "kept"}, nil); code != 200 {
+			t.Fatalf("write: %d", code)
+		}
+		sbs = append(sbs, held{c, info.ID})
+	}
+	for _, s := range sbs {
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			code, _ := s.c.do(http.MethodGet, "/v1/sandboxes/"+s.id, nil, nil)
+			if code == http.StatusNotFound {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("sandbox %s on %s still live (%d) long after its idle time", s.id, s.c.base, code)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		var info struct {
+			ID string `json:"id"`
+		}
+		s.c.do(http.MethodPost, "/v1/sandboxes", map[string]any{"project_id": "s1"}, &info)
+		var rf struct {
+			Content string `json:"content"`
+		}
+		if code, _ := s.c.do(http.MethodPost, "/v1/sandboxes/"+info.ID+"/tools/read_file", map[string]any{"path": "kept.txt"}, &rf); code != 200 || rf.Content != "kept" {
+			t.Fatalf("reaped sandbox on %s was not checkpointed: %d %+v", s.c.base, code, rf)
+		}
+	}
+}

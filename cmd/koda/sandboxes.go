@@ -12,7 +12,7 @@ import (
 
 // openSandboxes builds, once per process, the local sandbox provider and the pool that
 // workers (codegen) and the sandbox API share: limits per tenant and node, idle reaping
-// (the maintenance task), checkpoints to storage.
+// (the pool's own loop on this node), checkpoints to storage.
 func (m *Main) openSandboxes() (*sandbox.Pool, error) {
 	if m.pool != nil {
 		return m.pool, nil
@@ -44,12 +44,23 @@ func (m *Main) openSandboxes() (*sandbox.Pool, error) {
 		pc.Admit = m.lifecycle.CheckSandboxes
 	}
 	m.pool = sandbox.NewPool(pc)
+	// Each process reaps the idle sandboxes it holds itself (KODA_SANDBOX_IDLE).
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		m.pool.RunReaper(ctx)
+	}()
+	m.stopReaper = func() { stop(); <-done }
 	return m.pool, nil
 }
 
 // closeSandboxes checkpoints and destroys every sandbox, then releases the provider.
 func (m *Main) closeSandboxes() error {
 	var errs []error
+	if m.stopReaper != nil {
+		m.stopReaper()
+	}
 	if m.pool != nil {
 		errs = append(errs, m.pool.Close(context.Background()))
 	}
