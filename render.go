@@ -77,3 +77,42 @@ type Batch struct {
 	// (ProjectID empty); a one-project batch uses the project's.
 	CallbackURL string
 }
+
+// RenderView is the one JSON shape of a render: API responses, the render.completed and
+// render.failed webhooks, and the OpenAPI Render schema (a test holds them equal).
+type RenderView struct {
+	ID         string         `json:"id"`
+	ProjectID  string         `json:"project_id"`
+	BatchID    string         `json:"batch_id,omitempty"`
+	Kind       RenderKind     `json:"kind"`
+	Preset     PresetSpec     `json:"preset"`
+	DurationS  float64        `json:"duration_s"`
+	Status     RenderStatus   `json:"status"`
+	Progress   RenderProgress `json:"progress"`
+	VideoURL   string         `json:"video_url,omitempty"`
+	ThumbURL   string         `json:"thumbnail_url,omitempty"`
+	SizeBytes  int64          `json:"size_bytes,omitempty"`
+	Attempts   int            `json:"attempts"`
+	Error      *Failure       `json:"error"`
+	CreatedAt  time.Time      `json:"created_at"`
+	StartedAt  *time.Time     `json:"started_at"`
+	FinishedAt *time.Time     `json:"finished_at"`
+	RenderMS   int64          `json:"render_ms,omitempty"`
+}
+
+// ViewRender shapes r for the wire; url turns a storage key into a download URL. Only a
+// succeeded render links its files: a failed one may have left partial output behind.
+func ViewRender(r *Render, url func(key string) string) RenderView {
+	v := RenderView{
+		ID: r.ID, ProjectID: r.ProjectID, BatchID: r.BatchID, Kind: r.Kind, Preset: r.Preset,
+		DurationS: r.DurationS, Status: r.Status, Progress: r.Progress, SizeBytes: r.SizeBytes,
+		Attempts: r.Attempts, Error: r.Error, CreatedAt: r.CreatedAt, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt,
+	}
+	if r.Status == RenderSucceeded && url != nil {
+		v.VideoURL, v.ThumbURL = url(r.VideoKey), url(r.ThumbKey)
+	}
+	if r.StartedAt != nil && r.FinishedAt != nil {
+		v.RenderMS = r.FinishedAt.Sub(*r.StartedAt).Milliseconds()
+	}
+	return v
+}

@@ -47,25 +47,8 @@ type videoView struct {
 	ThumbnailURL string `json:"thumbnail_url"`
 }
 
-type renderView struct {
-	ID         string              `json:"id"`
-	ProjectID  string              `json:"project_id"`
-	BatchID    string              `json:"batch_id,omitempty"`
-	Kind       koda.RenderKind     `json:"kind"`
-	Preset     koda.PresetSpec     `json:"preset"`
-	DurationS  float64             `json:"duration_s"`
-	Status     koda.RenderStatus   `json:"status"`
-	Progress   koda.RenderProgress `json:"progress"`
-	VideoURL   string              `json:"video_url,omitempty"`
-	ThumbURL   string              `json:"thumbnail_url,omitempty"`
-	SizeBytes  int64               `json:"size_bytes,omitempty"`
-	Attempts   int                 `json:"attempts"`
-	Error      *koda.Failure       `json:"error"`
-	CreatedAt  time.Time           `json:"created_at"`
-	StartedAt  *time.Time          `json:"started_at"`
-	FinishedAt *time.Time          `json:"finished_at"`
-	RenderMS   int64               `json:"render_ms,omitempty"`
-}
+// renderView is the domain's one shape of a render, shared with the webhooks.
+type renderView = koda.RenderView
 
 type batchView struct {
 	ID          string       `json:"id"`
@@ -83,20 +66,7 @@ type batchView struct {
 	CancelledAt *time.Time   `json:"cancelled_at"`
 }
 
-func (s *Server) viewRender(r *koda.Render) renderView {
-	v := renderView{
-		ID: r.ID, ProjectID: r.ProjectID, BatchID: r.BatchID, Kind: r.Kind, Preset: r.Preset,
-		DurationS: r.DurationS, Status: r.Status, Progress: r.Progress, SizeBytes: r.SizeBytes,
-		Attempts: r.Attempts, Error: r.Error, CreatedAt: r.CreatedAt, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt,
-	}
-	if r.Status == koda.RenderSucceeded {
-		v.VideoURL, v.ThumbURL = s.fileURL(r.VideoKey), s.fileURL(r.ThumbKey)
-	}
-	if r.StartedAt != nil && r.FinishedAt != nil {
-		v.RenderMS = r.FinishedAt.Sub(*r.StartedAt).Milliseconds()
-	}
-	return v
-}
+func (s *Server) viewRender(r *koda.Render) renderView { return koda.ViewRender(r, s.fileURL) }
 
 func (s *Server) viewProject(p *koda.Project, renders []*koda.Render) projectView {
 	v := projectView{

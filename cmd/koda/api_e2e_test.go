@@ -400,10 +400,7 @@ func TestBatchOfThreeProjectsByFourPresets(t *testing.T) {
 		n := 0
 		for _, raw := range hooks.payloads(koda.WebhookBatchCompleted) {
 			var ev struct {
-				Data struct {
-					BatchID   string `json:"batch_id"`
-					Succeeded int    `json:"succeeded"`
-				} `json:"data"`
+				Data koda.BatchCompletedData `json:"data"`
 			}
 			_ = json.Unmarshal(raw, &ev)
 			if ev.Data.BatchID == batch.ID && ev.Data.Succeeded == 12 {

@@ -128,10 +128,7 @@ func TestAutoApproveToFinalAndBatch(t *testing.T) {
 			var seenBatch bool
 			for _, raw := range hooks.payloads(koda.WebhookBatchCompleted) {
 				var ev struct {
-					Data struct {
-						BatchID   string `json:"batch_id"`
-						Succeeded int    `json:"succeeded"`
-					} `json:"data"`
+					Data koda.BatchCompletedData `json:"data"`
 				}
 				_ = json.Unmarshal(raw, &ev)
 				seenBatch = seenBatch || (ev.Data.BatchID == batch.ID && ev.Data.Succeeded == 1)

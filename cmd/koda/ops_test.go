@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kodahq/koda"
 	"github.com/kodahq/koda/internal/embedredis"
 	"github.com/kodahq/koda/internal/kodatest"
 )
@@ -72,14 +73,12 @@ func TestRedisWipedMidBatch(t *testing.T) {
 		perRender := map[string]int{}
 		for _, body := range hooks.payloads("render.completed") {
 			var ev struct {
-				Data struct {
-					RenderID string `json:"render_id"`
-				} `json:"data"`
+				Data koda.RenderView `json:"data"`
 			}
 			if err := json.Unmarshal(body, &ev); err != nil {
 				t.Fatal(err)
 			}
-			perRender[ev.Data.RenderID]++
+			perRender[ev.Data.ID]++
 		}
 		done := hooks.delivered()
 		if len(perRender) == len(p.Renders)-1 && done["render.completed"] == len(perRender) && done["batch.completed"] >= 2 {

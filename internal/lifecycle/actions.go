@@ -43,7 +43,7 @@ func (s *Service) Create(ctx context.Context, n koda.NewProject) (*koda.Project,
 		if err := tx.CreateProject(ctx, p); err != nil {
 			return fmt.Errorf("create project: %w", err)
 		}
-		return s.event(ctx, tx, p, koda.EventStateChange, map[string]any{"phase": p.Phase}, c)
+		return s.event(ctx, tx, p, koda.EventStateChange, koda.StateChangeData{Phase: p.Phase}, c)
 	})
 	if err != nil {
 		return nil, err
@@ -298,5 +298,5 @@ func (s *Service) createBatch(ctx context.Context, tx koda.Store, p *koda.Projec
 // message appends a conversation message to the project and its event stream.
 func (s *Service) message(ctx context.Context, tx koda.Store, p *koda.Project, role, content string, c *change) error {
 	p.Execution.Messages = append(p.Execution.Messages, koda.Message{Role: role, Content: content, At: s.now()})
-	return s.event(ctx, tx, p, koda.EventMessage, map[string]any{"role": role, "content": content}, c)
+	return s.event(ctx, tx, p, koda.EventMessage, koda.MessageData{Role: role, Content: content}, c)
 }

@@ -146,11 +146,11 @@ func (s *Service) move(ctx context.Context, tx koda.Store, p *koda.Project, acti
 	if next != koda.PhaseError {
 		p.Error = nil
 	}
-	if err := s.event(ctx, tx, p, koda.EventStateChange, map[string]any{"phase": next, "previous": prev}, c); err != nil {
+	if err := s.event(ctx, tx, p, koda.EventStateChange, koda.StateChangeData{Phase: next, Previous: prev}, c); err != nil {
 		return err
 	}
-	return s.webhook(ctx, tx, p, koda.WebhookPhaseChanged, map[string]any{
-		"project_id": p.ID, "phase": next, "previous_phase": prev,
+	return s.webhook(ctx, tx, p, koda.WebhookPhaseChanged, koda.PhaseChangedData{
+		ProjectID: p.ID, Phase: next, PreviousPhase: prev,
 	}, c)
 }
 

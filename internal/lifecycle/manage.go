@@ -284,8 +284,8 @@ func (s *Service) CancelBatch(ctx context.Context, id string) error {
 			if err := s.recordUsage(ctx, tx, r, r.Progress.FramesDone); err != nil {
 				return err
 			}
-			if _, err := tx.AppendEvent(ctx, r.ProjectID, koda.EventError, map[string]any{
-				"render_id": r.ID, "code": koda.CodeCancelled, "message": "the batch was cancelled",
+			if _, err := tx.AppendEvent(ctx, r.ProjectID, koda.EventError, koda.ErrorData{
+				RenderID: r.ID, Code: koda.CodeCancelled, Message: "the batch was cancelled",
 			}); err != nil {
 				return err
 			}

@@ -82,10 +82,7 @@ func (s *Service) RenderProgress(ctx context.Context, id string, pr koda.RenderP
 		if err := tx.UpdateRender(ctx, r); err != nil {
 			return err
 		}
-		if _, err := tx.AppendEvent(ctx, r.ProjectID, koda.EventRenderProgress, map[string]any{
-			"render_id": r.ID, "stage": pr.Stage, "percent": pr.Percent,
-			"frames_done": pr.FramesDone, "frames_total": pr.FramesTotal,
-		}); err != nil {
+		if _, err := tx.AppendEvent(ctx, r.ProjectID, koda.EventRenderProgress, koda.RenderProgressData{RenderID: r.ID, RenderProgress: pr}); err != nil {
 			return err
 		}
 		c.touched(r.ProjectID)
@@ -152,36 +149,25 @@ func (s *Service) FinishRender(ctx context.Context, id string, out RenderOutput,
 
 func (s *Service) renderEvents(ctx context.Context, tx koda.Store, p *koda.Project, r *koda.Render, c *change) error {
 	if r.Status == koda.RenderFailed {
-		if err := s.event(ctx, tx, p, koda.EventError, map[string]any{
-			"render_id": r.ID, "code": r.Error.Code, "message": r.Error.Message,
+		if err := s.event(ctx, tx, p, koda.EventError, koda.ErrorData{
+			RenderID: r.ID, Code: r.Error.Code, Message: r.Error.Message,
 		}, c); err != nil {
 			return err
 		}
-	} else if err := s.event(ctx, tx, p, koda.EventRenderProgress, map[string]any{
-		"render_id": r.ID, "stage": koda.StageDone, "percent": 100,
-		"frames_done": r.Progress.FramesDone, "frames_total": r.Progress.FramesTotal,
+	} else if err := s.event(ctx, tx, p, koda.EventRenderProgress, koda.RenderProgressData{
+		RenderID: r.ID, RenderProgress: koda.RenderProgress{Stage: koda.StageDone, Percent: 100,
+			FramesDone: r.Progress.FramesDone, FramesTotal: r.Progress.FramesTotal},
 	}, c); err != nil {
 		return err
 	}
 	if r.Kind != koda.RenderFinal {
 		return nil
 	}
+	typ := koda.WebhookRenderCompleted
 	if r.Status == koda.RenderFailed {
-		return s.webhook(ctx, tx, p, koda.WebhookRenderFailed, map[string]any{
-			"project_id": p.ID, "render_id": r.ID, "batch_id": r.BatchID, "preset": r.Preset.Name,
-			"error": map[string]string{"code": r.Error.Code, "message": r.Error.Message},
-		}, c)
+		typ = koda.WebhookRenderFailed
 	}
-	return s.webhook(ctx, tx, p, koda.WebhookRenderCompleted, s.RenderView(r, p.ID), c)
-}
-
-// RenderView is the JSON shape of a finished render in webhooks.
-func (s *Service) RenderView(r *koda.Render, projectID string) map[string]any {
-	return map[string]any{
-		"project_id": projectID, "render_id": r.ID, "batch_id": r.BatchID, "preset": r.Preset.Name,
-		"width": r.Preset.Width, "height": r.Preset.Height, "fps": r.Preset.FPS, "format": r.Preset.Format,
-		"video_url": s.fileURL(r.VideoKey), "thumbnail_url": s.fileURL(r.ThumbKey), "size_bytes": r.SizeBytes,
-	}
+	return s.webhook(ctx, tx, p, typ, koda.ViewRender(r, s.fileURL), c)
 }
 
 func (s *Service) maybeCompleteBatch(ctx context.Context, tx koda.Store, p *koda.Project, batchID string, c *change) error {
@@ -212,9 +198,9 @@ func (s *Service) maybeCompleteBatch(ctx context.Context, tx koda.Store, p *koda
 	for _, r := range rs {
 		ids = append(ids, r.ID)
 	}
-	data := map[string]any{
-		"project_id": b.ProjectID, "batch_id": batchID, "render_ids": ids,
-		"succeeded": succeeded, "failed": failed, "cancelled": b.CancelledAt != nil,
+	data := koda.BatchCompletedData{
+		ProjectID: b.ProjectID, BatchID: batchID, RenderIDs: ids,
+		Succeeded: succeeded, Failed: failed, Cancelled: b.CancelledAt != nil,
 	}
 	if b.ProjectID == "" {
 		// A batch over several projects reports to its own callback URL.

@@ -35,7 +35,7 @@ func (r *Reporter) TodoUpdate(ctx context.Context, todoID string, status koda.To
 func (r *Reporter) Thinking(ctx context.Context, message string) {
 	r.update(ctx, "thinking", func(tx koda.Store, p *koda.Project, c *change) error {
 		p.Execution.Thinking = message
-		return r.svc.event(ctx, tx, p, koda.EventThinking, map[string]any{"message": message}, c)
+		return r.svc.event(ctx, tx, p, koda.EventThinking, koda.ThinkingData{Message: message}, c)
 	})
 }
 
@@ -56,6 +56,6 @@ func (r *Reporter) FileWritten(ctx context.Context, path string, size int64) {
 		if !found {
 			p.Execution.Files = append(p.Execution.Files, koda.FileInfo{Path: path, SizeBytes: size})
 		}
-		return r.svc.event(ctx, tx, p, koda.EventFileWritten, map[string]any{"path": path, "size": size}, c)
+		return r.svc.event(ctx, tx, p, koda.EventFileWritten, koda.FileWrittenData{Path: path, Size: size}, c)
 	})
 }

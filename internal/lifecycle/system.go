@@ -162,8 +162,8 @@ func (s *Service) PreviewRendered(ctx context.Context, id string, step int, rend
 		if err := s.move(ctx, tx, p, koda.ActionPreviewReady, c); err != nil {
 			return err
 		}
-		if err := s.event(ctx, tx, p, koda.EventPreviewReady, map[string]any{
-			"render_id": r.ID, "video_url": s.fileURL(r.VideoKey), "thumbnail_url": s.fileURL(r.ThumbKey),
+		if err := s.event(ctx, tx, p, koda.EventPreviewReady, koda.PreviewReadyData{
+			RenderID: r.ID, VideoURL: s.fileURL(r.VideoKey), ThumbnailURL: s.fileURL(r.ThumbKey),
 		}, c); err != nil {
 			return err
 		}
@@ -192,7 +192,7 @@ func (s *Service) Fail(ctx context.Context, id string, step int, cause error) (*
 			return err
 		}
 		waitForUser(p)
-		return s.event(ctx, tx, p, koda.EventError, map[string]any{"code": code, "message": msg}, c)
+		return s.event(ctx, tx, p, koda.EventError, koda.ErrorData{Code: code, Message: msg}, c)
 	})
 }
 
@@ -201,7 +201,7 @@ func (s *Service) setTodo(ctx context.Context, tx koda.Store, p *koda.Project, i
 	for i := range p.Execution.Todos {
 		if p.Execution.Todos[i].ID == id && p.Execution.Todos[i].Status != st {
 			p.Execution.Todos[i].Status = st
-			return s.event(ctx, tx, p, koda.EventTodoUpdate, map[string]any{"todo_id": id, "status": st}, c)
+			return s.event(ctx, tx, p, koda.EventTodoUpdate, koda.TodoUpdateData{TodoID: id, Status: st}, c)
 		}
 	}
 	return nil

@@ -66,7 +66,7 @@ func (rc *receiver) requests() []received {
 
 func delivery(t *testing.T, url string) *koda.WebhookDelivery {
 	t.Helper()
-	payload, err := webhook.NewPayload(koda.WebhookRenderCompleted, time.Now(), map[string]any{"render_id": "rnd_1", "preset": "youtube"})
+	payload, err := webhook.NewPayload(koda.WebhookRenderCompleted, time.Now(), koda.RenderView{ID: "rnd_1", Preset: koda.PresetSpec{Name: "youtube"}})
 	if err != nil {
 		t.Fatal(err)
 	}
