@@ -6,11 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -313,18 +311,9 @@ func (h *Handlers) stitchToStorage(ctx context.Context, r *koda.Render, a jobs.S
 			return out, err
 		}
 	}
-	ffmpegPath := h.ffmpegPath()
-	ext := "." + r.Preset.Format
-	video, thumb := filepath.Join(dir, "video"+ext), filepath.Join(dir, "thumb.jpg")
-	if err := renderer.Concat(ctx, ffmpegPath, parts, video); err != nil {
-		return out, err
-	}
-	if audio := findAudio(src); audio != "" {
-		if err := renderer.MuxAudio(ctx, ffmpegPath, video, audio, float64(total)/float64(r.Preset.FPS)); err != nil {
-			return out, err
-		}
-	}
-	if err := renderer.ExtractFrame(ctx, ffmpegPath, video, total/2, thumb); err != nil {
+	video, thumb := filepath.Join(dir, "video."+r.Preset.Format), filepath.Join(dir, "thumb.jpg")
+	join := renderer.Join{Parts: parts, Source: src, Frames: total, FPS: r.Preset.FPS}
+	if err := renderer.JoinChunks(ctx, h.ffmpegPath(), join, video, thumb); err != nil {
 		return out, err
 	}
 	report(koda.StageUploading, 99)
@@ -365,29 +354,6 @@ func (h *Handlers) ffmpegPath() string {
 		return c.Config().FFmpegPath
 	}
 	return ""
-}
-
-// findAudio returns the first audio file under dir in lexical order (e.g.
-// assets/music.mp3), or "" when the project has none.
-func findAudio(dir string) string {
-	var found string
-	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // an unreadable entry is not a soundtrack
-		}
-		if d.IsDir() {
-			if path != dir && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if d.Type().IsRegular() && renderer.IsAudioFile(d.Name()) {
-			found = path
-			return fs.SkipAll
-		}
-		return nil
-	})
-	return found
 }
 
 // reconcileSplit keeps a split render's chunk and stitch tasks alive. It reports

@@ -1,10 +1,6 @@
 package workers
 
-import (
-	"os"
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // TestChunkRanges: chunks cover every frame exactly once, in order, and short renders
 // stay whole.
@@ -27,24 +23,5 @@ func TestChunkRanges(t *testing.T) {
 		if next != c.total {
 			t.Errorf("chunkRanges(%d, %d) ends at %d", c.total, c.size, next)
 		}
-	}
-}
-
-func TestFindAudio(t *testing.T) {
-	dir := t.TempDir()
-	if got := findAudio(dir); got != "" {
-		t.Errorf("empty project: %q", got)
-	}
-	for _, f := range []string{"index.html", "assets/logo.png", "assets/b-music.MP3", "assets/a-voice.wav", ".cache/x.ogg"} {
-		p := filepath.Join(dir, f)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if got, want := findAudio(dir), filepath.Join(dir, "assets/a-voice.wav"); got != want {
-		t.Errorf("findAudio = %q, want %q", got, want)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/kodahq/koda"
 	"github.com/kodahq/koda/internal/lifecycle"
 	"github.com/kodahq/koda/jobs"
+	"github.com/kodahq/koda/renderer"
 )
 
 // preview renders the preview of the project's current files and shows it.
@@ -100,7 +101,7 @@ func (h *Handlers) renderToStorage(ctx context.Context, t *asynq.Task, r *koda.R
 	progress := h.progressReporter(ctx, t, r)
 	res, err := h.Renderer.Render(ctx, koda.RenderRequest{
 		Dir: src, Preset: r.Preset, DurationS: r.DurationS, VideoPath: video, ThumbnailPath: thumb,
-		AudioPath: findAudio(src),
+		AudioPath: renderer.FindAudio(src),
 	}, progress.report)
 	progress.stop()
 	if err != nil {
