@@ -65,7 +65,7 @@ func (bl *Baseline) render(ctx context.Context, j *job, pr *progress) (*koda.Ren
 	defer os.RemoveAll(frames)
 
 	capStart := time.Now()
-	b, err := r.launch(ctx, ctx, j.preset.Width, j.preset.Height)
+	b, err := r.launch(ctx, ctx, j.preset.Width, j.preset.Height, false)
 	if err != nil {
 		return nil, err
 	}

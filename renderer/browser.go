@@ -35,6 +35,9 @@ type browser struct {
 	// basePages is the number of pages the browser showed once started: its first
 	// tab, and for a browser over a pipe also the initial blank page.
 	basePages int
+	// beginFrame says the browser runs under begin-frame control (beginframe.go): its
+	// tabs draw a frame only when asked to.
+	beginFrame bool
 }
 
 // flag is one Chromium command-line switch; value "" means a bare --name.
@@ -128,7 +131,7 @@ func (r *Renderer) browserFor(ctx context.Context, j *job) (*browser, error) {
 	if r.cfg.Sandbox.Enabled {
 		return r.launchSandboxed(ctx, life, j)
 	}
-	return r.launch(ctx, life, j.preset.Width, j.preset.Height)
+	return r.launch(ctx, life, j.preset.Width, j.preset.Height, !r.cfg.DisableBeginFrame && r.beginFrame.want())
 }
 
 // attach makes job j's page reachable from b: a sandboxed browser gets a port for it
@@ -153,11 +156,17 @@ func (b *browser) detach() {
 
 // launch starts a browser that lives until life ends or it is closed; ctx bounds only the
 // start. Its process group is killed on close, so renderer, GPU and zygote children
-// cannot outlive it even if the browser itself dies first.
-func (r *Renderer) launch(ctx, life context.Context, width, height int) (*browser, error) {
+// cannot outlive it even if the browser itself dies first. With beginFrame it starts
+// under begin-frame control; the first such browser of the Renderer checks that this
+// build supports it, and one that does not is started again without.
+func (r *Renderer) launch(ctx, life context.Context, width, height int, beginFrame bool) (*browser, error) {
 	began := time.Now()
-	b := &browser{width: width, height: height}
-	opts := append(allocatorOptions(chromiumFlags(width, height)),
+	b := &browser{width: width, height: height, beginFrame: beginFrame}
+	flags := chromiumFlags(width, height)
+	if beginFrame {
+		flags = append(flags, beginFrameFlags...)
+	}
+	opts := append(allocatorOptions(flags),
 		chromedp.ExecPath(r.cfg.ChromiumPath),
 		chromedp.ModifyCmdFunc(func(cmd *exec.Cmd) {
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -183,7 +192,26 @@ func (r *Renderer) launch(ctx, life context.Context, width, height int) (*browse
 		}
 		return nil, renderFailed(err, "start browser %s: %v", r.cfg.ChromiumPath, err)
 	}
-	r.log.Debug("browser started", "pid", b.pid(), "took", time.Since(began))
+	if beginFrame {
+		if _, known := r.beginFrame.decided(); !known {
+			perr := probeBeginFrame(b.ctx)
+			if perr != nil && ctx.Err() != nil {
+				b.close()
+				return nil, ctx.Err()
+			}
+			r.beginFrame.set(perr == nil)
+			r.log.Debug("begin-frame control probe", "browser", r.cfg.ChromiumPath, "supported", perr == nil, "err", perr)
+			if perr != nil {
+				b.close()
+				return r.launch(ctx, life, width, height, false)
+			}
+		} else if ok, _ := r.beginFrame.decided(); !ok {
+			// Another browser found out meanwhile that this build lacks it.
+			b.close()
+			return r.launch(ctx, life, width, height, false)
+		}
+	}
+	r.log.Debug("browser started", "pid", b.pid(), "begin_frame", b.beginFrame, "took", time.Since(began))
 	return b, nil
 }
 

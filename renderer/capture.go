@@ -342,6 +342,10 @@ type tab struct {
 	mode   captureMode
 	frames int
 	sink   *frameConn // with modeCanvasRaw
+	// bf: the tab's browser runs under begin-frame control; its frames are begun (and
+	// screenshots taken) one at a time under bfMu (beginframe.go).
+	bf   bool
+	bfMu sync.Mutex
 
 	crashed atomic.Bool
 
@@ -384,7 +388,7 @@ func (r *Renderer) openTab(ctx context.Context, b *browser, j *job, known *pageK
 	if !spare {
 		tctx, cancel = newTab(b.ctx)
 	}
-	t := &tab{r: r, ctx: tctx, cancel: cancel, j: j}
+	t := &tab{r: r, ctx: tctx, cancel: cancel, j: j, bf: b.beginFrame}
 	chromedp.ListenTarget(tctx, func(ev any) {
 		switch e := ev.(type) {
 		case *cdpruntime.EventExceptionThrown:
@@ -428,6 +432,15 @@ func (r *Renderer) openTab(ctx context.Context, b *browser, j *job, known *pageK
 			emulation.SetFocusEmulationEnabled(true),
 		)
 	}
+	// Under begin-frame control the page draws nothing unless asked: frames are produced
+	// while it loads, for pages that wait for an animation frame before they are ready.
+	stopPump := func() {}
+	if err == nil {
+		if c := chromedp.FromContext(tctx); c != nil && c.Target != nil {
+			stopPump = t.pump(cdp.WithExecutor(rctx, c.Target), 0)
+		}
+	}
+	defer func() { stopPump() }()
 	if err == nil {
 		err = t.load(rctx, virtual)
 	}
@@ -478,6 +491,7 @@ func (r *Renderer) openTab(ctx context.Context, b *browser, j *job, known *pageK
 		}
 		return nil, fmt.Errorf("open page: %w", err)
 	}
+	stopPump()
 	t.setMode()
 	if err := t.hideCanvas(ctx); err != nil {
 		cancel()
@@ -780,6 +794,9 @@ func (t *tab) captureAs(ctx context.Context, i int, mode captureMode) (frame, er
 	sec := strconv.FormatFloat(float64(i)/float64(t.j.preset.FPS), 'g', -1, 64)
 	var f frame
 	err := chromedp.Run(fctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		// A seek that waits for animation frames gets them under begin-frame control.
+		stopPump := t.pump(ctx, pumpDelay)
+		defer stopPump()
 		switch mode {
 		case modeCanvasRaw:
 			why, err := t.eval(ctx, rawFrameJS(sec, t.j.preset.Width, t.j.preset.Height))
@@ -815,6 +832,18 @@ func (t *tab) captureAs(ctx context.Context, i int, mode captureMode) (frame, er
 			f.data = data
 			return err
 		default:
+			if t.bf {
+				// The frame begun after the seek runs the page's animation frame
+				// callbacks, style, layout, paint and compositing, and is what the
+				// screenshot shows.
+				if _, err := t.eval(ctx, `(async () => { await window.__exportSeekTo(`+sec+`); })()`); err != nil {
+					return err
+				}
+				stopPump()
+				data, err := t.beginFrameShot(ctx, mode == modePNG)
+				f.data = data
+				return err
+			}
 			// Two animation frames after the seek, the new style has been committed and
 			// painted; a screenshot taken earlier may mix tiles of the previous frame.
 			if _, err := t.eval(ctx, `(async () => { await window.__exportSeekTo(`+sec+`); `+

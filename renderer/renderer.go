@@ -48,6 +48,10 @@ type Config struct {
 	// DisableCanvasCapture turns off reading frames from a full-frame canvas in the page
 	// (used by benchmarks and tests to compare the capture paths).
 	DisableCanvasCapture bool
+	// DisableBeginFrame captures screenshots with Page.captureScreenshot from browsers
+	// that draw frames on their own, even where the browser supports begin-frame control
+	// (beginframe.go; used by benchmarks and tests to compare the capture paths).
+	DisableBeginFrame bool
 	// RandomSeed seeds Math.random in pages driven by the virtual clock; default 1.
 	RandomSeed uint32
 	// Sandbox runs the browsers inside bubblewrap without network (see sandboxed.go).
@@ -64,6 +68,9 @@ type Renderer struct {
 	cfg  Config
 	log  *slog.Logger
 	pool *warmPool // nil without KeepWarm
+	// beginFrame is whether this Renderer's browser supports begin-frame control,
+	// found out once by the first browser started with it.
+	beginFrame beginFrameVerdict
 }
 
 var _ koda.Renderer = (*Renderer)(nil)
