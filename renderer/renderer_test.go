@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"image"
 	"log/slog"
 	"math"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -830,6 +832,45 @@ func TestAudioRefusesPlaylists(t *testing.T) {
 	if err == nil {
 		if d := streamDurations(t, video); d["audio"] > 0.5 {
 			t.Errorf("the host file named in a playlist was muxed: %v", d)
+		}
+	}
+}
+
+// TestBeginFrameMatchesScreenshots renders each DOM test page twice: with frames begun
+// by the renderer (HeadlessExperimental.beginFrame, which this Chromium supports) and
+// with Page.captureScreenshot from a browser that draws on its own. The videos match:
+// identical frames or PSNR ≥ 45 dB.
+func TestBeginFrameMatchesScreenshots(t *testing.T) {
+	dir := t.TempDir()
+	for _, page := range []string{"dom", "clock_css", "clock_raf", "clock_waapi", "canvas", "webgl"} {
+		videos := map[bool]string{}
+		for _, bf := range []bool{true, false} {
+			var logs kodatest.SyncBuffer
+			r, _ := setup(t, func(c *renderer.Config) {
+				c.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+				c.DisableBeginFrame = !bf
+				c.DisableCanvasCapture = true // the canvas page as a screenshot too
+			})
+			req := koda.RenderRequest{Dir: fixture(page), Preset: small, DurationS: 2,
+				VideoPath: filepath.Join(dir, fmt.Sprintf("%s-%v.mp4", page, bf))}
+			if _, _, err := render(t, r, req); err != nil {
+				t.Fatalf("%s (begin frame %v): %v", page, bf, err)
+			}
+			used := strings.Contains(logs.String(), "begin_frame=true")
+			if used != bf {
+				t.Fatalf("%s: begin-frame browser used %v, want %v; log:\n%s", page, used, bf, logs.String())
+			}
+			if s := ffprobe(t, req.VideoPath).Streams[0]; s.NbFrames != "30" {
+				t.Fatalf("%s (begin frame %v): %s frames, want 30", page, bf, s.NbFrames)
+			}
+			videos[bf] = req.VideoPath
+		}
+		if slices.Equal(frameHashes(t, videos[true]), frameHashes(t, videos[false])) {
+			t.Logf("%s: frames identical", page)
+		} else if db := psnr(t, videos[false], videos[true]); db < 45 {
+			t.Errorf("%s: begin-frame video differs from screenshots: PSNR %.1f dB < 45", page, db)
+		} else {
+			t.Logf("%s: PSNR %.1f dB", page, db)
 		}
 	}
 }
