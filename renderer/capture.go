@@ -255,6 +255,11 @@ func (r *Renderer) worker(ctx context.Context, j *job, w int, verdict func() (*p
 		var err error
 		if b == nil {
 			if b, err = r.browserFor(ctx, j); err != nil {
+				if ctx.Err() != nil {
+					// The capture ended (or failed elsewhere) while this browser started:
+					// no error of this worker's.
+					return nil
+				}
 				return err
 			}
 		}

@@ -854,7 +854,7 @@ func TestBeginFrameMatchesScreenshots(t *testing.T) {
 			req := koda.RenderRequest{Dir: fixture(page), Preset: small, DurationS: 2,
 				VideoPath: filepath.Join(dir, fmt.Sprintf("%s-%v.mp4", page, bf))}
 			if _, _, err := render(t, r, req); err != nil {
-				t.Fatalf("%s (begin frame %v): %v", page, bf, err)
+				t.Fatalf("%s (begin frame %v): %v; log:\n%s", page, bf, err, logs.String())
 			}
 			used := strings.Contains(logs.String(), "begin_frame=true")
 			if used != bf {
