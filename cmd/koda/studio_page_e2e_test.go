@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -429,6 +431,23 @@ func TestStudioPersonPath(t *testing.T) {
 	}
 	checkVideo(t, path, 1280, 720, 30, 2)
 
+	// Re-render to one more preset, as a batch; its row gets its own progress and link.
+	b.run("rerender", chromedp.Click(`#rerender-presets input[value="tiktok"]`, chromedp.ByQuery),
+		chromedp.Click("#rerender-go", chromedp.ByQuery))
+	b.runFor("batch rendered", 3*time.Minute, chromedp.Poll(`document.querySelectorAll('#finals a.download').length === 2`, nil))
+	var batched studioProject
+	c.do(http.MethodGet, "/v1/projects/"+id, nil, &batched)
+	var tiktok int
+	for _, r := range batched.Renders {
+		if r.Kind == "final" && r.Status == "succeeded" && r.BatchID != "" && strings.Contains(r.VideoURL, r.ID) {
+			tiktok++
+		}
+	}
+	if tiktok != 2 || b.text(`#finals li.render:last-child strong`) != "tiktok" {
+		t.Errorf("after the re-render: %d batched finals (want the approval's and the re-render's), last row %q",
+			tiktok, b.text(`#finals li.render:last-child strong`))
+	}
+
 	// The list shows the project, filtered by phase.
 	b.run("list", chromedp.Navigate(m.PublicURL+"/#/"), chromedp.WaitVisible(`#projects tr[data-id="`+id+`"]`, chromedp.ByQuery),
 		chromedp.SetValue("#filter-phase", "error", chromedp.ByQuery),
@@ -493,6 +512,7 @@ type studioProject struct {
 
 type studioRender struct {
 	ID        string `json:"id"`
+	BatchID   string `json:"batch_id"`
 	Kind      string `json:"kind"`
 	Status    string `json:"status"`
 	VideoURL  string `json:"video_url"`
@@ -681,6 +701,72 @@ func TestStudioPreviewFrameIsConfined(t *testing.T) {
 	b.mu.Unlock()
 	if !strings.Contains(refused, "/v1/projects") {
 		t.Errorf("the live preview's refusal of the API call was not logged; frame errors:\n%s", refused)
+	}
+	b.checkNoProblems()
+}
+
+// TestStudioStreamResumes cuts the Studio's event stream while the project moves on and
+// checks the page reconnects with Last-Event-ID, shows what happened meanwhile, and
+// shows every event exactly once.
+func TestStudioStreamResumes(t *testing.T) {
+	m := startKoda(t, kodatest.MustRedis(t, 7))
+	c := client{t: t, base: m.PublicURL}
+	target, err := url.Parse(m.PublicURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The browser reaches koda through a proxy that can drop every connection.
+	var mu sync.Mutex
+	var resumes []string // Last-Event-ID of each stream request
+	rp := httputil.NewSingleHostReverseProxy(target)
+	rp.FlushInterval = -1
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/events") {
+			mu.Lock()
+			resumes = append(resumes, r.Header.Get("Last-Event-ID"))
+			mu.Unlock()
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(proxy.Close)
+
+	var p studioProject
+	c.do(http.MethodPost, "/v1/projects", map[string]any{"prompt": "a ball moving around", "duration_s": 2}, &p)
+	c.waitProject(p.ID, time.Minute, "question", func(p project) bool { return p.Phase == "question" })
+	b := newStudioBrowser(t, proxy.URL)
+	b.signIn(testAPIKey)
+	b.run("open", chromedp.Navigate(proxy.URL+"/#/p/"+p.ID), chromedp.WaitVisible("#question", chromedp.ByQuery),
+		chromedp.WaitVisible(`#stream-status[data-state="live"]`, chromedp.ByQuery))
+
+	// Drop the stream, and answer while the page is away.
+	proxy.CloseClientConnections()
+	c.do(http.MethodPost, "/v1/projects/"+p.ID+"/answer", map[string]any{"option_id": "smooth"}, nil)
+	c.waitProject(p.ID, time.Minute, "plan", func(p project) bool { return p.Phase == "plan" && p.Plan != nil })
+	b.runFor("plan after reconnect", time.Minute, chromedp.WaitVisible("#approve-plan", chromedp.ByQuery),
+		chromedp.WaitVisible(`#stream-status[data-state="live"]`, chromedp.ByQuery))
+
+	var evs struct {
+		Events []struct {
+			ID   int64  `json:"id"`
+			Type string `json:"type"`
+		} `json:"events"`
+	}
+	c.do(http.MethodGet, "/v1/projects/"+p.ID+"/events?offset=0", nil, &evs)
+	// Every stored event appears once in the activity list, none twice.
+	b.waitJS("all events shown", 30*time.Second, fmt.Sprintf(`document.querySelectorAll('#activity li').length >= %d`, len(evs.Events)))
+	var shown []string
+	b.run("activity", chromedp.Evaluate(`[...document.querySelectorAll('#activity li')].map((li) => li.dataset.type).reverse()`, &shown))
+	var want []string
+	for _, e := range evs.Events {
+		want = append(want, e.Type)
+	}
+	if strings.Join(shown, ",") != strings.Join(want, ",") {
+		t.Errorf("activity shows\n%v\nthe project's events are\n%v", shown, want)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(resumes) < 2 || resumes[0] != "" || resumes[len(resumes)-1] == "" {
+		t.Errorf("stream requests carried Last-Event-ID %q; want a first without and a resume with one", resumes)
 	}
 	b.checkNoProblems()
 }
