@@ -298,6 +298,15 @@ func TestStudioPersonPath(t *testing.T) {
 	}
 	b.screenshot("4-plan")
 
+	// Reject with feedback: the plan comes back revised, then the person approves it.
+	b.run("reject plan", chromedp.SendKeys("#plan-feedback", "make it slower and calmer", chromedp.ByQuery),
+		chromedp.Click("#reject-plan", chromedp.ByQuery))
+	b.runFor("revised plan", 2*time.Minute, chromedp.WaitVisible(`//div[contains(@class,"meta")]/span[text()="revision 2"]`, chromedp.BySearch),
+		chromedp.WaitVisible("#approve-plan", chromedp.ByQuery))
+	if got := b.text("#plan .muted.small"); !strings.Contains(got, "make it slower and calmer") {
+		t.Errorf("revised plan does not say what it answers: %q", got)
+	}
+
 	// Approve; the build shows its todos and files as they are written. The agent is
 	// held after writing them, so the person's message arrives while it works.
 	b.run("approve plan", chromedp.Click("#approve-plan", chromedp.ByQuery))
@@ -429,7 +438,8 @@ func TestStudioPersonPath(t *testing.T) {
 	if len(got) < 12 || string(got[4:8]) != "ftyp" || !strings.HasSuffix(name, ".mp4") {
 		t.Errorf("download %q is not an MP4", name)
 	}
-	checkVideo(t, path, 1280, 720, 30, 2)
+	// The revised plan may have changed the duration; the render says which it made.
+	checkVideo(t, path, 1280, 720, 30, final.DurationS)
 
 	// Re-render to one more preset, as a batch; its row gets its own progress and link.
 	b.run("rerender", chromedp.Click(`#rerender-presets input[value="tiktok"]`, chromedp.ByQuery),
@@ -511,12 +521,13 @@ type studioProject struct {
 }
 
 type studioRender struct {
-	ID        string `json:"id"`
-	BatchID   string `json:"batch_id"`
-	Kind      string `json:"kind"`
-	Status    string `json:"status"`
-	VideoURL  string `json:"video_url"`
-	SizeBytes int64  `json:"size_bytes"`
+	ID        string  `json:"id"`
+	DurationS float64 `json:"duration_s"`
+	BatchID   string  `json:"batch_id"`
+	Kind      string  `json:"kind"`
+	Status    string  `json:"status"`
+	VideoURL  string  `json:"video_url"`
+	SizeBytes int64   `json:"size_bytes"`
 }
 
 func fetchBytes(t *testing.T, url string) []byte {
