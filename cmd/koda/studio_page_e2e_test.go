@@ -781,3 +781,46 @@ func TestStudioStreamResumes(t *testing.T) {
 	}
 	b.checkNoProblems()
 }
+
+// failOnceAgent is the builtin agent whose first generation gives up for good.
+type failOnceAgent struct {
+	koda.Agent
+	once sync.Once
+}
+
+func (a *failOnceAgent) Generate(ctx context.Context, p *koda.Project, sb koda.Sandbox, r koda.Reporter) error {
+	failed := false
+	a.once.Do(func() { failed = true })
+	if failed {
+		return &koda.Error{Kind: koda.EUNPROCESSABLE, Code: "AGENT_GAVE_UP", Message: "the agent could not write this scene"}
+	}
+	return a.Agent.Generate(ctx, p, sb, r)
+}
+
+// TestStudioRetryFromError shows a project stopped in error with its reason, and the
+// person's retry taking it on to a preview.
+func TestStudioRetryFromError(t *testing.T) {
+	m := startTuned(t, kodatest.MustRedis(t, 7), func(m *Main) {
+		m.Agent = &failOnceAgent{Agent: builtin.New(slog.New(slog.DiscardHandler))}
+	})
+	c := client{t: t, base: m.PublicURL}
+	var p studioProject
+	c.do(http.MethodPost, "/v1/projects", map[string]any{"prompt": "a ball moving around", "style": "smooth", "duration_s": 2}, &p)
+	c.waitProject(p.ID, time.Minute, "plan", func(p project) bool { return p.Phase == "plan" && p.Plan != nil })
+	c.do(http.MethodPost, "/v1/projects/"+p.ID+"/plan/approve", nil, nil)
+
+	b := newStudioBrowser(t, m.PublicURL)
+	b.signIn(testAPIKey)
+	b.run("open", chromedp.Navigate(m.PublicURL+"/#/p/"+p.ID))
+	b.runFor("error shown", 2*time.Minute, chromedp.WaitVisible("#error #retry", chromedp.ByQuery))
+	if got := b.text("#error p"); !strings.Contains(got, "AGENT_GAVE_UP") || !strings.Contains(got, "could not write this scene") {
+		t.Errorf("error card says %q", got)
+	}
+	if n := b.count(".steps li.halted"); n == 0 {
+		t.Error("the steps do not show the project halted")
+	}
+	b.run("retry", chromedp.Click("#retry", chromedp.ByQuery))
+	b.runFor("preview after retry", 3*time.Minute, chromedp.WaitVisible("#approve-preview", chromedp.ByQuery),
+		chromedp.WaitNotPresent("#error", chromedp.ByQuery))
+	b.checkNoProblems()
+}
