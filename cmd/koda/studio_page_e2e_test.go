@@ -459,7 +459,9 @@ func TestStudioPersonPath(t *testing.T) {
 	}
 
 	// The list shows the project, filtered by phase.
-	b.run("list", chromedp.Navigate(m.PublicURL+"/#/"), chromedp.WaitVisible(`#projects tr[data-id="`+id+`"]`, chromedp.ByQuery),
+	b.run("list", chromedp.Navigate(m.PublicURL+"/#/"), chromedp.WaitVisible(`#projects tr[data-id="`+id+`"]`, chromedp.ByQuery))
+	b.screenshot("10-list")
+	b.run("filter",
 		chromedp.SetValue("#filter-phase", "error", chromedp.ByQuery),
 		chromedp.Evaluate(`document.querySelector('#filter-phase').dispatchEvent(new Event('change'))`, nil),
 		chromedp.WaitVisible(".empty", chromedp.ByQuery))
