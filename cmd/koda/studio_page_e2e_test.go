@@ -247,6 +247,16 @@ func TestStudioPersonPath(t *testing.T) {
 
 	b.signIn(testAPIKey)
 	b.run("empty list", chromedp.WaitVisible(".empty", chromedp.ByQuery))
+	// The key lives in this tab's session storage only: no local storage, no cookie.
+	var kept struct {
+		Session string
+		Local   int
+		Cookie  string
+	}
+	b.run("storage", chromedp.Evaluate(`({Session: sessionStorage.getItem('koda.apiKey'), Local: localStorage.length, Cookie: document.cookie})`, &kept))
+	if kept.Session != testAPIKey || kept.Local != 0 || kept.Cookie != "" {
+		t.Errorf("after sign-in: session %q, %d local storage items, cookie %q", kept.Session, kept.Local, kept.Cookie)
+	}
 	b.screenshot("1-empty")
 
 	// The form.
