@@ -45,6 +45,8 @@ type beat struct {
 	// Within are the places the actors are in or on ("turns in a lock", "swings on a
 	// hook"), by subject: the preposition. The actors are drawn there.
 	Within map[int]string
+	// With: drawings that come with another, by subject: the one they sit on.
+	With   map[int]int
 	Travel bool
 	Enter  bool
 	Up     bool
@@ -184,6 +186,7 @@ func analyze(prompt string) *brief {
 
 	tokens := wordRE.FindAllString(low, -1)
 	b.readSubjectsAndColors(tokens, low)
+	b.spiralParticles()
 	b.attachData(data)
 	b.readStyle(low, tokens)
 	b.readBeats(low)
@@ -602,6 +605,7 @@ func (b *brief) readBeats(low string) {
 			continue
 		}
 		b.readPlaces(&bt)
+		b.readWith(&bt)
 		beats = append(beats, bt)
 	}
 	b.Beats = beats

@@ -119,6 +119,16 @@ func (c *composer) setup(title string) {
 			if e.Variant == "sparkles" {
 				e.Variant, e.Count, e.Size = "stars", 90, 0.01
 			}
+			if e.Variant == "spiral" {
+				// Two colours, inner and outer arms: the prompt's next colour, else a glow.
+				e.Count, e.Size, e.Depth, e.Color2 = 220, 0.011, 0, "#b3e5fc"
+				for _, col := range c.b.Colors {
+					if col != e.Color && col != c.b.Background && col != c.b.Background2 {
+						e.Color2 = col
+						break
+					}
+				}
+			}
 		} else if s.Scenery {
 			// Mountains, a city, an island: the place the others are in, large and low.
 			home.Y, e.Size, e.Depth = 0.78, 0.38, 0.7
@@ -145,6 +155,7 @@ func (c *composer) setup(title string) {
 	c.placeSubjects()
 	c.arrangeAssets()
 	c.nestInPlaces()
+	c.topInPlaces()
 	for i, e := range c.subjects {
 		if c.travelsAcross(i) {
 			e.X = -0.62

@@ -33,6 +33,9 @@ var headings = map[string]float64{"rocket": -90, "rockets": -90, "plane": 0, "ai
 // flipOverRE: a flip end over end (upside down), not about the upright axis.
 var flipOverRE = regexp.MustCompile(`\b(?:flips?|flipping|turns?) (?:it )?(?:over|upside down)\b`)
 
+// drawnRE: the subject is what gets drawn, not a pen drawing something else.
+var drawnRE = regexp.MustCompile(`\b(?:draws? (?:itself|themselves|in)|is drawn|are drawn|gets drawn|being drawn|sketches itself|paints itself)\b`)
+
 // trailColorRE finds the colour word of a trail ("a white trail", "a pink dotted line").
 var trailColorRE = regexp.MustCompile(`\b([a-z]+)\s+(?:dotted\s+|dashed\s+)?(?:trail|streak|line|path)\b`)
 
@@ -95,7 +98,9 @@ func (c *composer) nestInPlaces() {
 				}
 				k := c.indexOf(actor)
 				x, y := place.X, place.Y
-				if prep == "on" || prep == "onto" {
+				if prep == "out of" {
+					y -= place.Size * frameK * 0.45 // coming out of its top
+				} else if prep == "on" || prep == "onto" {
 					if containsStr(bt.Actions, "swing") {
 						y += place.Size * frameK * 1.1 // hangs from it
 					} else {
@@ -110,6 +115,33 @@ func (c *composer) nestInPlaces() {
 			}
 		}
 	}
+}
+
+// topInPlaces puts what comes with a drawing on top of it, in front ("a cupcake
+// with a candle").
+func (c *composer) topInPlaces() {
+	for _, bt := range c.b.Beats {
+		for si, base := range bt.With {
+			top, under := c.elementOf(si), c.elementOf(base)
+			if top == nil || under == nil {
+				continue
+			}
+			top.Size = round3(math.Min(top.Size, under.Size*0.6))
+			top.X, top.Y = under.X, round3(under.Y-under.Size*frameK*0.75)
+			c.homes[c.indexOf(top)] = pose{top.X, top.Y}
+			c.inFront(top, under)
+		}
+	}
+}
+
+// withinOutOf: the clause has a place something comes out of.
+func withinOutOf(bt *beat) bool {
+	for _, p := range bt.Within {
+		if p == "out of" {
+			return true
+		}
+	}
+	return false
 }
 
 // elementOf is the drawn element of brief subject si, nil when it is not drawn.
@@ -486,11 +518,12 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 		m := scene.Motion{Type: scene.MotionFly, Start: a0, End: a0 + d*0.85, FromX: round3(from - x), ToX: round3(to - x),
 			Curve: "arc", Amp: 0.12, Trail: trail, Ease: "easeInOutSine"}
 		if up {
-			// Upwards from where it stands: a launch leaves the frame, a flight up ends high.
+			// Upwards from where it stands to high in the frame (the critic keeps every
+			// subject inside it); a launch starts slowly and speeds up.
 			y := value(trackOf(e), "y", e.Y)
 			top := -0.55
 			if strings.Contains(clause, "launch") {
-				top, m.Ease = -1.5, "easeInCubic"
+				m.Ease = "easeInQuad"
 			}
 			m.FromX, m.ToX, m.FromY, m.ToY, m.Amp = 0, round3(0.12), 0, round3(top-y), 0.04
 		}
@@ -597,6 +630,12 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 		c.motion(e, scene.Motion{Type: scene.MotionSlam, Start: a0, End: a0 + math.Min(d, 1.6), Shake: 0.02})
 		return true
 	case "pop", "appear":
+		if bt != nil && a == "pop" && e.Type == scene.TypeAsset && withinOutOf(bt) {
+			// "pops out of a bucket": up out of it with a pop.
+			c.motion(e, scene.Motion{Type: scene.MotionSlide, Start: a0, End: a0 + math.Min(d*0.5, 0.8), FromY: 0.25, Ease: "easeOutBack"})
+			c.motion(e, scene.Motion{Type: scene.MotionPop, Start: a0, End: c.bd.Total})
+			return true
+		}
 		if len(c.group) > 1 && c.group[0] == e {
 			c.alternate(a0, a1)
 			return true
@@ -620,6 +659,11 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 		c.motion(e, scene.Motion{Type: scene.MotionFill, Start: a0, End: a0 + d*0.8, Color: col})
 		return true
 	case "draw":
+		if e.Type == scene.TypeAsset && drawnRE.MatchString(clause) {
+			// "a rainbow draws itself": the drawing is revealed as a pen would lay it down.
+			c.motion(e, scene.Motion{Type: scene.MotionDraw, Start: a0, End: a0 + d*0.8})
+			return true
+		}
 		if e.Type == scene.TypeAsset && across && bt != nil {
 			// The pen that draws goes along the line it draws.
 			c.travel(e, bt, clause, a0, a0+d*0.8)

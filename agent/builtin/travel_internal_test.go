@@ -93,3 +93,27 @@ func TestSubjectNames(t *testing.T) {
 		t.Errorf("a doughnut chart reads as %+v, want a chart", b.Subjects)
 	}
 }
+
+// TestPlacesAndCompanions: "with" puts a drawing on another, "out of" and "in" record
+// the place, "draws itself" is the subject drawn, and a spiral is a particle field's shape.
+func TestPlacesAndCompanions(t *testing.T) {
+	b := analyze("A birthday cupcake with a candle")
+	if len(b.Beats) != 1 || len(b.Subjects) != 2 || b.Beats[0].With[1] != 0 {
+		t.Errorf("with: beats %+v, want the candle (1) on the cupcake (0)", b.Beats)
+	}
+	b = analyze("Popcorn pops out of a striped bucket")
+	if len(b.Beats) != 1 || len(b.Subjects) != 2 || b.Beats[0].Within[1] != "out of" || !withinOutOf(&b.Beats[0]) {
+		t.Errorf("out of: beats %+v, want the bucket as the place it pops out of", b.Beats)
+	}
+	b = analyze("A golden key turns in a lock")
+	if b.Beats[0].Within[1] != "in" {
+		t.Errorf("in: beats %+v, want the key in the lock", b.Beats)
+	}
+	if !drawnRE.MatchString("a rainbow draws itself across the sky") || drawnRE.MatchString("a pencil draws a wavy line") {
+		t.Error("draws itself is the subject drawn; a pencil that draws a line is a pen")
+	}
+	b = analyze("Glowing particles swirl in a spiral, purple and blue")
+	if len(b.Subjects) != 1 || b.Subjects[0].Variant != "spiral" || !containsStr(b.Actions, "spin") {
+		t.Errorf("spiral: subjects %+v actions %v, want one spiral particle field that spins", b.Subjects, b.Actions)
+	}
+}

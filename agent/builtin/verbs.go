@@ -117,7 +117,7 @@ func (b *brief) readPlaces(bt *beat) {
 		at := nounAt(bt.Text, b.Subjects[si].Noun)
 		if m := placePrepRE.FindStringSubmatch(bt.Text[:max(at, 0)]); at > verbAt && m != nil {
 			places = append(places, si)
-			if m[1] == "in" || m[1] == "into" || m[1] == "inside" || m[1] == "on" || m[1] == "onto" {
+			if m[1] == "in" || m[1] == "into" || m[1] == "inside" || m[1] == "on" || m[1] == "onto" || m[1] == "out of" {
 				if bt.Within == nil {
 					bt.Within = map[int]string{}
 				}
@@ -129,6 +129,57 @@ func (b *brief) readPlaces(bt *beat) {
 	}
 	if len(actors) > 0 {
 		bt.Places = places
+	}
+}
+
+// withRE: "a cupcake with a candle": the second sits on the first.
+var withRE = regexp.MustCompile(`\bwith\s+(?:a|an|the|some|one|its)?\s*$`)
+
+// readWith marks, in a clause without a verb, the drawings that come "with" another
+// drawing: they are placed on it ("a birthday cupcake with a candle").
+func (b *brief) readWith(bt *beat) {
+	if len(bt.Actions) > 0 || len(bt.Subjects) < 2 {
+		return
+	}
+	first := bt.Subjects[0]
+	for _, si := range bt.Subjects[1:] {
+		at := nounAt(bt.Text, b.Subjects[si].Noun)
+		if at > 0 && withRE.MatchString(bt.Text[:at]) && b.Subjects[si].Kind == "asset" && b.Subjects[first].Kind == "asset" {
+			if bt.With == nil {
+				bt.With = map[int]int{}
+			}
+			bt.With[si] = first
+		}
+	}
+}
+
+// spiralNouns name the shape a particle field swirls in, not a drawing.
+var spiralNouns = map[string]bool{"spiral": true, "swirl": true, "vortex": true, "whirlpool": true, "galaxy spiral": true}
+
+// spiralParticles: "particles swirl in a spiral" is a particle field drawn as a turning
+// spiral, in the colours the spiral was given; the spiral is no illustration of its own.
+func (b *brief) spiralParticles() {
+	field := -1
+	for i, s := range b.Subjects {
+		if s.Kind == "particles" {
+			field = i
+		}
+	}
+	if field < 0 {
+		return
+	}
+	for i := 0; i < len(b.Subjects); i++ {
+		if s := b.Subjects[i]; s.Kind == "asset" && spiralNouns[s.Noun] || strings.HasSuffix(s.Noun, " spiral") && s.Kind == "asset" {
+			if b.Subjects[field].Color == "" {
+				b.Subjects[field].Color = s.Color
+			}
+			b.Subjects[field].Variant = "spiral"
+			b.Subjects = append(b.Subjects[:i], b.Subjects[i+1:]...)
+			if i < field {
+				field--
+			}
+			i--
+		}
 	}
 }
 

@@ -535,6 +535,18 @@
         ctx.restore();
         continue;
       }
+      if (v === 'spiral') {
+        // Arms of glowing dots turning about the centre, the inner ones in the first
+        // colour and the outer in the second.
+        var arm = Math.floor(rc * 3), rr = Math.sqrt(ry) * 0.46 * U;
+        var ang = arm * 2.094 + ry * 7.5 + t * 0.9 + (rx - 0.5) * 0.3;
+        x = s.cx + Math.cos(ang) * rr; y = s.cy + Math.sin(ang) * rr;
+        ctx.save(); ctx.globalAlpha *= 0.55 + 0.45 * Math.sin(t * 2 + rp * 6.28);
+        ctx.fillStyle = ry + rs * 0.25 < 0.6 ? pal[0] : pal[1];
+        ctx.shadowColor = ctx.fillStyle; ctx.shadowBlur = size * 4;
+        ctx.beginPath(); ctx.arc(x, y, size * (1.3 - ry * 0.6), 0, 6.283); ctx.fill(); ctx.restore();
+        continue;
+      }
       if (v === 'rain') {
         // Streaks falling fast and slightly slanted, wrapping from the bottom to the top.
         var rfall = 0.9 * (0.7 + rs), len = U * (0.03 + rs * 0.03);
@@ -838,9 +850,15 @@
         if (aimg && aimg.naturalWidth) {
           var aar = aimg.naturalWidth / aimg.naturalHeight, aw = aar >= 1 ? r * 2 : r * 2 * aar, ah = aar >= 1 ? r * 2 / aar : r * 2;
           var src = assetStroke(e.asset) ? tinted(aimg, e.asset, color, aw * DPR * s.scale, ah * DPR * s.scale) : aimg;
+          var wiping = prog < 1 && (e.motions || []).some(function (m) { return m.type === 'draw'; });
+          if (wiping) {
+            // Drawn in: a drawing with a draw motion is revealed left to right as it plays.
+            ctx.save(); ctx.beginPath(); ctx.rect(-aw / 2 - r * 0.1, -ah / 2 - r * 0.1, (aw + r * 0.2) * Math.max(0, prog), ah + r * 0.2); ctx.clip();
+          }
           shadowOn(e, r);
           if (e.hue && !assetStroke(e.asset)) ctx.filter = 'hue-rotate(' + e.hue + 'deg)';
           ctx.drawImage(src, -aw / 2, -ah / 2, aw, ah); ctx.filter = 'none'; shadowOff();
+          if (wiping) ctx.restore();
         }
         break;
       }

@@ -216,7 +216,7 @@ type Element struct {
 	To      float64  `json:"to,omitempty"`
 	Prefix  string   `json:"prefix,omitempty"`
 	Suffix  string   `json:"suffix,omitempty"`
-	Variant string   `json:"variant,omitempty"` // particles: stars, confetti, bubbles, sparkles, snow, rain, dust, fireworks; wave: line (default) or fill
+	Variant string   `json:"variant,omitempty"` // particles: stars, confetti, bubbles, sparkles, snow, rain, spiral, dust, fireworks; wave: line (default) or fill
 	Seed    int      `json:"seed,omitempty"`
 	Depth   float64  `json:"depth,omitempty"` // camera parallax factor; 0 means 1 (moves with the camera)
 
@@ -268,7 +268,7 @@ const (
 	MotionPop      = "pop"      // pops in at Start, pops out at End (unless End is the end of the video)
 	MotionSteps    = "steps"    // progress in Count discrete steps: check off, flip or reveal one by one
 	MotionType     = "type"     // progress as typing (text), with a blinking caret
-	MotionDraw     = "draw"     // progress as a pen drawing (path stroke, ring, wave line)
+	MotionDraw     = "draw"     // progress as a pen drawing (path stroke, ring, wave line; an asset is revealed left to right)
 	MotionMorph    = "morph"    // progress through a morph element's shapes, holding each (Count changes)
 	MotionFill     = "fill"     // a liquid Color rising inside the shape from the bottom
 	MotionFlip     = "flip"     // Count half-turns about the vertical axis; the back shows Color
