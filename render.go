@@ -1,6 +1,9 @@
 package koda
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // RenderKind tells a preview from a final render.
 type RenderKind string
@@ -115,4 +118,19 @@ func ViewRender(r *Render, url func(key string) string) RenderView {
 		v.RenderMS = r.FinishedAt.Sub(*r.StartedAt).Milliseconds()
 	}
 	return v
+}
+
+// ChunkTally counts the work of a render split into frame-range chunks, shared by the
+// workers of every process that render them. A chunk that runs twice (a lost lease, a
+// retry after its upload) must count once, so chunks are named by index.
+type ChunkTally interface {
+	// ChunkFrames records that chunk index of the attempt has rendered frames, and
+	// returns the frames rendered over all its chunks.
+	ChunkFrames(ctx context.Context, renderID string, attempt, index, frames int) (int, error)
+	// ChunkDone marks chunk index finished and returns how many distinct chunks are.
+	ChunkDone(ctx context.Context, renderID string, attempt, index int) (int, error)
+	// ChunksDone returns the indexes of the finished chunks.
+	ChunksDone(ctx context.Context, renderID string, attempt int) ([]int, error)
+	// ForgetChunks drops the attempt's counts once the render is joined.
+	ForgetChunks(ctx context.Context, renderID string, attempt int) error
 }

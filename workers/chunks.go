@@ -8,16 +8,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"time"
 
 	"github.com/hibiken/asynq"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/kodahq/koda"
 	"github.com/kodahq/koda/internal/lifecycle"
-	"github.com/kodahq/koda/internal/rediskey"
 	"github.com/kodahq/koda/jobs"
 	"github.com/kodahq/koda/renderer"
 )
@@ -29,9 +26,6 @@ import (
 // render over all its cores; splitting pays off when other workers are idle and the
 // render is long. A render is split only from two chunks' worth of frames up.
 const DefaultChunkFrames = 1200
-
-// chunkStateTTL bounds how long a split render's counters outlive a lost render.
-const chunkStateTTL = 48 * time.Hour
 
 func (h *Handlers) chunkFrames() int {
 	if h.ChunkFrames > 0 {
@@ -58,8 +52,8 @@ func chunkRanges(total, size int) [][2]int {
 // render should run whole in this task; true when the chunks (or an earlier attempt)
 // own it now.
 func (h *Handlers) splitRender(ctx context.Context, renderID string) (bool, error) {
-	if h.Redis == nil || h.Queue == nil {
-		return false, nil // the chunks' counters live in Redis
+	if !h.Lifecycle.CanSplit() {
+		return false, nil // nothing would count the chunks
 	}
 	r, err := h.Store.GetRender(ctx, renderID)
 	if err != nil {
@@ -82,14 +76,6 @@ func (h *Handlers) splitRender(ctx context.Context, renderID string) (bool, erro
 		}
 	}
 	return true, nil
-}
-
-type chunkState struct {
-	frames, done string // Redis keys: frames done per chunk (hash), chunks finished (set)
-}
-
-func chunkKeys(renderID string, attempt int) chunkState {
-	return chunkState{frames: rediskey.ChunkFrames(renderID, attempt), done: rediskey.ChunksDone(renderID, attempt)}
 }
 
 func chunkObject(r *koda.Render, attempt, i int) string {
@@ -131,24 +117,7 @@ func (h *Handlers) renderChunk(ctx context.Context, t *asynq.Task, a jobs.Render
 	if err := h.renderChunkToStorage(ctx, t, r, a); err != nil {
 		return h.failChunked(ctx, r, err)
 	}
-	keys := chunkKeys(r.ID, a.Attempt)
-	// A set, not a counter: a chunk that runs twice (lost lease, retry after upload)
-	// must not count twice.
-	pipe := h.Redis.TxPipeline()
-	pipe.SAdd(ctx, keys.done, a.Index)
-	card := pipe.SCard(ctx, keys.done)
-	pipe.Expire(ctx, keys.done, chunkStateTTL)
-	if _, err := pipe.Exec(ctx); err != nil {
-		return fmt.Errorf("render %s: count chunk %d: %w", r.ID, a.Index, err)
-	}
-	if int(card.Val()) < a.Count {
-		return nil
-	}
-	// Every chunk that sees the full set enqueues; the stitch's task ID makes that one.
-	if err := h.Queue.Enqueue(ctx, jobs.StitchArgs{RenderID: r.ID, Attempt: a.Attempt, Count: a.Count}); err != nil {
-		return fmt.Errorf("render %s: enqueue stitch: %w", r.ID, err)
-	}
-	return nil
+	return h.Lifecycle.ChunkFinished(ctx, r.ID, a.Attempt, a.Index, a.Count)
 }
 
 func (h *Handlers) renderChunkToStorage(ctx context.Context, t *asynq.Task, r *koda.Render, a jobs.RenderChunkArgs) error {
@@ -236,29 +205,10 @@ func (p *chunkProgress) record(frames int) {
 	p.publish(frames)
 }
 
-// publish stores this chunk's frames and reports the sum. A retried chunk restarts
-// from zero, so the sum may dip; lifecycle.RenderProgress ignores a lower percent,
-// which keeps the API's progress monotonic.
+// publish hands this chunk's frames to the lifecycle, which reports the sum.
 func (p *chunkProgress) publish(frames int) {
-	ctx, keys := p.ctx, chunkKeys(p.r.ID, p.a.Attempt)
-	pipe := p.h.Redis.TxPipeline()
-	pipe.HSet(ctx, keys.frames, strconv.Itoa(p.a.Index), frames)
-	pipe.Expire(ctx, keys.frames, chunkStateTTL)
-	vals := pipe.HVals(ctx, keys.frames)
-	if _, err := pipe.Exec(ctx); err != nil {
+	if err := p.h.Lifecycle.ChunkProgress(p.ctx, p.r, p.a.Attempt, p.a.Index, frames); err != nil && !errors.Is(err, context.Canceled) {
 		p.h.log().Debug("chunk progress", "render", p.r.ID, "err", err)
-		return
-	}
-	sum := 0
-	for _, v := range vals.Val() {
-		n, _ := strconv.Atoi(v)
-		sum += n
-	}
-	total := p.r.Preset.Frames(p.r.DurationS)
-	pr := koda.RenderProgress{Stage: koda.StageCapturing, FramesDone: min(sum, total), FramesTotal: total,
-		Percent: float64(int(5+90*float64(min(sum, total))/float64(total)*10)) / 10}
-	if err := p.h.Lifecycle.RenderProgress(ctx, p.r.ID, pr); err != nil && !errors.Is(err, context.Canceled) {
-		p.h.log().Warn("record render progress", "render", p.r.ID, "err", err)
 	}
 }
 
@@ -275,12 +225,8 @@ func (h *Handlers) stitch(ctx context.Context, t *asynq.Task, a jobs.StitchArgs)
 		return h.failChunked(ctx, r, err)
 	}
 	h.Metrics.ObserveRender(string(r.Kind), r.Preset.Name, out.Frames, time.Since(began))
-	if _, err := h.Lifecycle.FinishRender(ctx, r.ID, out, nil); err != nil {
+	if err := h.Lifecycle.FinishJoined(ctx, r.ID, a.Attempt, out); err != nil {
 		return err
-	}
-	keys := chunkKeys(r.ID, a.Attempt)
-	if err := h.Redis.Del(context.WithoutCancel(ctx), keys.frames, keys.done).Err(); err != nil && !errors.Is(err, redis.Nil) {
-		h.log().Debug("drop chunk counters", "render", r.ID, "err", err)
 	}
 	for i := range a.Count {
 		if err := h.Storage.Delete(context.WithoutCancel(ctx), chunkObject(r, a.Attempt, i)); err != nil {
@@ -362,16 +308,15 @@ func (h *Handlers) ffmpegPath() string {
 // is ensured once all are.
 func (h *Handlers) reconcileSplit(ctx context.Context, r *koda.Render) (split bool, enqueued int, err error) {
 	ranges := chunkRanges(r.Preset.Frames(r.DurationS), h.chunkFrames())
-	if r.Status != koda.RenderRunning || ranges == nil || h.Redis == nil || h.Inspector == nil {
+	if r.Status != koda.RenderRunning || ranges == nil || !h.Lifecycle.CanSplit() || h.Inspector == nil {
 		return false, 0, nil
 	}
 	first := jobs.RenderChunkArgs{RenderID: r.ID, Attempt: r.Attempts, Index: 0, Count: len(ranges), Start: ranges[0][0], End: ranges[0][1]}
-	keys := chunkKeys(r.ID, r.Attempts)
-	done, err := h.Redis.SMembers(ctx, keys.done).Result()
+	isDone, err := h.Lifecycle.FinishedChunks(ctx, r.ID, r.Attempts)
 	if err != nil {
 		return false, 0, fmt.Errorf("reconcile render %s: %w", r.ID, err)
 	}
-	if len(done) == 0 {
+	if len(isDone) == 0 {
 		// Split only if its first chunk was enqueued; otherwise the render task died
 		// before splitting, and re-running it is the fix.
 		if _, err := h.Inspector.GetTaskInfo(jobs.QueueRender, first.TaskID()); err != nil {
@@ -380,10 +325,6 @@ func (h *Handlers) reconcileSplit(ctx context.Context, r *koda.Render) (split bo
 			}
 			return false, 0, fmt.Errorf("reconcile render %s: %w", r.ID, err)
 		}
-	}
-	isDone := map[string]bool{}
-	for _, d := range done {
-		isDone[d] = true
 	}
 	giveUp := func(ctx context.Context) error {
 		_, err := h.Lifecycle.FinishRender(ctx, r.ID, lifecycle.RenderOutput{}, koda.Errorf(koda.EINTERNAL, koda.CodeRenderFailed,
@@ -395,7 +336,7 @@ func (h *Handlers) reconcileSplit(ctx context.Context, r *koda.Render) (split bo
 		return true, n, err
 	}
 	for i, rg := range ranges {
-		if isDone[strconv.Itoa(i)] {
+		if isDone[i] {
 			continue
 		}
 		n, err := h.ensure(ctx, []jobs.Args{jobs.RenderChunkArgs{RenderID: r.ID, Attempt: r.Attempts, Index: i,

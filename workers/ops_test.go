@@ -52,7 +52,7 @@ func setup(t *testing.T) *bundle {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	q := jobs.NewClient(cli)
 	h := &Handlers{
-		Lifecycle: &lifecycle.Service{Store: st, Queue: q, Logger: log},
+		Lifecycle: &lifecycle.Service{Store: st, Queue: q, Logger: log, Chunks: rediskey.Chunks{Client: rdb}},
 		Store:     st, Queue: q, Logger: log, Metrics: metrics.New(),
 		Enqueuer: cli, Inspector: asynq.NewInspectorFromRedisClient(rdb), Redis: rdb,
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/kodahq/koda/internal/events"
 	"github.com/kodahq/koda/internal/lifecycle"
 	"github.com/kodahq/koda/internal/live"
+	"github.com/kodahq/koda/internal/rediskey"
 	"github.com/kodahq/koda/internal/secretbox"
 	"github.com/kodahq/koda/internal/ssrf"
 	"github.com/kodahq/koda/internal/store"
@@ -154,6 +155,7 @@ func (m *Main) Open(ctx context.Context) (err error) {
 		Store: m.store, Queue: jobs.NewClient(m.client), Storage: m.storage,
 		Notify: m.relay.Publish, FileURLTTL: c.FileURLTTL, Logger: log,
 		Tasks: tasks.New(asynq.NewInspectorFromRedisClient(m.rdb)), Callbacks: m.guard,
+		Chunks: rediskey.Chunks{Client: m.rdb},
 	}
 
 	if len(m.Pools) > 0 {

@@ -37,6 +37,8 @@ type Service struct {
 	// Callbacks checks callback URLs when they are submitted (SSRF); nil accepts any
 	// http(s) URL.
 	Callbacks CallbackChecker
+	// Chunks counts the chunks of split renders across processes; nil renders whole.
+	Chunks koda.ChunkTally
 	// DefaultLimits apply to tenants without a row of their own (the default tenant).
 	DefaultLimits koda.Limits
 }
