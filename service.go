@@ -105,9 +105,20 @@ type Storage interface {
 	Open(ctx context.Context, key string) (io.ReadCloser, error)
 	Delete(ctx context.Context, key string) error
 	DeletePrefix(ctx context.Context, prefix string) error
+	// List calls fn for every file whose key starts with prefix (non-empty, as for
+	// DeletePrefix), in no particular order; an error from fn stops it and is returned.
+	// The orphan clean-up finds what to delete with it.
+	List(ctx context.Context, prefix string, fn func(StoredFile) error) error
 	// URL returns a URL a client can download the file from until ttl passes.
 	URL(key string, ttl time.Duration) string
 	Ping(ctx context.Context) error
+}
+
+// StoredFile is one file found by Storage.List.
+type StoredFile struct {
+	Key     string
+	Size    int64
+	ModTime time.Time
 }
 
 // JobArgs is a typed task payload; its kind names the task type on the queue.

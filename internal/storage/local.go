@@ -237,6 +237,55 @@ func (l *Local) DeletePrefix(ctx context.Context, prefix string) error {
 	return nil
 }
 
+// List calls fn for every file whose key starts with prefix; files being written
+// (in the temporary folder) are not listed.
+func (l *Local) List(ctx context.Context, prefix string, fn func(koda.StoredFile) error) error {
+	dir, _, err := splitPrefix(prefix)
+	if err != nil {
+		return err
+	}
+	root, err := l.root()
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	if dir == "" {
+		dir = "."
+	}
+	err = fs.WalkDir(root.FS(), dir, func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		if d.IsDir() {
+			if name == tmpDir {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || !strings.HasPrefix(name, prefix) {
+			return nil
+		}
+		info, err := d.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // deleted meanwhile
+		}
+		if err != nil {
+			return err
+		}
+		return fn(koda.StoredFile{Key: name, Size: info.Size(), ModTime: info.ModTime()})
+	})
+	if err != nil {
+		return l.fileError("list", prefix, err)
+	}
+	return nil
+}
+
 // CheckPrefix checks a DeletePrefix argument: a folder that is a valid key followed by
 // "/" and the start of a name. An empty prefix, which would delete everything, is refused.
 func CheckPrefix(prefix string) error {

@@ -252,6 +252,37 @@ func (s *Store) DeletePrefix(ctx context.Context, prefix string) error {
 	return nil
 }
 
+// List calls fn for every object whose key starts with prefix, a page of at most
+// 1000 at a time.
+func (s *Store) List(ctx context.Context, prefix string, fn func(koda.StoredFile) error) error {
+	if err := storage.CheckPrefix(prefix); err != nil {
+		return err
+	}
+	pages := awss3.NewListObjectsV2Paginator(s.client, &awss3.ListObjectsV2Input{
+		Bucket: aws.String(s.bucket), Prefix: aws.String(s.objectKey(prefix)),
+	})
+	strip := ""
+	if s.prefix != "" {
+		strip = s.prefix + "/"
+	}
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx)
+		if err != nil {
+			return s.error("list", prefix, err)
+		}
+		for _, o := range page.Contents {
+			key, ok := strings.CutPrefix(aws.ToString(o.Key), strip)
+			if !ok {
+				continue
+			}
+			if err := fn(koda.StoredFile{Key: key, Size: aws.ToInt64(o.Size), ModTime: aws.ToTime(o.LastModified)}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // URL presigns a GET of key valid for ttl (at most MaxURLTTL). Presigning is local
 // computation; it fails only when no credentials can be had, which Ping reports first,
 // so a failure here is logged and yields no URL.

@@ -28,6 +28,7 @@ func Run(t *testing.T, newStorage func(t *testing.T) koda.Storage) {
 		{"InvalidKeys", testInvalidKeys},
 		{"FailedPutKeepsPrevious", testFailedPut},
 		{"DeletePrefix", testDeletePrefix},
+		{"List", testList},
 		{"LargeFile", testLargeFile},
 		{"ConcurrentPuts", testConcurrentPuts},
 		{"DownloadURL", testDownloadURL},
@@ -195,6 +196,57 @@ func testDeletePrefix(t *testing.T, s koda.Storage) {
 	}
 	if err := s.Ping(ctx); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func testList(t *testing.T, s koda.Storage) {
+	ctx := context.Background()
+	before := time.Now().Add(-time.Minute)
+	keys := map[string]string{
+		"projects/prj_a/checkpoint.tar.gz":             "ck",
+		"projects/prj_a/renders/rnd_1.mp4":             "video",
+		"projects/prj_a/renders/rnd_1/chunk-1-000.mp4": "chunk",
+		"projects/prj_ab/keep.mp4":                     "x",
+		"tenants/t1/sandboxes/s1/checkpoint.tar.gz":    "y",
+	}
+	for k, v := range keys {
+		if _, err := s.Put(ctx, k, strings.NewReader(v)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list := func(prefix string) map[string]koda.StoredFile {
+		t.Helper()
+		got := map[string]koda.StoredFile{}
+		if err := s.List(ctx, prefix, func(f koda.StoredFile) error { got[f.Key] = f; return nil }); err != nil {
+			t.Fatalf("list %s: %v", prefix, err)
+		}
+		return got
+	}
+	got := list("projects/prj_a/")
+	if len(got) != 3 {
+		t.Fatalf("list projects/prj_a/: %v", got)
+	}
+	for k, f := range got {
+		if f.Size != int64(len(keys[k])) || f.ModTime.Before(before) || f.ModTime.After(time.Now().Add(time.Minute)) {
+			t.Fatalf("listed %+v for %q", f, keys[k])
+		}
+	}
+	if got := list("projects/prj_a"); len(got) != 4 {
+		t.Fatalf("name prefix over folders: %v", got)
+	}
+	if got := list("projects/"); len(got) != 4 {
+		t.Fatalf("list projects/: %v", got)
+	}
+	if got := list("nothing/here/"); len(got) != 0 {
+		t.Fatalf("missing prefix: %v", got)
+	}
+	if err := s.List(ctx, "", func(koda.StoredFile) error { return nil }); koda.ErrorKind(err) != koda.EINVALID {
+		t.Fatalf("empty prefix: %v", err)
+	}
+	stop := errors.New("stop")
+	n := 0
+	if err := s.List(ctx, "projects/", func(koda.StoredFile) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
+		t.Fatalf("an error from fn: %v after %d", err, n)
 	}
 }
 
