@@ -67,7 +67,6 @@ var Specs = map[string]Spec{
 	// overlap during a leadership change.
 	KindCleanPreviews: {Queue: QueueMaintenance, Timeout: 10 * time.Minute, MaxRetry: 1, Unique: 30 * time.Minute},
 	KindDailyCleanup:  {Queue: QueueMaintenance, Timeout: 30 * time.Minute, MaxRetry: 2, Unique: 12 * time.Hour},
-	KindUsage:         {Queue: QueueMaintenance, Timeout: 10 * time.Minute, MaxRetry: 2, Unique: 30 * time.Minute},
 	KindIdempotency:   {Queue: QueueMaintenance, Timeout: 10 * time.Minute, MaxRetry: 2, Unique: 30 * time.Minute},
 }
 

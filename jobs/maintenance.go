@@ -5,8 +5,7 @@ package jobs
 // process reaps the sandboxes it holds itself (sandbox.Pool.RunReaper).
 const (
 	KindCleanPreviews = "maintenance:previews"    // delete preview videos older than a day
-	KindDailyCleanup  = "maintenance:daily"       // orphaned sandboxes, stale sessions
-	KindUsage         = "maintenance:usage"       // aggregate usage
+	KindDailyCleanup  = "maintenance:daily"       // orphaned stored files
 	KindIdempotency   = "maintenance:idempotency" // purge idempotency records past their window
 )
 
@@ -16,17 +15,11 @@ type CleanPreviewsArgs struct{}
 func (CleanPreviewsArgs) Kind() string   { return KindCleanPreviews }
 func (CleanPreviewsArgs) TaskID() string { return "" }
 
-// DailyCleanupArgs asks for the daily clean-up of orphaned sandboxes and stale sessions.
+// DailyCleanupArgs asks for the daily deletion of stored files nothing refers to.
 type DailyCleanupArgs struct{}
 
 func (DailyCleanupArgs) Kind() string   { return KindDailyCleanup }
 func (DailyCleanupArgs) TaskID() string { return "" }
-
-// UsageArgs asks for the aggregation of usage records.
-type UsageArgs struct{}
-
-func (UsageArgs) Kind() string   { return KindUsage }
-func (UsageArgs) TaskID() string { return "" }
 
 // PurgeIdempotencyArgs asks for the deletion of idempotency records older than
 // koda.IdempotencyWindow: they hold whole responses.

@@ -70,13 +70,12 @@ func (r *Runner) Leading() bool { return r.elector != nil && r.elector.isLeading
 var DefaultSchedule = map[string]string{
 	jobs.KindReconcile:     "@every 1m",
 	jobs.KindCleanPreviews: "@hourly",
-	jobs.KindUsage:         "@hourly",
 	jobs.KindIdempotency:   "@hourly",
 	jobs.KindDailyCleanup:  "@daily",
 }
 
 var periodic = []jobs.Args{jobs.ReconcileArgs{}, jobs.CleanPreviewsArgs{},
-	jobs.UsageArgs{}, jobs.DailyCleanupArgs{}, jobs.PurgeIdempotencyArgs{}}
+	jobs.DailyCleanupArgs{}, jobs.PurgeIdempotencyArgs{}}
 
 // Start starts one asynq server per pool, and the periodic scheduler when the
 // maintenance pool runs here.

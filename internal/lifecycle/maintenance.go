@@ -1,0 +1,171 @@
+package lifecycle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/kodahq/koda"
+)
+
+// OrphanGrace is how old a stored file must be before the orphan clean-up may delete
+// it: a render writes its video before its row names it, and a project's files may be
+// written while its row is being created.
+const OrphanGrace = 6 * time.Hour
+
+// ExpirePreviews deletes the videos of preview renders finished more than ttl ago. The
+// rows, thumbnails and every final render stay; the render, and the project whose
+// latest preview it is, keep no video key afterwards, so no URL to a deleted file is
+// handed out. It returns how many videos it deleted.
+func (s *Service) ExpirePreviews(ctx context.Context, ttl time.Duration) (int, error) {
+	// RenderFilter cannot select by kind, so old finals are read and skipped.
+	rs, err := s.Store.ListRenders(ctx, koda.RenderFilter{
+		Statuses: []koda.RenderStatus{koda.RenderSucceeded}, CreatedBefore: s.now().Add(-ttl),
+	})
+	if err != nil {
+		return 0, fmt.Errorf("list old previews: %w", err)
+	}
+	n := 0
+	for _, r := range rs {
+		if r.Kind != koda.RenderPreview || r.VideoKey == "" {
+			continue
+		}
+		if err := s.Storage.Delete(ctx, r.VideoKey); err != nil && koda.ErrorKind(err) != koda.ENOTFOUND {
+			return n, fmt.Errorf("delete preview video of %s: %w", r.ID, err)
+		}
+		err := s.Store.InTx(ctx, func(tx koda.Store) error {
+			r, err := tx.GetRender(ctx, r.ID)
+			if err != nil {
+				return err
+			}
+			r.VideoKey = ""
+			if err := tx.UpdateRender(ctx, r); err != nil {
+				return err
+			}
+			p, err := tx.GetProject(ctx, r.ProjectID)
+			if koda.ErrorKind(err) == koda.ENOTFOUND {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			if p.Preview == nil || p.Preview.RenderID != r.ID || p.Preview.VideoKey == "" {
+				return nil
+			}
+			p.Preview.VideoKey = ""
+			return tx.UpdateProject(ctx, p)
+		})
+		if err != nil && koda.ErrorKind(err) != koda.ENOTFOUND {
+			return n, fmt.Errorf("forget preview video of %s: %w", r.ID, err)
+		}
+		n++
+	}
+	return n, nil
+}
+
+// CleanOrphans deletes stored files nothing refers to any more, older than
+// OrphanGrace: everything under a project that no longer exists, a render's files
+// once the render is gone, the files of a finished render other than its video and
+// thumbnail (chunks left by a failed stitch), and the sandbox checkpoints of a tenant
+// that no longer exists. Files outside Koda's layout are left alone. It returns how
+// many files it deleted.
+func (s *Service) CleanOrphans(ctx context.Context) (int, error) {
+	cutoff := s.now().Add(-OrphanGrace)
+	projects := map[string]bool{}
+	renders := map[string]*koda.Render{}
+	tenants := map[string]bool{koda.DefaultTenant: true}
+	var orphans []string
+
+	projectExists := func(id string) (bool, error) {
+		if ok, seen := projects[id]; seen {
+			return ok, nil
+		}
+		_, err := s.Store.GetProject(ctx, id)
+		if err != nil && koda.ErrorKind(err) != koda.ENOTFOUND {
+			return false, err
+		}
+		projects[id] = err == nil
+		return err == nil, nil
+	}
+	render := func(id string) (*koda.Render, error) {
+		if r, seen := renders[id]; seen {
+			return r, nil
+		}
+		r, err := s.Store.GetRender(ctx, id)
+		if err != nil && koda.ErrorKind(err) != koda.ENOTFOUND {
+			return nil, err
+		}
+		renders[id] = r
+		return r, nil
+	}
+	err := s.Storage.List(ctx, "projects/", func(f koda.StoredFile) error {
+		if f.ModTime.After(cutoff) {
+			return nil
+		}
+		projectID, renderID, ok := koda.StorageKeyOwner(f.Key)
+		if !ok {
+			return nil
+		}
+		exists, err := projectExists(projectID)
+		if err != nil {
+			return err
+		}
+		if !exists {
+			orphans = append(orphans, f.Key)
+			return nil
+		}
+		if renderID == "" {
+			return nil // the project's checkpoint and state
+		}
+		r, err := render(renderID)
+		if err != nil {
+			return err
+		}
+		switch {
+		case r == nil, r.ProjectID != projectID:
+			orphans = append(orphans, f.Key)
+		case r.Status.Done() && f.Key != r.VideoKey && f.Key != r.ThumbKey:
+			orphans = append(orphans, f.Key)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("find orphaned project files: %w", err)
+	}
+	if ts, ok := s.Store.(koda.TenantStore); ok {
+		err := s.Storage.List(ctx, "tenants/", func(f koda.StoredFile) error {
+			if f.ModTime.After(cutoff) {
+				return nil
+			}
+			tenant, _, _ := strings.Cut(strings.TrimPrefix(f.Key, "tenants/"), "/")
+			exists, seen := tenants[tenant]
+			if !seen {
+				_, err := ts.GetTenant(ctx, tenant)
+				if err != nil && koda.ErrorKind(err) != koda.ENOTFOUND {
+					return err
+				}
+				exists = err == nil
+				tenants[tenant] = exists
+			}
+			if !exists {
+				orphans = append(orphans, f.Key)
+			}
+			return nil
+		})
+		if err != nil {
+			return 0, fmt.Errorf("find orphaned tenant files: %w", err)
+		}
+	}
+	var errs []error
+	n := 0
+	for _, key := range orphans {
+		if err := s.Storage.Delete(ctx, key); err != nil {
+			errs = append(errs, fmt.Errorf("delete orphan %s: %w", key, err))
+			continue
+		}
+		n++
+	}
+	return n, errors.Join(errs...)
+}

@@ -1,0 +1,175 @@
+package workers
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/internal/kodatest"
+	"github.com/kodahq/koda/internal/lifecycle"
+	"github.com/kodahq/koda/internal/storage"
+	"github.com/kodahq/koda/internal/storage/s3"
+	"github.com/kodahq/koda/jobs"
+)
+
+// backends are the two storages the maintenance jobs must work on: the local folder
+// and a real S3-compatible server process.
+func backends(t *testing.T) map[string]func(t *testing.T) koda.Storage {
+	return map[string]func(t *testing.T) koda.Storage{
+		"local": func(t *testing.T) koda.Storage {
+			return storage.NewLocal(t.TempDir(), "http://127.0.0.1:1", []byte("secret"))
+		},
+		"s3": func(t *testing.T) koda.Storage {
+			srv := kodatest.MustS3(t)
+			c, err := s3.ParseURL(srv.StorageURL("koda"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.AccessKey, c.SecretKey = srv.AccessKey, srv.SecretKey
+			st, err := s3.New(context.Background(), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st
+		},
+	}
+}
+
+func put(t *testing.T, st koda.Storage, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
+		if _, err := st.Put(context.Background(), k, strings.NewReader(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func present(t *testing.T, st koda.Storage, key string) bool {
+	t.Helper()
+	rc, err := st.Open(context.Background(), key)
+	if err == nil {
+		rc.Close()
+		return true
+	}
+	if koda.ErrorKind(err) != koda.ENOTFOUND {
+		t.Fatal(err)
+	}
+	return false
+}
+
+// TestDailyCleanupRemovesOrphans: the daily job deletes, on both backends, the files
+// of a deleted project, of a deleted render, the chunks a finished render no longer
+// needs and the sandbox checkpoints of a tenant that does not exist; the project's
+// checkpoint, finished renders' videos and thumbnails, a running render's chunks, a
+// live tenant's checkpoints and files too new to judge stay.
+func TestDailyCleanupRemovesOrphans(t *testing.T) {
+	for name, open := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			b := setup(t)
+			st := open(t)
+			b.h.Storage, b.h.Lifecycle.Storage = st, st
+			p, rs := b.project(t, koda.DefaultTenant, 2)
+			done, running := rs[0], rs[1]
+			done.Status, done.VideoKey, done.ThumbKey = koda.RenderSucceeded,
+				koda.RenderVideoKey(p.ID, done.ID, "mp4"), koda.RenderThumbKey(p.ID, done.ID)
+			running.Status = koda.RenderRunning
+			for _, r := range rs {
+				if err := b.store.UpdateRender(ctx, r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			keep := []string{
+				koda.CheckpointKey(koda.ProjectFolder(p.ID)), koda.StateKey(koda.ProjectFolder(p.ID)),
+				done.VideoKey, done.ThumbKey,
+				koda.ChunkKey(p.ID, running.ID, 1, 0, "mp4"),
+				koda.CheckpointKey(koda.TenantSandboxFolder(koda.DefaultTenant, "session")),
+				"elsewhere/not-koda.txt",
+			}
+			orphans := []string{
+				koda.CheckpointKey(koda.ProjectFolder("prj_deleted")),
+				koda.RenderVideoKey("prj_deleted", "rnd_x", "mp4"),
+				koda.RenderVideoKey(p.ID, "rnd_deleted", "mp4"),
+				koda.ChunkKey(p.ID, done.ID, 1, 0, "mp4"),
+				koda.CheckpointKey(koda.TenantSandboxFolder("t_gone", "session")),
+			}
+			put(t, st, append(keep, orphans...)...)
+
+			// Files just written are too new to judge.
+			if err := b.h.dailyCleanup(ctx, nil, jobs.DailyCleanupArgs{}); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range orphans {
+				if !present(t, st, k) {
+					t.Fatalf("%s deleted within the grace period", k)
+				}
+			}
+			b.h.Lifecycle.Now = func() time.Time { return time.Now().Add(lifecycle.OrphanGrace + time.Minute) }
+			if err := b.h.dailyCleanup(ctx, nil, jobs.DailyCleanupArgs{}); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range orphans {
+				if present(t, st, k) {
+					t.Errorf("orphan %s is still stored", k)
+				}
+			}
+			for _, k := range keep {
+				if !present(t, st, k) {
+					t.Errorf("referenced %s was deleted", k)
+				}
+			}
+		})
+	}
+}
+
+// TestCleanPreviewsExpiresOldPreviews: a preview video older than PreviewTTL is
+// deleted and neither its render nor the project hands out its key any more; a newer
+// preview, the thumbnail and a final render of the same age stay.
+func TestCleanPreviewsExpiresOldPreviews(t *testing.T) {
+	ctx := context.Background()
+	b := setup(t)
+	st := backends(t)["local"](t)
+	b.h.Storage, b.h.Lifecycle.Storage = st, st
+	b.h.Maintenance.PreviewTTL = time.Hour
+	p, _ := b.project(t, koda.DefaultTenant, 0)
+	now := time.Now().UTC()
+	mk := func(kind koda.RenderKind, age time.Duration) *koda.Render {
+		r := &koda.Render{ID: koda.NewID(koda.PrefixRender), TenantID: p.TenantID, ProjectID: p.ID, Kind: kind,
+			Preset: koda.PresetSpec{Name: "tiny", Width: 64, Height: 36, FPS: 5, Format: "mp4"}, DurationS: 1,
+			Status: koda.RenderSucceeded, CreatedAt: now.Add(-age)}
+		r.VideoKey, r.ThumbKey = koda.RenderVideoKey(p.ID, r.ID, "mp4"), koda.RenderThumbKey(p.ID, r.ID)
+		if err := b.store.CreateRender(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+		put(t, st, r.VideoKey, r.ThumbKey)
+		return r
+	}
+	old, final, fresh := mk(koda.RenderPreview, 2*time.Hour), mk(koda.RenderFinal, 2*time.Hour), mk(koda.RenderPreview, time.Minute)
+	p.Preview = &koda.Output{RenderID: old.ID, VideoKey: old.VideoKey, ThumbnailKey: old.ThumbKey}
+	if err := b.store.UpdateProject(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+
+	if err := b.h.cleanPreviews(ctx, nil, jobs.CleanPreviewsArgs{}); err != nil {
+		t.Fatal(err)
+	}
+	if present(t, st, old.VideoKey) || !present(t, st, old.ThumbKey) {
+		t.Fatal("the old preview's video should be gone and its thumbnail kept")
+	}
+	if !present(t, st, final.VideoKey) || !present(t, st, fresh.VideoKey) {
+		t.Fatal("a final video or a fresh preview was deleted")
+	}
+	r, err := b.store.GetRender(ctx, old.ID)
+	if err != nil || r.VideoKey != "" || r.ThumbKey == "" {
+		t.Fatalf("expired render: %+v %v", r, err)
+	}
+	if r, _ := b.store.GetRender(ctx, fresh.ID); r.VideoKey == "" {
+		t.Fatal("the fresh preview lost its video")
+	}
+	got, err := b.store.GetProject(ctx, p.ID)
+	if err != nil || got.Preview == nil || got.Preview.VideoKey != "" || got.Preview.ThumbnailKey == "" {
+		t.Fatalf("project still names the deleted preview video: %+v %v", got.Preview, err)
+	}
+}
