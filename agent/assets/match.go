@@ -28,6 +28,27 @@ func Search(query string, n int) []Match { return Default().Search(query, n) }
 // minScore is the weakest direct match Find accepts before it falls back.
 const minScore = 45
 
+// Named is Find for a phrase that names its drawing outright: an asset's name or CLDR
+// label, or a curated synonym ("thumbs up", "search bar"), never a match on keywords,
+// a head noun or a relative. It lets a caller take a phrase whose words alone would
+// read otherwise ("up" a direction, "bar" a chart).
+func Named(phrase string) (Match, bool) { return Default().Named(phrase) }
+
+// Named: see the package function.
+func (l *Library) Named(phrase string) (Match, bool) {
+	m, ok := l.Find(phrase)
+	if !ok || m.Substituted {
+		return Match{}, false
+	}
+	p := strings.Join(strings.Fields(strings.ToLower(phrase)), " ")
+	for _, f := range forms(p) {
+		if f == m.Name || f == m.Label || synonyms[f] != "" {
+			return m, true
+		}
+	}
+	return Match{}, false
+}
+
 // Find returns the asset that best depicts a subject ("paper plane", "balloons",
 // "kitty"). Multi-word subjects match as one before their words do; plurals and
 // synonyms are tried; an illustration is preferred to a line icon unless the subject

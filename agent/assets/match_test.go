@@ -204,3 +204,20 @@ func ids(ms []assets.Match) []string {
 	}
 	return out
 }
+
+// TestNamed: only a name, a CLDR label or a curated synonym is a named phrase; a
+// keyword, a head noun or a phrase padded with function words is not.
+func TestNamed(t *testing.T) {
+	for phrase, want := range map[string]string{"thumbs up": "fluent:thumbs-up", "search bar": "fluent:magnifying-glass-tilted-right",
+		"toggle switch": "tabler:toggle-right", "mouse cursor": "tabler:pointer", "cat": "fluent:cat"} {
+		m, ok := assets.Named(phrase)
+		if !ok || m.ID != want {
+			t.Errorf("Named(%q) = %v, %v; want %s", phrase, m.Asset, ok, want)
+		}
+	}
+	for _, phrase := range []string{"cat on", "sun and", "heart shaped", "up the", "pie chart"} {
+		if m, ok := assets.Named(phrase); ok {
+			t.Errorf("Named(%q) = %s, want no match", phrase, m.ID)
+		}
+	}
+}

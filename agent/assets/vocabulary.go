@@ -60,6 +60,12 @@ var synonyms = map[string]string{
 	"ball": "soccer ball", "football": "soccer ball", "house": "house", "building": "office building",
 	"school": "school", "hospital": "hospital", "castle": "castle", "bridge": "bridge at night", "tent": "tent",
 	"sword": "crossed swords", "lamp": "tabler:lamp", "knife": "kitchen knife", "email": "e mail",
+	// interface pieces, whose keywords lead elsewhere (a "mouse cursor" is no mouse, a
+	// "search bar" no bar chart)
+	"mouse cursor": "tabler:pointer", "mouse pointer": "tabler:pointer", "cursor": "tabler:pointer",
+	"toggle switch": "tabler:toggle-right", "toggle": "tabler:toggle-right", "switch": "tabler:toggle-right",
+	"search bar": "magnifying glass tilted right", "search box": "magnifying glass tilted right",
+	"water bottle": "tabler:bottle", "battery icon": "battery", "download arrow": "tabler:download",
 }
 
 // uiWords are interface notions a line icon draws better than an emoji.

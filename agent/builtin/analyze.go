@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/agent/assets"
+	"github.com/kodahq/koda/agent/scene"
 )
 
 // subject is one thing the prompt asks to see.
@@ -187,6 +189,7 @@ func analyze(prompt string) *brief {
 	tokens := wordRE.FindAllString(low, -1)
 	b.readSubjectsAndColors(tokens, low)
 	b.spiralParticles()
+	b.productOnCard(tokens)
 	b.attachData(data)
 	b.readStyle(low, tokens)
 	b.readBeats(low)
@@ -282,6 +285,42 @@ func normalizeHex(h string) string {
 		return "#" + string([]byte{h[1], h[1], h[2], h[2], h[3], h[3]})
 	}
 	return h
+}
+
+// productOnCard puts the product a prompt names on its product card: "a product reveal
+// for our new running shoe" is one card showing the shoe, and "Headphones product
+// teaser" one showing headphones, not a generic card beside (or without) the thing.
+func (b *brief) productOnCard(tokens []string) {
+	card := -1
+	for i, s := range b.Subjects {
+		if s.Kind == scene.TypeCard && s.Asset == "" {
+			card = i
+			break
+		}
+	}
+	if card < 0 {
+		return
+	}
+	for i, s := range b.Subjects {
+		if s.Kind == scene.TypeAsset && !s.Scenery && s.Many <= 1 {
+			b.Subjects[card].Asset, b.Subjects[card].Note = s.Asset, s.Note
+			if b.Subjects[card].Color == "" {
+				b.Subjects[card].Color = s.Color
+			}
+			b.Subjects = append(b.Subjects[:i], b.Subjects[i+1:]...)
+			return
+		}
+	}
+	// "Headphones product teaser": the word before the card's noun names the product.
+	for i := 1; i < len(tokens); i++ {
+		if tokens[i] != b.Subjects[card].Noun || notSubjects[tokens[i-1]] {
+			continue
+		}
+		if m, ok := assets.Find(tokens[i-1]); ok && !m.Substituted && m.Score >= 95 {
+			b.Subjects[card].Asset = m.ID
+			return
+		}
+	}
 }
 
 // readSubjectsAndColors finds the nouns the prompt is about and attaches each colour word

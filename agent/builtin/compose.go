@@ -330,6 +330,11 @@ func (c *composer) decorate(e *scene.Element, s subject, i int) {
 	case scene.TypeCard:
 		e.Text = orDefault(quote, capitalize(s.Noun))
 		e.Sub = orDefault(c.b.Price, "New")
+		// The product itself on the card, when the prompt names one.
+		e.Asset = s.Asset
+		if a, ok := assets.Default().Get(s.Asset); ok && quote == "" {
+			e.Text = capitalize(orDefault(a.Label, s.Noun))
+		}
 	default:
 		e.Shadow = true
 	}

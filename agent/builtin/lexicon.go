@@ -39,8 +39,8 @@ var subjectKinds = map[string]string{
 	"pie": "chart", "clock": "clock", "clocks": "clock", "stopwatch": "clock",
 	"checklist": "checklist", "to-do": "checklist", "todo": "checklist",
 	"percentage": "counter", "percent": "counter", "score": "counter",
-	"card": "card", "product": "card", "app": "card", "phone": "card", "shoe": "card", "sneaker": "card",
-	"watch": "card", "bottle": "card", "item": "card",
+	"card": "card", "product": "card", "app": "card", "phone": "card",
+	"item": "card",
 	// Pictograms the runtime draws with behaviour of their own: a tick that draws itself
 	// and speech bubbles holding their words. Other things are library assets (subjects.go).
 	"checkmark": "icon", "chat": "icon",

@@ -61,6 +61,10 @@ var notSubjects = map[string]bool{
 	"cream": true, "ivory": true, "field": true, "meadow": true, "horizon": true,
 	// collectives: "a row of tiles" draws tiles
 	"row": true, "rows": true, "pile": true, "bunch": true, "group": true, "pair": true, "couple": true,
+	// lines of text ("three lines stack up"), not a drawing of lines
+	"lines": true,
+	// clicking and tapping are what a cursor or a finger does, not things to draw
+	"caret": true, "click": true, "clicks": true, "clicked": true, "tap": true, "taps": true, "tapped": true,
 }
 
 // compoundHeads are the kinds whose noun makes the word before it an adjective ("pie
@@ -82,6 +86,7 @@ var (
 	// by a determiner opens a sentence ("Vertical story: a shopping bag pops in").
 	ratioColonRE    = regexp.MustCompile(`\d:\d`)
 	sentenceAfterRE = regexp.MustCompile(`^:\s*(?:a|an|the|our|my|your|this|some|two|three)\b`)
+	withThingRE     = regexp.MustCompile(`\swith\s+(?:a|an|the)\s`)
 )
 
 // listTokens are the indexes of tokens in a list after a colon ("Plan, Build, Ship"):
@@ -93,6 +98,11 @@ func listTokens(low string) map[int]bool {
 	for _, loc := range listAfterColonRE.FindAllStringIndex(low, -1) {
 		if sentenceAfterRE.MatchString(low[loc[0]:loc[1]]) {
 			continue
+		}
+		// "story: 'New drop Friday' with a sneaker sliding in": the list ends where a
+		// "with" brings in what else the scene has.
+		if k := withThingRE.FindStringIndex(low[loc[0]:loc[1]]); k != nil && k[0] > 0 {
+			loc[1] = loc[0] + k[0]
 		}
 		first := len(wordRE.FindAllString(low[:loc[0]], -1))
 		n := len(wordRE.FindAllString(low[loc[0]:loc[1]], -1))
@@ -150,6 +160,18 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 			if i+n > len(tokens) {
 				continue
 			}
+			phrase := strings.Join(tokens[i:i+n], " ")
+			// A phrase that is a drawing's very name wins over what its words say alone:
+			// "thumbs up" (not a direction), "search bar" (not a chart), "battery icon".
+			_, kindFirst := subjectKinds[tokens[i]] // "bar chart", "progress ring": the composer's own
+			if !listSpan(list, i, n) && !kindFirst && (subjectWord(tokens[i]) || isColorTok(tokens[i])) {
+				if m, hit := assets.Named(phrase); hit {
+					spans[i] = assetSpan{end: i + n, match: m}
+					i += n - 1
+					found = true
+					continue
+				}
+			}
 			ok, exactOnly := true, false
 			for k := i; k < i+n; k++ {
 				// A colour may open a name ("black cat"), nothing else that is not a noun;
@@ -176,7 +198,6 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 			if !ok {
 				continue
 			}
-			phrase := strings.Join(tokens[i:i+n], " ")
 			if m, hit := lib.Find(phrase); hit && !m.Substituted && m.Score >= 95 && (!exactOnly || m.Score >= 99) {
 				spans[i] = assetSpan{end: i + n, match: m}
 				i += n - 1
@@ -190,7 +211,7 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 		if _, known := subjectKinds[tok]; known || !subjectWord(tok) || isColorTok(tok) {
 			continue
 		}
-		introduced := i > 0 && determiners[tokens[i-1]]
+		introduced := introducedAt(tokens, i)
 		if i > 0 && !introduced {
 			_, prevKind := subjectKinds[tokens[i-1]]
 			if start, ok := spanEndingAt(spans, i); ok && !prevKind && coreLen(tokens[start:i]) == 1 && strongName(lib, tok) {
@@ -287,6 +308,36 @@ func nameWord(w string, first bool) bool {
 		return first && strings.HasSuffix(w, "ing")
 	}
 	return notSubjects[w]
+}
+
+// listSpan reports whether any of tokens i..i+n-1 is in a list after a colon.
+func listSpan(list map[int]bool, i, n int) bool {
+	for k := i; k < i+n; k++ {
+		if list[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// modifierWords describe what a thing is made of or how it looks: "a blue water
+// bottle", "a sleek glass vase" still introduce the noun after them.
+var modifierWords = map[string]bool{"water": true, "glass": true, "paper": true, "wooden": true, "metal": true,
+	"plastic": true, "new": true, "sleek": true, "shiny": true, "gold": true, "golden": true, "silver": true,
+	"leather": true, "old": true, "modern": true, "classic": true, "premium": true, "luxury": true}
+
+// introducedAt reports whether token i follows a determiner, perhaps across colour and
+// modifier words ("a blue water bottle"): an unknown word there is probably a subject.
+func introducedAt(tokens []string, i int) bool {
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		if determiners[tokens[k]] {
+			return true
+		}
+		if !isColorTok(tokens[k]) && !modifierWords[tokens[k]] {
+			return false
+		}
+	}
+	return false
 }
 
 // spanEnds reports whether a span ends just before token i.

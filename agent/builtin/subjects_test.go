@@ -239,3 +239,81 @@ func TestRequestedColourOnIllustration(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedPhrasesAndInterfacePieces: a phrase that is a drawing's very name is drawn
+// as that drawing though its words alone read otherwise ("up" a direction, "bar" a
+// chart, "icon" a logo), clicking is not a thing, and shape words in "heart-shaped"
+// name the shape.
+func TestNamedPhrasesAndInterfacePieces(t *testing.T) {
+	for _, c := range []struct {
+		prompt string
+		want   []string
+		not    []string
+	}{
+		{"A thumbs up pops in with sparkles", []string{"fluent:thumbs-up"}, nil},
+		{"A search bar types 'koda animations' with a blinking cursor", []string{"fluent:magnifying-glass-tilted-right"}, []string{"tabler:pointer"}},
+		{"A battery icon charges from empty to full and turns green", []string{"fluent:battery"}, nil},
+		{"A mouse cursor moves to a 'Sign up' button and clicks it", []string{"tabler:pointer"}, []string{"fluent:mouse", "tabler:click"}},
+		{"A toggle switch slides from off to on and turns green", []string{"tabler:toggle-right"}, nil},
+		{"A heart-shaped like button pops when tapped and turns red", nil, []string{"fluent:magnet"}},
+	} {
+		t.Run(c.prompt, func(t *testing.T) {
+			d, _, _ := generateWithMessages(t, c.prompt)
+			got := strings.Join(assetsOf(d), " ")
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("assets %q, want %s", got, w)
+				}
+			}
+			for _, w := range c.not {
+				if strings.Contains(got, w) {
+					t.Errorf("assets %q, want no %s", got, w)
+				}
+			}
+		})
+	}
+	d, _, _ := generateWithMessages(t, "A heart-shaped like button pops when tapped and turns red")
+	if !strings.Contains(strings.Join(d.Types(), " "), "heart") {
+		t.Errorf("types %v, want a heart", d.Types())
+	}
+	// The composer's own kinds keep their names: a bar chart is a chart, not its icon.
+	d, _, _ = generateWithMessages(t, "A bar chart showing revenue growing 12, 18, 25, 31 and 44")
+	if got := assetsOf(d); len(got) != 0 {
+		t.Errorf("assets %v, want the chart alone", got)
+	}
+}
+
+// TestProductOnItsCard: a product card shows the product the prompt names, whether the
+// product comes after the card's noun or before it, and the card's SVG is in the project.
+func TestProductOnItsCard(t *testing.T) {
+	for _, c := range []struct{ prompt, asset, text string }{
+		{"A sleek product reveal for our new running shoe 'Aero Run' at $129, smooth and minimal", "fluent:running-shoe", "Aero Run"},
+		{"Headphones product teaser with a purple glow", "fluent:headphone", ""},
+	} {
+		t.Run(c.prompt, func(t *testing.T) {
+			d, sb, _ := generateWithMessages(t, c.prompt)
+			var card *scene.Element
+			for _, e := range d.Elements {
+				if e.Type == scene.TypeCard {
+					card = e
+				}
+			}
+			if card == nil || card.Asset != c.asset {
+				t.Fatalf("card %+v, want one showing %s", card, c.asset)
+			}
+			if c.text != "" && card.Text != c.text {
+				t.Errorf("card text %q, want %q", card.Text, c.text)
+			}
+			if got := assetsOf(d); len(got) != 0 {
+				t.Errorf("assets %v beside the card, want the product on it only", got)
+			}
+			files := d.AssetFiles()
+			if len(files) != 1 {
+				t.Fatalf("asset files %v, want the card's", files)
+			}
+			if _, err := sb.ReadFile(context.Background(), files[0].Path, 0, 1); err != nil {
+				t.Errorf("%s not written: %v", files[0].Path, err)
+			}
+		})
+	}
+}

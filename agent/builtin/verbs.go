@@ -25,6 +25,10 @@ var verbPhrases = strings.NewReplacer(
 	"changing colour", "recoloring", "changing color", "recoloring", "changes its colour", "recolors", "changes its color", "recolors",
 	"speech bubbles", "chats", "speech bubble", "chat", "chat bubbles", "chats", "chat bubble", "chat",
 	"in sequence", "one by one", "one after another", "one by one", "one after the other", "one by one",
+	// "a plane circles it", "gears turn together", "appear letter by letter".
+	"circles it", "orbits it", "circles the", "orbits the", "circling it", "orbiting it",
+	"turn together", "spin together", "turning together", "spinning together",
+	"letter by letter", "typing", "blinking cursor", "blinking caret", "flashing cursor", "blinking caret", "-shaped", "",
 	"in turn", "alternately", "taking turns", "alternately", "take turns", "alternately", "back and forth", "alternately",
 	// Going up is rising, whatever carries it ("balloons float up into the sky").
 	"floats up", "rises", "float up", "rise", "floating up", "rising", "drifts up", "rises", "drift up", "rise",

@@ -940,9 +940,19 @@
         var gg = ctx.createLinearGradient(-hw2, -hh, hw2, 0);
         gg.addColorStop(0, shade(color, 0.2)); gg.addColorStop(1, shade(color, -0.25));
         ctx.fillStyle = gg; ctx.fillRect(-hw2, -hh, hw2 * 2, hh * 1.05);
-        ctx.fillStyle = 'rgba(255,255,255,0.85)';
-        ctx.beginPath(); ctx.arc(0, -hh * 0.47, r * 0.28 * (0.9 + 0.1 * Math.sin(t * 2)), 0, 6.283); ctx.fill();
-        ctx.restore();
+        // The product the card shows (a library illustration), else a placeholder disc.
+        var cimg = e.asset ? images[assetSrc(e.asset)] : null;
+        if (cimg && cimg.naturalWidth) {
+          var car = cimg.naturalWidth / cimg.naturalHeight, cs = r * 0.8 * (1 + 0.03 * Math.sin(t * 2));
+          var cw = car >= 1 ? cs : cs * car, ch = car >= 1 ? cs / car : cs;
+          ctx.restore();
+          shadowOn({ shadow: true }, r * 0.5);
+          ctx.drawImage(cimg, -cw / 2, -hh * 0.47 - ch / 2, cw, ch); shadowOff();
+        } else {
+          ctx.fillStyle = 'rgba(255,255,255,0.85)';
+          ctx.beginPath(); ctx.arc(0, -hh * 0.47, r * 0.28 * (0.9 + 0.1 * Math.sin(t * 2)), 0, 6.283); ctx.fill();
+          ctx.restore();
+        }
         ctx.save(); ctx.translate(0, hh * 0.3);
         drawText({ text: e.text || 'New', size: e.size * 0.17, color: '#1f2937', weight: 800, reveal: 'fade' }, { scale: 1, sx: 1, prog: 1 }, t, hw2);
         ctx.restore();
@@ -1553,7 +1563,7 @@
   function loadImages() {
     var els = (S && S.elements) || [], waits = [];
     els.forEach(function (e) {
-      var src = e.type === 'asset' ? assetSrc(e.asset) : (e.type === 'image' || e.type === 'logo') ? e.src : '';
+      var src = (e.type === 'asset' || (e.type === 'card' && e.asset)) ? assetSrc(e.asset) : (e.type === 'image' || e.type === 'logo') ? e.src : '';
       if (!src || images[src]) return;
       var img = new Image();
       images[src] = img;

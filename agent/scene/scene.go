@@ -451,7 +451,7 @@ func (d *Description) Validate() error {
 		if e.Type == TypeImage && (e.Src == "" || strings.HasPrefix(e.Src, "/") || strings.Contains(e.Src, "..") || strings.Contains(e.Src, "://")) {
 			bad("%s: image src %q must be a relative path inside the project", where, e.Src)
 		}
-		if e.Type == TypeAsset {
+		if e.Type == TypeAsset || (e.Type == TypeCard && e.Asset != "") {
 			if _, ok := assets.Default().Get(e.Asset); !ok {
 				bad("%s: asset %q is not in the library (search it by keywords)", where, e.Asset)
 			}
@@ -612,7 +612,7 @@ func (d *Description) AssetFiles() []File {
 	seen := map[string]bool{}
 	var out []File
 	for _, e := range d.Elements {
-		if e == nil || e.Type != TypeAsset || seen[e.Asset] {
+		if e == nil || (e.Type != TypeAsset && e.Type != TypeCard) || e.Asset == "" || seen[e.Asset] {
 			continue
 		}
 		seen[e.Asset] = true

@@ -307,9 +307,9 @@ func (e sceneElem) depicts(kw KeywordsFunc) []string {
 		}
 	}
 	typ := e.str("type")
-	// Only an asset element draws its asset: the runtime draws a rect carrying an asset
-	// id (a flip tile) as a rect.
-	if id := e.str("asset"); id != "" && typ == "asset" {
+	// Only an asset element, or a product card showing it, draws its asset: the runtime
+	// draws a rect carrying an asset id (a flip tile) as a rect.
+	if id := e.str("asset"); id != "" && (typ == "asset" || typ == "card") {
 		add(kw(id)...)
 		add(IDKeywords(id)...)
 	}
