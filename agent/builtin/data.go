@@ -562,6 +562,15 @@ func readChart(d *dataSpec, s string, nums []numTok) {
 	if len(l.Nums) == 0 {
 		l = fromTo(s, nums)
 	}
+	if len(l.Nums) == 0 && (d.Kind == dataPie || d.Kind == dataDonut) {
+		// "A donut chart showing 60% complete": one share of a whole, and the rest of it.
+		if share := onePercent(nums); share != nil {
+			lab := orDefault(capitalize(labelAfter(s, share.End)), "Done")
+			d.Values, d.Labels, d.Suffix = []float64{share.Value, math.Round((100-share.Value)*10) / 10}, []string{lab, "Remaining"}, "%"
+			d.Title = chartTitle(s, share.Start)
+			return
+		}
+	}
 	if len(l.Nums) == 0 {
 		// One number, or none: a chart of the axis the prompt names with a made-up trend.
 		d.Labels = axisLabels(s)
@@ -624,7 +633,7 @@ func readChart(d *dataSpec, s string, nums []numTok) {
 		d.Labels[i] = lab
 	}
 	if colored == 0 {
-		d.Colors = nil
+		d.Colors = listColors(s[min(l.Nums[len(l.Nums)-1].End, len(s)):], len(d.Values))
 	}
 	if nonEmpty(d.Labels) < (len(d.Labels)+1)/2 {
 		// "Mon–Sun: 3, 5, 4…": unlabelled values take the axis the prompt names.
@@ -650,6 +659,46 @@ func readChart(d *dataSpec, s string, nums []numTok) {
 		}
 	}
 	d.Title = chartTitle(s, l.Start)
+}
+
+// seriesColorRE finds the colour words after a chart's list: "with orange and blue
+// bars", "blue to red".
+var seriesColorRE = regexp.MustCompile(`[a-z]+`)
+
+// listColors colours a chart's n entries from the colour words written after its
+// list: one colour each in order ("orange and blue bars"), or a ramp from the first to
+// the last ("blue to red"); nil when the words are not that.
+func listColors(rest string, n int) []string {
+	var cs []string
+	ramp := false
+	for _, w := range seriesColorRE.FindAllString(strings.ToLower(rest), -1) {
+		if c, ok := colorOf(w); ok {
+			cs = append(cs, c)
+		} else if w == "to" && len(cs) == 1 {
+			ramp = true
+		}
+	}
+	switch {
+	case n < 2 || len(cs) < 2:
+		return nil
+	case len(cs) == n && !ramp:
+		return cs
+	case ramp && len(cs) == 2:
+		out := make([]string, n)
+		for i := range out {
+			out[i] = mixHex(cs[0], cs[1], float64(i)/float64(n-1))
+		}
+		return out
+	}
+	return nil
+}
+
+// onePercent is the prompt's only number when it is a share of a whole (0–100 %).
+func onePercent(nums []numTok) *numTok {
+	if len(nums) != 1 || !nums[0].Pct || nums[0].Value <= 0 || nums[0].Value >= 100 {
+		return nil
+	}
+	return &nums[0]
 }
 
 // chartTitle is what the prompt says the chart is of: the words around its chart noun

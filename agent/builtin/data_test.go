@@ -239,3 +239,32 @@ func TestReadChartPhrasings(t *testing.T) {
 		t.Errorf("countdown timer from 10: %q", got)
 	}
 }
+
+// TestOneShareDonut: a pie or donut of one percentage is that share and the rest.
+func TestOneShareDonut(t *testing.T) {
+	d := readData(dataDonut, "A donut chart showing 60% complete in teal")
+	if !reflect.DeepEqual(d.Values, []float64{60, 40}) || len(d.Labels) != 2 || d.Labels[0] != "Complete" || d.Suffix != "%" {
+		t.Errorf("donut read as values %v labels %q suffix %q, want 60/40 Complete/Remaining %%", d.Values, d.Labels, d.Suffix)
+	}
+}
+
+// TestListColors: colour words after a chart's list colour its entries in order, or
+// ramp from the first to the last ("blue to red").
+func TestListColors(t *testing.T) {
+	d := readData(dataBar, "Bar chart comparing Cats 30 and Dogs 45 with orange and blue bars")
+	if len(d.Colors) != 2 || d.Colors[0] == d.Colors[1] {
+		t.Fatalf("colors %v, want orange then blue", d.Colors)
+	}
+	if o, _ := colorOf("orange"); d.Colors[0] != o {
+		t.Errorf("first bar %s, want orange %s", d.Colors[0], o)
+	}
+	d = readData(dataBar, "Bar chart of temperatures: Jan 5, Apr 14, Jul 28, Oct 16, blue to red")
+	blue, _ := colorOf("blue")
+	red, _ := colorOf("red")
+	if len(d.Colors) != 4 || d.Colors[0] != blue || d.Colors[3] != red || d.Colors[1] == blue || d.Colors[2] == red {
+		t.Errorf("colors %v, want a ramp from %s to %s", d.Colors, blue, red)
+	}
+	if d := readData(dataBar, "Q1 12, Q2 18, Q3 25, Q4 31"); d.Colors != nil {
+		t.Errorf("colors %v for a list without colour words, want none", d.Colors)
+	}
+}
