@@ -28,6 +28,8 @@ var verbPhrases = strings.NewReplacer(
 	// "a plane circles it", "gears turn together", "appear letter by letter".
 	"circles it", "orbits it", "circles the", "orbits the", "circling it", "orbiting it",
 	"turn together", "spin together", "turning together", "spinning together",
+	// "an app launch" is an event, not a rocket's flight
+	"app launch", "app release", "product launch", "product release",
 	"letter by letter", "typing", "blinking cursor", "blinking caret", "flashing cursor", "blinking caret", "-shaped", "",
 	"in turn", "alternately", "taking turns", "alternately", "take turns", "alternately", "back and forth", "alternately",
 	// Going up is rising, whatever carries it ("balloons float up into the sky").
