@@ -23,6 +23,8 @@ import (
 // in the project (prompt, style, plan) and the sandbox (scene.json).
 type Agent struct {
 	log *slog.Logger
+	// camera renders stills for the critic; nil checks the geometry only.
+	camera critic.Camera
 }
 
 var _ koda.Agent = (*Agent)(nil)
@@ -33,6 +35,13 @@ func New(logger *slog.Logger) *Agent {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	return &Agent{log: logger.With("agent", "builtin")}
+}
+
+// WithCamera makes the critic also look at rendered stills of every scene's hold before
+// the preview (agent/stills renders them in Chromium), and returns a.
+func (a *Agent) WithCamera(c critic.Camera) *Agent {
+	a.camera = c
+	return a
 }
 
 // Analyze reads the prompt: subjects, colours, quoted text, duration, aspect and style.
@@ -407,10 +416,9 @@ func (a *Agent) Generate(ctx context.Context, p *koda.Project, sb koda.Sandbox, 
 		// The critic looks at the frames before anyone else does: subjects inside the
 		// safe area of every frame shape the project renders in, text unclipped, apart
 		// from other elements and readable, something on screen at every hold.
-		var left []critic.Problem
-		fixes, left = critic.Repair(c.d, projectFrames(b, p)...)
-		for _, pr := range left {
-			a.log.WarnContext(ctx, "critic could not fix", "project", p.ID, "problem", pr.String())
+		var err error
+		if fixes, err = a.critique(ctx, c.d, projectFrames(b, p), p.ID); err != nil {
+			return err
 		}
 		return writeScene()
 	}); err != nil {
@@ -422,6 +430,30 @@ func (a *Agent) Generate(ctx context.Context, p *koda.Project, sb koda.Sandbox, 
 	}
 	a.log.InfoContext(ctx, "generated", "project", p.ID, "elements", len(c.d.Elements), "duration_s", c.d.Duration)
 	return nil
+}
+
+// critique runs the critic on d in the frames: on its geometry, then (with a camera) on
+// stills of every hold, fixing what fails. Only a cancelled ctx is an error: what cannot
+// be fixed is logged, and failed stills leave the geometry's judgement standing.
+func (a *Agent) critique(ctx context.Context, d *scene.Description, frames []critic.Frame, project string) ([]critic.Fix, error) {
+	fixes, left := critic.Repair(d, frames...)
+	if a.camera != nil {
+		// What the pixels show: drawings' real extents, words on what is really
+		// behind them, subjects lost in it.
+		seen, leftSeen, err := critic.RepairStills(ctx, a.camera, d, frames...)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			a.log.WarnContext(ctx, "critic stills failed", "project", project, "err", err)
+		}
+		fixes = append(fixes, seen...)
+		left = append(left, leftSeen...)
+	}
+	for _, pr := range left {
+		a.log.WarnContext(ctx, "critic could not fix", "project", project, "problem", pr.String())
+	}
+	return fixes, nil
 }
 
 // projectFrames are the frame shapes the scene will be rendered in: the prompt's

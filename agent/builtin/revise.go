@@ -67,7 +67,10 @@ func (a *Agent) Revise(ctx context.Context, p *koda.Project, feedback string, sb
 	}
 	// A revision can push a subject out of frame or text onto another element (bigger,
 	// higher bounce, new words): the critic looks again before the new preview.
-	fixes, _ := critic.Repair(d, projectFrames(analyze(p.Prompt), p)...)
+	fixes, err := a.critique(ctx, d, projectFrames(analyze(p.Prompt), p), p.ID)
+	if err != nil {
+		return "", err
+	}
 	if err := d.Validate(); err != nil {
 		return "", &koda.Error{Kind: koda.EINTERNAL, Code: koda.CodeAgentFailed, Message: "The revised scene is invalid.", Err: err}
 	}

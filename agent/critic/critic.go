@@ -105,6 +105,10 @@ type Problem struct {
 	Frame   string
 	T       float64 // the time looked at
 	Msg     string
+	// Box is the element as a still showed it (frame pixels), Other the element it lies
+	// on, Behind the colour measured behind its words; nil and "" for geometry checks.
+	Box, Other *box
+	Behind     string
 }
 
 func (p Problem) String() string {
@@ -781,7 +785,7 @@ func sortP(ps []Problem) {
 	sort.SliceStable(ps, func(i, j int) bool { return priority[ps[i].Check] < priority[ps[j].Check] })
 }
 
-var priority = map[string]int{"hidden": 0, "clip": 1, "frame": 2, "safe": 3, "covered": 4, "overlap": 5, "contrast": 6}
+var priority = map[string]int{"hidden": 0, "clip": 1, "frame": 2, "safe": 3, "covered": 4, "overlap": 5, "faint": 6, "contrast": 7}
 
 // FixNotes turns fixes into one sentence for the project's messages.
 func FixNotes(fixes []Fix) string {

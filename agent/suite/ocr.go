@@ -13,7 +13,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 
@@ -22,29 +21,6 @@ import (
 
 	"github.com/kodahq/koda/agent/scene"
 )
-
-// browser is one headless Chromium shared by the OCR stills: starting it costs a second,
-// a still costs a few tens of milliseconds.
-type browser struct {
-	ctx   context.Context
-	close func()
-	mu    sync.Mutex // one tab at a time keeps memory flat on a 2-core machine
-}
-
-func startBrowser(ctx context.Context, path string) (*browser, error) {
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.Flag("hide-scrollbars", true))
-	actx, cancelA := chromedp.NewExecAllocator(context.WithoutCancel(ctx), opts...)
-	bctx, cancelB := chromedp.NewContext(actx)
-	if err := chromedp.Run(bctx); err != nil {
-		cancelB()
-		cancelA()
-		return nil, fmt.Errorf("start chromium for stills: %w", err)
-	}
-	return &browser{ctx: bctx, close: func() { cancelB(); cancelA() }}, nil
-}
 
 // pickTimeJS finds when a text is fully on screen: among the elements that carry it, the
 // longest stretch where the element is visible, opaque, fully revealed and not shrunk,
@@ -112,16 +88,9 @@ const pickTimeJS = `(function (want) {
 // readText renders the moment text is fully shown as a w×h still and reads it with
 // tesseract. Stills go to keep (for people looking at failures).
 func (r *runner) readText(ctx context.Context, dir string, _ *scene.Description, text string, w, h int, keep string) (string, error) {
-	br := r.browser
-	br.mu.Lock()
-	defer br.mu.Unlock()
-	tctx, cancel := chromedp.NewContext(br.ctx)
-	defer cancel()
 	// Generous: a loaded CI machine can take many seconds per 2× still.
-	tctx, cancelT := context.WithTimeout(tctx, 2*time.Minute)
-	defer cancelT()
-	stop := context.AfterFunc(ctx, cancelT)
-	defer stop()
+	tctx, done := r.browser.Tab(ctx, 2*time.Minute)
+	defer done()
 
 	q, _ := json.Marshal(text)
 	base := "file://" + filepath.Join(dir, scene.FileIndex)

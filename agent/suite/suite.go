@@ -22,6 +22,7 @@ import (
 	"github.com/kodahq/koda/agent/builtin"
 	"github.com/kodahq/koda/agent/critic"
 	"github.com/kodahq/koda/agent/scene"
+	"github.com/kodahq/koda/agent/stills"
 	"github.com/kodahq/koda/renderer"
 	"github.com/kodahq/koda/sandbox/local"
 )
@@ -186,16 +187,21 @@ func Run(ctx context.Context, cfg Config, prompts []agent.SuitePrompt) (*Report,
 	start := time.Now()
 	sbs := local.New(local.Config{Root: filepath.Join(cfg.WorkDir, "sandboxes"), Logger: cfg.Logger})
 	defer func() { _ = sbs.Close(context.WithoutCancel(ctx)) }()
-	var br *browser
+	var br *stills.Browser
 	if !cfg.ScenesOnly {
 		var err error
-		if br, err = startBrowser(ctx, cfg.Chromium); err != nil {
+		if br, err = stills.Start(ctx, cfg.Chromium); err != nil {
 			return nil, err
 		}
-		defer br.close()
+		defer br.Close()
 	}
 
-	r := &runner{cfg: cfg, sandboxes: sbs, browser: br, agent: builtin.New(cfg.Logger)}
+	agent := builtin.New(cfg.Logger)
+	if br != nil {
+		// The suite judges what a person would get: the critic looks at stills too.
+		agent = agent.WithCamera(&stills.Camera{Browser: br})
+	}
+	r := &runner{cfg: cfg, sandboxes: sbs, browser: br, agent: agent}
 	results := make([]*Result, len(prompts))
 	sem := make(chan struct{}, cfg.Parallel)
 	var wg sync.WaitGroup
@@ -248,7 +254,7 @@ func Select(prompts []agent.SuitePrompt, only []string) []agent.SuitePrompt {
 type runner struct {
 	cfg       Config
 	sandboxes *local.Provider
-	browser   *browser
+	browser   *stills.Browser
 	agent     *builtin.Agent
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/kodahq/koda"
 	"github.com/kodahq/koda/agent"
 	"github.com/kodahq/koda/agent/builtin"
+	"github.com/kodahq/koda/agent/stills"
 	"github.com/kodahq/koda/api"
 	"github.com/kodahq/koda/internal/config"
 	"github.com/kodahq/koda/internal/embedredis"
@@ -199,7 +200,8 @@ func (m *Main) startWorkers(ctx context.Context, redisURL string) error {
 	})
 	h := &workers.Handlers{
 		Lifecycle: m.lifecycle, Store: m.store, Storage: m.storage, Queue: jobs.NewClient(m.client),
-		Agent:     m.agentOr(builtin.New(m.Logger)),
+		// The builtin agent's critic looks at stills of its scenes in Chromium too.
+		Agent:     m.agentOr(builtin.New(m.Logger).WithCamera(&stills.Camera{Chromium: cmp.Or(c.Chromium, renderer.FindChromium())})),
 		Sandboxes: pool,
 		Renderer:  m.renderer,
 		Webhooks:  sender, WebhookSchedule: webhook.NewSchedule(c.WebhookRetry, c.WebhookAttempts), WorkDir: work, Logger: m.Logger, ReconcileGrace: m.ReconcileGrace,
