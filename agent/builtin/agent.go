@@ -448,7 +448,7 @@ func (a *Agent) critique(ctx context.Context, d *scene.Description, frames []cri
 			a.log.WarnContext(ctx, "critic stills failed", "project", project, "err", err)
 		}
 		fixes = append(fixes, seen...)
-		left = append(left, leftSeen...)
+		left = append(critic.Check(d, frames...), leftSeen...)
 	}
 	for _, pr := range left {
 		a.log.WarnContext(ctx, "critic could not fix", "project", project, "problem", pr.String())

@@ -151,9 +151,10 @@ func CheckStills(d *scene.Description, f Frame, stills []Still) []Problem {
 // stillRounds bounds the look-fix-look loop: each round is a few small stills per hold.
 const stillRounds = 4
 
-// RepairStills looks at d's stills at every hold in each frame, fixes what fails and
-// looks again, until the stills pass or nothing more can be done. It returns what it
-// changed and the problems the last look still found.
+// RepairStills looks at d's stills at every hold in each frame, fixes what fails
+// (then what the geometry finds after those fixes) and looks again, until the stills
+// pass or nothing more can be done. It returns what it changed and the problems the
+// last look still found.
 func RepairStills(ctx context.Context, cam Camera, d *scene.Description, frames ...Frame) ([]Fix, []Problem, error) {
 	if len(frames) == 0 {
 		frames = []Frame{Landscape}
@@ -188,6 +189,11 @@ func RepairStills(ctx context.Context, cam Camera, d *scene.Description, frames 
 		if !fixed {
 			return fixes, probs, nil
 		}
+		// A move the pixels asked for can put the element where the geometry finds
+		// fault (on another one, past a preset's safe area): the geometry's repair runs
+		// again before the next look.
+		more, _ := Repair(d, frames...)
+		fixes = append(fixes, more...)
 	}
 }
 
