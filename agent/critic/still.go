@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/kodahq/koda/agent/scene"
@@ -42,6 +43,9 @@ type Seen struct {
 	Contrast  float64 `json:"contrast"`
 	Behind    string  `json:"behind"`
 	TextColor string  `json:"text_color"`
+	// Settled: it has fully arrived (opaque, full size, words revealed); what is
+	// still entering is not judged on how it reads or stands out.
+	Settled bool `json:"settled"`
 	// Overlaps are the elements drawing on its pixels too.
 	Overlaps []Overlap `json:"overlaps"`
 }
@@ -104,9 +108,12 @@ func CheckStills(d *scene.Description, f Frame, stills []Still) []Problem {
 				add("safe", e.ID, s.Box, "%s %q crosses the safe area (%s)", e.Type, e.ID, sides(b, box{safe.x0 - sl, safe.y0 - sl, safe.x1 + sl, safe.y1 + sl}))
 			}
 			// Judged only once it has arrived: opaque and full size by its geometry.
-			settled := ps.visible && ps.op >= 0.9
-			if settled && !circles(e) && vis < 1-CoverShare && s.Strong > 0 {
-				add("covered", e.ID, s.Box, "only %.0f%% of %s %q shows", 100*vis, e.Type, e.ID)
+			settled := s.Settled && ps.visible && ps.op >= 0.9
+			// Covered: drawn under a subject drawn after it (words lost on what is behind
+			// them are a contrast problem, not this one).
+			if top := coverer(d, e, s); settled && !circles(e) && vis < 1-CoverShare && top != nil {
+				add("covered", e.ID, s.Box, "only %.0f%% of %s %q shows under %q", 100*vis, e.Type, e.ID, top.ID)
+				out[len(out)-1].Other = &box{top.Box[0] * W, top.Box[1] * H, top.Box[2] * W, top.Box[3] * H}
 			}
 			if geo := ps.box.inter(box{0, 0, W, H}).area(); settled && !s.Text && geo > 0 {
 				// Strong pixels are counted on the small still: scale to the frame.
@@ -146,6 +153,22 @@ func CheckStills(d *scene.Description, f Frame, stills []Still) []Problem {
 		}
 	}
 	return out
+}
+
+// coverer is the subject drawn after e that shares most of its pixels, if any.
+func coverer(d *scene.Description, e *scene.Element, s Seen) *Overlap {
+	at := slices.Index(d.Elements, e)
+	var best *Overlap
+	for i, o := range s.Overlaps {
+		oe := d.Element(o.ID)
+		if oe == nil || skipped(oe) || slices.Index(d.Elements, oe) < at || o.Share < 0.2 {
+			continue
+		}
+		if best == nil || o.Share > best.Share {
+			best = &s.Overlaps[i]
+		}
+	}
+	return best
 }
 
 // stillRounds bounds the look-fix-look loop: each round is a few small stills per hold.
@@ -258,7 +281,7 @@ func repairSeen(d *scene.Description, p Problem, frames []Frame) (Fix, bool) {
 		shift(e, dx/(RW/2*zoom), dy/(RH/2*zoom))
 		return Fix{p.Check, e.ID, fmt.Sprintf("moved %s inside the %s safe area, where the still showed it cut", label(e), f.Name)}, true
 	case "contrast":
-		return recolourOn(e, p.Behind)
+		return recolourOn(d, e, f, p.T, p.Behind)
 	case "faint":
 		return standOut(d, e, f, p.T)
 	case "overlap", "covered":
@@ -273,12 +296,19 @@ func repairSeen(d *scene.Description, p Problem, frames []Frame) (Fix, bool) {
 
 // recolourOn gives an element's words the colour that reads best on the colour measured
 // behind them: white or near-black.
-func recolourOn(e *scene.Element, behind string) (Fix, bool) {
+func recolourOn(d *scene.Description, e *scene.Element, f Frame, t float64, behind string) (Fix, bool) {
 	if behind == "" {
 		return Fix{}, false
 	}
+	// The colour must also read on what the geometry puts under the words, or the
+	// geometry's own check would undo it: the better of the two at its worst.
+	ps := place(d, e, f, t)
+	bg := backgroundAt(d, f, t, ps.box.cx(), ps.box.cy())
+	score := func(c string) float64 {
+		return math.Min(Contrast(c, behind)/MinContrastLarge, Contrast(c, bg)/MinContrastLarge)
+	}
 	best, what := "#ffffff", "white"
-	if Contrast("#111111", behind) > Contrast("#ffffff", behind) {
+	if score("#111111") > score("#ffffff") {
 		best, what = "#111111", "near-black"
 	}
 	field := &e.TextColor

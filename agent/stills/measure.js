@@ -81,7 +81,11 @@
           if (ratio(full, i, without) >= 1.5) strong++;
         }
       }
-      var r = { id: e.id, type: e.type, pixels: px, visible: vis, strong: strong, box: null, overlaps: [] };
+      // Settled: fully arrived (opaque, full size, its words all revealed), as the
+      // suite's OCR stills pick their moment.
+      var st = K.state(e, t);
+      var settled = st.op >= 0.98 && (st.prog === undefined || st.prog >= 0.999) && st.scale * Math.min(st.sx, st.sy) >= 0.85;
+      var r = { id: e.id, type: e.type, pixels: px, visible: vis, strong: strong, box: null, overlaps: [], settled: settled };
       if (px > 0) r.box = [x0 / W, y0 / H, (x1 + 1) / W, (y1 + 1) / H];
       var words = null;
       if (TEXT[e.type] || (e.type === 'logo' && e.sub)) words = wordsOf(full, without, Math.max(0, x0), Math.min(W - 1, x1));

@@ -138,19 +138,33 @@ func TestStillsCatchAndFixSubjectOutsideVerticalSafeArea(t *testing.T) {
 	repaired(t, cam, d, "safe", "ball", critic.Portrait)
 }
 
-func TestStillsCatchAndFixLowContrastWordsOnADrawing(t *testing.T) {
+func TestStillsCatchLowContrastWordsOnADrawing(t *testing.T) {
 	cam := &stills.Camera{Browser: browser(t)}
 	// White words over a large white cloud drawn as a backdrop layer: the geometry
 	// reads them on the navy background, only the pixels show the cloud behind them.
 	d := base(
 		&scene.Element{ID: "cloud", Type: scene.TypeAsset, Asset: "fluent:cloud", Size: 0.45, Depth: 0.5},
 		&scene.Element{ID: "title", Type: scene.TypeText, Text: "Cloudy", Size: 0.09, Color: "#ffffff"})
-	if ps := critic.Check(d, critic.Landscape); slices.ContainsFunc(ps, func(p critic.Problem) bool { return p.Check == "contrast" }) {
-		t.Logf("the geometry sees it too: %v", ps)
+	if ps := critic.Check(d, critic.Landscape); len(ps) != 0 {
+		t.Fatalf("the geometry finds %v", ps)
 	}
+	st, err := cam.Look(context.Background(), d, critic.Landscape, []float64{3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := critic.CheckStills(d, critic.Landscape, st)
+	if !slices.ContainsFunc(ps, func(p critic.Problem) bool { return p.Check == "contrast" && p.Element == "title" }) {
+		t.Errorf("the still does not show the words unreadable: %v", ps)
+	}
+}
+
+func TestStillsCatchAndFixLowContrastWords(t *testing.T) {
+	cam := &stills.Camera{Browser: browser(t)}
+	// Grey words on a navy background.
+	d := base(&scene.Element{ID: "title", Type: scene.TypeText, Text: "Launch", Size: 0.09, Color: "#3b4252"})
 	repaired(t, cam, d, "contrast", "title", critic.Landscape)
-	if d.Element("title").Color == "#ffffff" {
-		t.Error("the words kept their colour")
+	if c := d.Element("title").Color; c != "#ffffff" {
+		t.Errorf("words recoloured %s, want white on navy", c)
 	}
 }
 
