@@ -6,19 +6,30 @@ package stills
 import (
 	"context"
 	_ "embed"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
 	"math"
+	"mime"
+	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"github.com/kodahq/koda/agent/critic"
 	"github.com/kodahq/koda/agent/scene"
+	"github.com/kodahq/koda/renderer"
 )
 
 // Browser is one headless Chromium: starting it costs a second, a still a few tens of
@@ -36,9 +47,12 @@ func Start(ctx context.Context, path string) (*Browser, error) {
 		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true), chromedp.Flag("hide-scrollbars", true),
-		// The page's library drawings are files beside it: without this, drawing them
-		// taints the canvas and its pixels cannot be read back.
-		chromedp.Flag("allow-file-access-from-files", true))
+		// A page never needs the network (its files are answered by the tab, see Page):
+		// every connection that slips past the interception (a WebSocket, which the
+		// DevTools Fetch domain does not see) goes to a proxy that cannot resolve,
+		// loopback included.
+		chromedp.ProxyServer("http://"+host+":1"), chromedp.Flag("proxy-bypass-list", "<-loopback>"),
+		chromedp.Flag("force-webrtc-ip-handling-policy", "disable_non_proxied_udp"))
 	actx, cancelA := chromedp.NewExecAllocator(context.WithoutCancel(ctx), opts...)
 	bctx, cancelB := chromedp.NewContext(actx)
 	if err := chromedp.Run(bctx); err != nil {
@@ -65,6 +79,100 @@ func (b *Browser) Tab(ctx context.Context, timeout time.Duration) (tab context.C
 		cancel()
 		b.mu.Unlock()
 	}
+}
+
+// host is the made-up origin a tab's page is served at: one origin for the page and
+// its drawings, so drawing them does not taint the canvas. ".invalid" never resolves.
+const host = "koda-stills.invalid"
+
+// Origin is the URL the page directory's root is served at in a tab opened by Page.
+const Origin = "http://" + host + "/"
+
+// maxPageFile bounds one served file: the page's own files and drawings are small.
+const maxPageFile = 32 << 20
+
+// Page opens a tab (as Tab) of w×h CSS pixels showing dir's index.html at Origin with
+// query. The tab has no file:// access and no network: every request it makes is
+// paused by DevTools and either answered from dir, read the renderer's way
+// (renderer.OpenPageFS: regular files beneath dir only), or failed. The page is
+// tenant-controlled, and the browser runs on the host.
+func (b *Browser) Page(ctx context.Context, dir, query string, w, h int, timeout time.Duration) (tab context.Context, done func(), err error) {
+	pfs, err := renderer.OpenPageFS(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("stills page: %w", err)
+	}
+	tab, doneTab := b.Tab(ctx, timeout)
+	done = func() {
+		doneTab()
+		_ = pfs.Close()
+	}
+	// Set up before the tab's first run so the listener sits on its target from the start.
+	chromedp.ListenTarget(tab, func(ev any) {
+		if e, ok := ev.(*fetch.EventRequestPaused); ok {
+			// Answering is a DevTools call: not from the listener, which must not block.
+			go answer(tab, pfs, e)
+		}
+	})
+	err = chromedp.Run(tab,
+		fetch.Enable().WithPatterns([]*fetch.RequestPattern{{URLPattern: "*"}}),
+		chromedp.EmulateViewport(int64(w), int64(h)),
+		chromedp.Navigate(Origin+scene.FileIndex+query))
+	if err != nil {
+		done()
+		return nil, nil, fmt.Errorf("stills page: %w", err)
+	}
+	return tab, done, nil
+}
+
+// answer fulfils a paused request for a file of the page from pfs, and fails anything
+// else: another origin, a method other than GET, a path that is not a regular file
+// beneath the directory.
+func answer(tab context.Context, pfs *renderer.PageFS, e *fetch.EventRequestPaused) {
+	ectx := cdp.WithExecutor(tab, chromedp.FromContext(tab).Target)
+	body, ctype, ok := pageFile(pfs, e.Request)
+	var err error
+	if ok {
+		err = fetch.FulfillRequest(e.RequestID, 200).
+			WithResponseHeaders([]*fetch.HeaderEntry{{Name: "Content-Type", Value: ctype}, {Name: "Cache-Control", Value: "no-store"}}).
+			WithBody(base64.StdEncoding.EncodeToString(body)).Do(ectx)
+	} else {
+		err = fetch.FailRequest(e.RequestID, network.ErrorReasonBlockedByClient).Do(ectx)
+	}
+	if err != nil && tab.Err() == nil {
+		slog.Debug("stills: answer a paused request", "url", e.Request.URL, "err", err)
+	}
+}
+
+// pageFile reads the file req asks for, if it is one of the page's.
+func pageFile(pfs *renderer.PageFS, req *network.Request) (body []byte, ctype string, ok bool) {
+	if req == nil || req.Method != "GET" {
+		return nil, "", false
+	}
+	u, err := url.Parse(req.URL)
+	if err != nil || u.Scheme != "http" || u.Host != host || u.User != nil {
+		return nil, "", false
+	}
+	name := strings.TrimPrefix(u.Path, "/")
+	if !fs.ValidPath(name) || name == "." {
+		return nil, "", false
+	}
+	f, err := pfs.Open(name)
+	if err != nil {
+		return nil, "", false
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() > maxPageFile {
+		return nil, "", false
+	}
+	body, err = io.ReadAll(io.LimitReader(f, maxPageFile+1))
+	if err != nil || len(body) > maxPageFile {
+		return nil, "", false
+	}
+	ctype = mime.TypeByExtension(path.Ext(name))
+	if ctype == "" {
+		ctype = "application/octet-stream"
+	}
+	return body, ctype, true
 }
 
 //go:embed measure.js
@@ -108,12 +216,13 @@ func (c *Camera) Look(ctx context.Context, d *scene.Description, f critic.Frame,
 	k := float64(long) / math.Max(float64(f.W), float64(f.H))
 	w, h := max(1, int(math.Round(float64(f.W)*k))), max(1, int(math.Round(float64(f.H)*k)))
 	ts, _ := json.Marshal(times)
-	tab, done := br.Tab(ctx, time.Minute)
+	tab, done, err := br.Page(ctx, dir, "?t=0", w, h, time.Minute)
+	if err != nil {
+		return nil, fmt.Errorf("stills of %s frame: %w", f.Name, err)
+	}
 	defer done()
 	var out []critic.Still
 	err = chromedp.Run(tab,
-		chromedp.EmulateViewport(int64(w), int64(h)),
-		chromedp.Navigate("file://"+filepath.Join(dir, scene.FileIndex)+"?t=0"),
 		chromedp.Poll("window.__exportReady === true", nil, chromedp.WithPollingTimeout(20*time.Second)),
 		chromedp.Evaluate(strings.Replace(measureJS, "%s", string(ts), 1), &out),
 	)
