@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 	"unicode"
@@ -20,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/kodahq/koda/agent/scene"
+	"github.com/kodahq/koda/agent/stills"
 )
 
 // pickTimeJS finds when a text is fully on screen: among the elements that carry it, the
@@ -89,19 +89,21 @@ const pickTimeJS = `(function (want) {
 // tesseract. Stills go to keep (for people looking at failures).
 func (r *runner) readText(ctx context.Context, dir string, _ *scene.Description, text string, w, h int, keep string) (string, error) {
 	// Generous: a loaded CI machine can take many seconds per 2× still.
-	tctx, done := r.browser.Tab(ctx, 2*time.Minute)
+	// The page is served to the tab from dir without file:// access (stills.Browser.Page).
+	tctx, done, err := r.browser.Page(ctx, dir, "?t=0", w, h, 2*time.Minute)
+	if err != nil {
+		return "", fmt.Errorf("load page: %w", err)
+	}
 	defer done()
 
 	q, _ := json.Marshal(text)
-	base := "file://" + filepath.Join(dir, scene.FileIndex)
+	base := stills.Origin + scene.FileIndex
 	var pick struct {
 		T          float64  `json:"t"`
 		Color      string   `json:"color"`
 		Background []string `json:"background"`
 	}
 	if err := chromedp.Run(tctx,
-		chromedp.EmulateViewport(int64(w), int64(h)),
-		chromedp.Navigate(base+"?t=0"),
 		chromedp.Poll("window.__exportReady === true", nil, chromedp.WithPollingTimeout(10*time.Second)),
 		chromedp.Evaluate(fmt.Sprintf(pickTimeJS, q), &pick),
 	); err != nil {
