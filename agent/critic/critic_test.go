@@ -199,6 +199,28 @@ func TestLowContrastTextIsRecoloured(t *testing.T) {
 	}
 }
 
+// Coloured words keep their hue: "gold text on black" over a grey backdrop becomes a
+// lighter or darker gold that reads, not white.
+func TestLowContrastColouredTextKeepsItsHue(t *testing.T) {
+	d := base(&scene.Element{ID: "t", Type: scene.TypeText, Text: "Jazz Night", Size: 0.08, Color: "#e8a33d"})
+	d.Background = scene.Background{Colors: []string{"#f4f1ea", "#f4f1ea"}}
+	if !has(Check(d, Landscape), "contrast", "t") {
+		t.Fatalf("gold on cream: %v", checks(Check(d, Landscape)))
+	}
+	fixes := repairClean(t, d, "contrast", Landscape)
+	c := d.Elements[0].Color
+	if c == "#111111" || c == "#ffffff" || saturation(c) < 0.25 || !strings.Contains(fixes[0].What, "a shade of #e8a33d") {
+		t.Fatalf("colour %s, fixes %v", c, fixes)
+	}
+	r, g, b := parse(c)
+	if !(r > g && g > b) {
+		t.Errorf("%s is no longer a gold (r > g > b)", c)
+	}
+	if Contrast(c, "#f4f1ea") < MinContrastLarge {
+		t.Errorf("%s still reads at %.1f:1", c, Contrast(c, "#f4f1ea"))
+	}
+}
+
 // Words inside a shape are judged against the shape: white on lavender is too faint.
 func TestLowContrastLabelIsRecoloured(t *testing.T) {
 	d := base(&scene.Element{ID: "hello", Type: scene.TypeIcon, Variant: "chat", Label: "speech bubble", Text: "Hello!",

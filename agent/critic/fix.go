@@ -293,6 +293,19 @@ func recolour(d *scene.Description, e *scene.Element, f Frame, t float64) (Fix, 
 	if best != "#ffffff" {
 		what = "near-black"
 	}
+	need := MinContrastNormal
+	if ps.asked/float64(min(f.W, f.H)) >= largeText {
+		need = MinContrastLarge
+	}
+	// Words in a colour of their own (asked for, or the palette's accent) keep its hue
+	// when a lighter or darker shade of it reads: "big red text" stays red.
+	field := &e.TextColor
+	if e.Type == scene.TypeText {
+		field = &e.Color
+	}
+	if c, ok := keepHue(*field, func(c string) bool { return worst(c) >= need }); ok {
+		best, what = c, "a shade of "+*field
+	}
 	switch e.Type {
 	case scene.TypeText:
 		if e.Color == best {
@@ -386,6 +399,35 @@ func mix(a, b string, u float64) string {
 	ar, ag, ab := parse(a)
 	br, bg, bb := parse(b)
 	return hex(ar+(br-ar)*u, ag+(bg-ag)*u, ab+(bb-ab)*u)
+}
+
+// keepHue finds the shade of a coloured c nearest to it that reads (darker first, then
+// lighter, at most 60 % of the way to black or white); white, black and greys have no
+// hue to keep, so the caller's white or near-black serves them.
+func keepHue(c string, reads func(string) bool) (string, bool) {
+	if c == "" || saturation(c) < 0.25 {
+		return "", false
+	}
+	for _, amt := range []float64{-0.15, 0.15, -0.3, 0.3, -0.45, 0.45, -0.6} {
+		if s := shade(c, amt); reads(s) {
+			return s, true
+		}
+	}
+	return "", false
+}
+
+// saturation is the HSL saturation of a colour, 0 for greys.
+func saturation(h string) float64 {
+	r, g, b := parse(h)
+	hi, lo := math.Max(r, math.Max(g, b))/255, math.Min(r, math.Min(g, b))/255
+	if hi == lo {
+		return 0
+	}
+	l := (hi + lo) / 2
+	if l > 0.5 {
+		return (hi - lo) / (2 - hi - lo)
+	}
+	return (hi - lo) / (hi + lo)
 }
 
 // shade lightens (amt > 0) or darkens a colour, as runtime.js shade() does.

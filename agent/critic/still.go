@@ -315,6 +315,10 @@ func recolourOn(d *scene.Description, e *scene.Element, f Frame, t float64, behi
 	if e.Type == scene.TypeText || e.Type == scene.TypeCounter && Contrast(orDefault(e.Color, "#ffffff"), behind) < MinContrastLarge {
 		field = &e.Color
 	}
+	// As for the geometry's recolour: a coloured word keeps its hue when a shade reads.
+	if c, ok := keepHue(*field, func(c string) bool { return score(c) >= 1 }); ok {
+		best, what = c, "a shade of "+*field
+	}
 	if *field == best {
 		return Fix{}, false
 	}
