@@ -402,13 +402,14 @@ func mix(a, b string, u float64) string {
 }
 
 // keepHue finds the shade of a coloured c nearest to it that reads (darker first, then
-// lighter, at most 60 % of the way to black or white); white, black and greys have no
-// hue to keep, so the caller's white or near-black serves them.
+// lighter, at most 30 % of the way to black or white: further, gold reads as brown and
+// pink as beige); white, black and greys have no hue to keep, so the caller's white or
+// near-black serves them.
 func keepHue(c string, reads func(string) bool) (string, bool) {
 	if c == "" || saturation(c) < 0.25 {
 		return "", false
 	}
-	for _, amt := range []float64{-0.15, 0.15, -0.3, 0.3, -0.45, 0.45, -0.6} {
+	for _, amt := range []float64{-0.15, 0.15, -0.3, 0.3} {
 		if s := shade(c, amt); reads(s) {
 			return s, true
 		}

@@ -334,6 +334,10 @@ func standOut(d *scene.Description, e *scene.Element, f Frame, t float64) (Fix, 
 	// Library drawings in full colour ignore Color; line icons take it.
 	if e.Type != scene.TypeImage && e.Type != scene.TypeLogo {
 		if e.Color != "" && Contrast(e.Color, bg) < 3 {
+			if c, ok := keepHue(e.Color, func(c string) bool { return Contrast(c, bg) >= 3 }); ok {
+				e.Color = c
+				return Fix{"faint", e.ID, fmt.Sprintf("recoloured %s %s, a shade of its colour that stands out from the background", label(e), c)}, true
+			}
 			c := shade(e.Color, 0.6)
 			if luminance(bg) > 0.4 {
 				c = shade(e.Color, -0.6)
