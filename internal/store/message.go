@@ -50,7 +50,9 @@ func (s *Store) CreateMessage(ctx context.Context, m *koda.QueuedMessage) error 
 	return dbError(err, "message", m.ID)
 }
 
-// ListMessages returns a project's messages oldest first (IDs sort by creation time).
+// ListMessages returns a project's messages oldest first. IDs sort by their millisecond
+// only (the rest is random), so two messages sent within one millisecond are ordered by
+// their creation time, and the ID only breaks exact ties.
 func (s *Store) ListMessages(ctx context.Context, projectID string, status koda.MessageStatus, limit int) ([]*koda.QueuedMessage, error) {
 	q := s.conn(ctx).Where("project_id = ?", projectID)
 	if status != "" {
@@ -60,7 +62,7 @@ func (s *Store) ListMessages(ctx context.Context, projectID string, status koda.
 		q = q.Limit(limit)
 	}
 	var rows []messageRow
-	if err := q.Order("id").Find(&rows).Error; err != nil {
+	if err := q.Order("created_at, id").Find(&rows).Error; err != nil {
 		return nil, fmt.Errorf("list messages of %s: %w", projectID, err)
 	}
 	out := make([]*koda.QueuedMessage, 0, len(rows))

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/kodahq/koda"
 	"github.com/kodahq/koda/internal/store"
@@ -14,9 +15,10 @@ func testQueuedMessages(t *testing.T, s *store.Store) {
 		t.Fatal(err)
 	}
 	var ids []string
-	for _, text := range []string{"first", "second ✓"} {
+	// Within one millisecond: the IDs alone would sort them either way.
+	for i, text := range []string{"first", "second ✓"} {
 		m := &koda.QueuedMessage{ID: koda.NewID(koda.PrefixQueuedMessage), TenantID: "t1", ProjectID: p.ID,
-			Text: text, Status: koda.MessageQueued, CreatedAt: ts(1)}
+			Text: text, Status: koda.MessageQueued, CreatedAt: ts(1).Add(time.Duration(i) * time.Microsecond)}
 		if err := s.CreateMessage(ctx, m); err != nil {
 			t.Fatal(err)
 		}
