@@ -111,6 +111,8 @@ func (c *composer) nestInPlaces() {
 				}
 				actor.X, actor.Y = round3(x), round3(y)
 				c.homes[k] = pose{actor.X, actor.Y}
+				// The critic leaves the pair overlapping: the key is meant to be in the lock.
+				actor.In = place.ID
 				c.inFront(actor, place)
 			}
 		}
@@ -129,6 +131,7 @@ func (c *composer) topInPlaces() {
 			top.Size = round3(math.Min(top.Size, under.Size*0.6))
 			top.X, top.Y = under.X, round3(under.Y-under.Size*frameK*0.75)
 			c.homes[c.indexOf(top)] = pose{top.X, top.Y}
+			top.In = under.ID
 			c.inFront(top, under)
 		}
 	}

@@ -98,6 +98,12 @@ func circles(e *scene.Element) bool {
 	return false
 }
 
+// nested: one of the two is in or on the other (Element.In: a key in its lock, a fish
+// in its bowl), drawn over it on purpose; their overlap is the picture, not a fault.
+func nested(a, b *scene.Element) bool {
+	return a.In != "" && a.In == b.ID || b.In != "" && b.In == a.ID
+}
+
 // Problem is one failed check.
 type Problem struct {
 	Check   string // "frame", "safe", "clip", "overlap", "covered", "contrast", "hidden"
@@ -244,11 +250,11 @@ func checkAt(d *scene.Description, f Frame, t float64) []Problem {
 	}
 	// A subject drawn over another one hides it (two illustrations placed on the same
 	// spot): the one on top covers more than 40 % of the one under it. Circling
-	// another element is meant to pass over it.
+	// another element is meant to pass over it, and one in another is meant to be there.
 	for i, a := range poses {
 		for j := i + 1; j < len(poses); j++ {
 			b := poses[j]
-			if a.text || b.text || circles(a.e) || circles(b.e) {
+			if a.text || b.text || circles(a.e) || circles(b.e) || nested(a.e, b.e) {
 				continue
 			}
 			if a.box.inter(b.box).area() > CoverShare*math.Min(a.box.area(), b.box.area()) {

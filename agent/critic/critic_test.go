@@ -177,6 +177,28 @@ func TestSubjectHidingAnotherIsMoved(t *testing.T) {
 	}
 }
 
+// A subject in another (Element.In: a key in its lock, a fish in its bowl) overlaps it
+// on purpose and stays; a third one dropped on the pair is still moved off.
+func TestSubjectInAnotherStaysInIt(t *testing.T) {
+	lock := &scene.Element{ID: "lock", Type: scene.TypeAsset, Asset: "fluent:locked", Label: "lock", Size: 0.2}
+	key := &scene.Element{ID: "key", Type: scene.TypeAsset, Asset: "fluent:key", Label: "key", Size: 0.14, In: "lock"}
+	d := base(lock, key)
+	if ps := Check(d, Landscape); len(ps) > 0 {
+		t.Fatalf("a key in its lock: %v", checks(ps))
+	}
+	if fixes, _ := Repair(d, Landscape); len(fixes) > 0 || key.X != 0 || key.Y != 0 {
+		t.Errorf("the key was moved out of its lock: %v (at %g,%g)", fixes, key.X, key.Y)
+	}
+	d.Elements = append(d.Elements, &scene.Element{ID: "ice", Type: scene.TypeAsset, Asset: "fluent:ice", Label: "ice", Size: 0.14})
+	if !has(Check(d, Landscape), "covered", "ice") {
+		t.Fatalf("ice on the key and lock: %v", checks(Check(d, Landscape)))
+	}
+	repairClean(t, d, "covered", Landscape)
+	if key.X != 0 || key.Y != 0 || lock.X != 0 || lock.Y != 0 {
+		t.Errorf("the pair moved apart: key %g,%g lock %g,%g", key.X, key.Y, lock.X, lock.Y)
+	}
+}
+
 func TestLowContrastTextIsRecoloured(t *testing.T) {
 	d := base(&scene.Element{ID: "t", Type: scene.TypeText, Text: "Clean and simple", Size: 0.08, Color: "#f5f5f5"})
 	d.Background = scene.Background{Colors: []string{"#ffffff", "#eef2f7"}}

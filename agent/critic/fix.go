@@ -154,7 +154,7 @@ func unoverlap(d *scene.Description, e *scene.Element, f Frame, frames []Frame, 
 	a := place(d, e, f, p.T)
 	var other pose
 	for _, o := range d.Elements {
-		if o == e || skipped(o) {
+		if o == e || skipped(o) || nested(e, o) {
 			continue
 		}
 		op := place(d, o, f, p.T)
@@ -234,7 +234,7 @@ func fitsEverywhere(d *scene.Description, e *scene.Element, frames []Frame, ux, 
 				return false
 			}
 			for _, o := range d.Elements {
-				if share == 0 || o == e || skipped(o) || circles(o) {
+				if share == 0 || o == e || skipped(o) || circles(o) || nested(e, o) {
 					continue
 				}
 				op := place(d, o, fr, t)

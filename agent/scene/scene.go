@@ -219,6 +219,9 @@ type Element struct {
 	Variant string   `json:"variant,omitempty"` // particles: stars, confetti, bubbles, sparkles, snow, rain, spiral, dust, fireworks; wave: line (default) or fill
 	Seed    int      `json:"seed,omitempty"`
 	Depth   float64  `json:"depth,omitempty"` // camera parallax factor; 0 means 1 (moves with the camera)
+	// In is the id of the element this one is in or on (a key in its lock, a fish in
+	// its bowl, a tag on its hook): drawn over it on purpose, so the pair may overlap.
+	In string `json:"in,omitempty"`
 
 	Src   string `json:"src,omitempty"`   // image: a file of the project ("assets/logo.png")
 	Asset string `json:"asset,omitempty"` // asset: a library id ("fluent:airplane", "tabler:settings")
@@ -413,6 +416,12 @@ func (d *Description) Validate() error {
 		}
 	}
 	checkTracks("camera", d.Camera.Tracks, cameraNames)
+	all := map[string]bool{}
+	for _, e := range d.Elements {
+		if e != nil {
+			all[e.ID] = true
+		}
+	}
 	if len(d.Elements) == 0 {
 		bad("no elements")
 	}
@@ -455,6 +464,9 @@ func (d *Description) Validate() error {
 			if _, ok := assets.Default().Get(e.Asset); !ok {
 				bad("%s: asset %q is not in the library (search it by keywords)", where, e.Asset)
 			}
+		}
+		if e.In != "" && (e.In == e.ID || !all[e.In]) {
+			bad("%s: in %q is not another element's id", where, e.In)
 		}
 		if !finite(e.Hue) || e.Hue < -360 || e.Hue > 360 {
 			bad("%s: hue %g out of range -360..360", where, e.Hue)

@@ -53,6 +53,8 @@ func TestParseRefusesWhatTheSchemaRefuses(t *testing.T) {
 		"bad path":       {`{"id":"a","type":"path","path":"M0,0 <script>","size":0.1}`, "not SVG path data"},
 		"unknown asset":  {`{"id":"a","type":"asset","asset":"fluent:zeppelin","size":0.1}`, "not in the library"},
 		"asset without":  {`{"id":"a","type":"asset","size":0.1}`, "not in the library"},
+		"in nothing":     {`{"id":"a","type":"circle","size":0.1,"in":"bowl"}`, "not another element's id"},
+		"in itself":      {`{"id":"a","type":"circle","size":0.1,"in":"a"}`, "not another element's id"},
 	} {
 		_, err := scene.Parse([]byte(base(c.el)))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
