@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -669,4 +670,21 @@ func abs(v int) int {
 		return -v
 	}
 	return v
+}
+
+func TestMotionRecolorTurnsIntoItsColour(t *testing.T) {
+	knob := &scene.Element{ID: "switch", Type: scene.TypeRect, Size: 0.15, Aspect: 2, Color: "#e53935",
+		Motions: []*scene.Motion{{Type: scene.MotionRecolor, Start: 1, End: 2, Color: "#1e88e5"}}}
+	st := load(t, sceneOf(3, knob))
+	if r, b := find(st.frame(0.5), reddish), find(st.frame(0.5), bluish); r.n < 200 || b.n > 0 {
+		t.Errorf("before the recolor: red %d px, blue %d px; want red only", r.n, b.n)
+	}
+	if r, b := find(st.frame(2.5), reddish), find(st.frame(2.5), bluish); b.n < 200 || r.n > 0 {
+		t.Errorf("after the recolor: red %d px, blue %d px; want blue only", r.n, b.n)
+	}
+	bad := sceneOf(3, &scene.Element{ID: "x", Type: scene.TypeCircle, Size: 0.1,
+		Motions: []*scene.Motion{{Type: scene.MotionRecolor, Start: 0, End: 1}}})
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "recolor needs") {
+		t.Errorf("a recolor without a colour validated: %v", err)
+	}
 }

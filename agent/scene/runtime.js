@@ -140,6 +140,13 @@
     return 'rgb(' + Math.round(lerp(c[0], tgt, k)) + ',' + Math.round(lerp(c[1], tgt, k)) + ',' + Math.round(lerp(c[2], tgt, k)) + ')';
   }
 
+  // mixHex: a hex colour k of the way from a to b (hex, so shade and rgba read it).
+  function mixHex(a, b, k) {
+    var ca = rgb(a), cb = rgb(b), out = '#';
+    for (var i = 0; i < 3; i++) out += ('0' + Math.round(lerp(ca[i], cb[i], k)).toString(16)).slice(-2);
+    return out;
+  }
+
   // ---- state of an element at t --------------------------------------------------------
   function envelope(t, m) {
     var r = Math.min(0.3, (m.end - m.start) / 4);
@@ -340,6 +347,11 @@
         }
         case 'rise':
           s.rise = m;
+          break;
+        case 'recolor':
+          // Turns from its colour to color over [start, end] (a switch going green, a
+          // like turning red), in eight steps so tinted drawings are recoloured few times.
+          if (t >= m.start && m.color) s.color = mixHex(s.color || e.color || '#ffffff', m.color, Math.round(ease(m.ease || 'easeInOutSine')(p) * 8) / 8);
           break;
         case 'fill':
           s.fill = { level: t < m.start ? 0 : ease(m.ease || 'easeInOutSine')(p), color: m.color || e.color2 || '#ffffff' };

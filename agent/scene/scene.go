@@ -278,12 +278,13 @@ const (
 	MotionRise     = "rise"     // emitter: Count copies rising Amp and fading (steam, bubbles)
 	MotionTwinkle  = "twinkle"  // Count flickers of brightness and size
 	MotionRicochet = "ricochet" // straight travel at VX, VY reflected by the frame's edges (DVD logo)
+	MotionRecolor  = "recolor"  // the element's colour turns into Color over [Start, End]
 )
 
 var motionTypes = []string{MotionBounce, MotionFloat, MotionSpin, MotionPulse, MotionOrbit,
 	MotionWiggle, MotionDrift, MotionSlide, MotionFly, MotionBob, MotionSweep, MotionSwing, MotionSlam,
 	MotionPop, MotionSteps, MotionType, MotionDraw, MotionMorph, MotionFill, MotionFlip, MotionRise,
-	MotionTwinkle, MotionRicochet}
+	MotionTwinkle, MotionRicochet, MotionRecolor}
 
 // MotionTypes lists the motion types the runtime plays.
 func MotionTypes() []string { return append([]string(nil), motionTypes...) }
@@ -318,7 +319,7 @@ type Motion struct {
 	Angle   float64  `json:"angle,omitempty"`   // orbit: starting angle (degrees, 0 right, 90 below); bob: rock in degrees; flip: 90 turns end over end (about the horizontal axis)
 	Length  *float64 `json:"length,omitempty"`  // swing: cord from pivot to element, in element sizes (default 0.5)
 	Shake   float64  `json:"shake,omitempty"`   // slam: shake after impact, fraction of the shorter side
-	Color   string   `json:"color,omitempty"`   // fill: the liquid; flip: the back; fly: the trail
+	Color   string   `json:"color,omitempty"`   // fill: the liquid; flip: the back; fly: the trail; recolor: the new colour
 	Colors  []string `json:"colors,omitempty"`  // bounce, ricochet: colour after each ground contact or edge hit, in turn
 	Period  float64  `json:"period,omitempty"`  // rise: seconds each copy takes to rise
 	VX      float64  `json:"vx,omitempty"`      // ricochet: speed in frame units (half-widths) per second
@@ -604,6 +605,10 @@ func checkMotion(bad func(string, ...any), where string, j int, e *Element, m *M
 	case MotionType:
 		if e.Type != TypeText {
 			bad("%s: motions[%d]: only text can be typed", where, j)
+		}
+	case MotionRecolor:
+		if m.Color == "" {
+			bad("%s: motions[%d]: a recolor needs the colour it turns into", where, j)
 		}
 	case MotionSteps, MotionFlip:
 		if m.Count < 1 {
