@@ -1,6 +1,7 @@
 package assets
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -22,33 +23,7 @@ func (a *Asset) MainColor() (string, bool) {
 	if a.Stroke {
 		return "", false
 	}
-	area := map[string]float64{}
-	for _, m := range shapeRE.FindAllStringSubmatch(a.body, -1) {
-		attrs := map[string]string{}
-		for _, kv := range attrRE.FindAllStringSubmatch(m[2], -1) {
-			attrs[kv[1]] = kv[2]
-		}
-		fill := strings.ToLower(attrs["fill"])
-		if len(fill) == 4 && fill[0] == '#' {
-			fill = "#" + string([]byte{fill[1], fill[1], fill[2], fill[2], fill[3], fill[3]})
-		}
-		if len(fill) != 7 || fill[0] != '#' {
-			continue
-		}
-		f := func(k string) float64 { v, _ := strconv.ParseFloat(attrs[k], 64); return v }
-		var w, h float64
-		switch m[1] {
-		case "path":
-			w, h = pathBox(attrs["d"])
-		case "circle":
-			w, h = 2*f("r"), 2*f("r")
-		case "ellipse":
-			w, h = 2*f("rx"), 2*f("ry")
-		case "rect":
-			w, h = f("width"), f("height")
-		}
-		area[fill] += w * h
-	}
+	area := a.colorAreas()
 	best, bestA, grey, greyA := "", 0.0, "", 0.0
 	for c, ar := range area {
 		_, s, l := hsl(c)
@@ -66,10 +41,86 @@ func (a *Asset) MainColor() (string, bool) {
 	return grey, grey != ""
 }
 
+// colorAreas is how much of the drawing each fill colour covers ("#rrggbb" → the summed
+// areas of its shapes' boxes).
+func (a *Asset) colorAreas() map[string]float64 {
+	area := map[string]float64{}
+	for _, m := range shapeRE.FindAllStringSubmatch(a.body, -1) {
+		attrs := map[string]string{}
+		for _, kv := range attrRE.FindAllStringSubmatch(m[2], -1) {
+			attrs[kv[1]] = kv[2]
+		}
+		fill := fullHex(attrs["fill"])
+		if fill == "" {
+			continue
+		}
+		f := func(k string) float64 { v, _ := strconv.ParseFloat(attrs[k], 64); return v }
+		switch m[1] {
+		case "path":
+			area[fill] += pathArea(attrs["d"])
+		case "circle":
+			area[fill] += 4 * f("r") * f("r")
+		case "ellipse":
+			area[fill] += 4 * f("rx") * f("ry")
+		case "rect":
+			area[fill] += f("width") * f("height")
+		}
+	}
+	return area
+}
+
+// fullHex is a fill's colour as lower-case "#rrggbb", "" when it is none ("none", a
+// gradient's url(), a name).
+func fullHex(fill string) string {
+	fill = strings.ToLower(fill)
+	if len(fill) == 4 && fill[0] == '#' {
+		fill = "#" + string([]byte{fill[1], fill[1], fill[2], fill[2], fill[3], fill[3]})
+	}
+	if len(fill) != 7 || fill[0] != '#' {
+		return ""
+	}
+	if _, err := strconv.ParseUint(fill[1:], 16, 32); err != nil {
+		return ""
+	}
+	return fill
+}
+
+// pathArea is a cheap measure of how much of the drawing a path covers: the summed
+// areas of the boxes around each of its subpaths' points and control points (a bus's
+// four windows are four small boxes, not one as wide as the bus).
+func pathArea(d string) float64 {
+	total := 0.0
+	for _, b := range pathBoxes(d) {
+		total += (b[2] - b[0]) * (b[3] - b[1])
+	}
+	return total
+}
+
 // pathBox is the width and height of the box around a path's points and control
-// points: a cheap measure of how much of the drawing the path covers.
+// points.
 func pathBox(d string) (float64, float64) {
+	bs := pathBoxes(d)
+	if len(bs) == 0 {
+		return 0, 0
+	}
+	u := bs[0]
+	for _, b := range bs[1:] {
+		u = [4]float64{math.Min(u[0], b[0]), math.Min(u[1], b[1]), math.Max(u[2], b[2]), math.Max(u[3], b[3])}
+	}
+	return u[2] - u[0], u[3] - u[1]
+}
+
+// pathBoxes are the boxes (x0, y0, x1, y1) around each subpath's points and control
+// points.
+func pathBoxes(d string) [][4]float64 {
+	var out [][4]float64
 	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	flush := func() {
+		if !math.IsInf(minX, 0) {
+			out = append(out, [4]float64{minX, minY, maxX, maxY})
+		}
+		minX, minY, maxX, maxY = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	}
 	var x, y, sx, sy float64
 	add := func(px, py float64) {
 		minX, maxX = math.Min(minX, px), math.Max(maxX, px)
@@ -77,6 +128,9 @@ func pathBox(d string) (float64, float64) {
 	}
 	for _, seg := range cmdRE.FindAllString(d, -1) {
 		c := seg[0]
+		if c|0x20 == 'm' {
+			flush() // a new subpath
+		}
 		var n []float64
 		for _, s := range numberRE.FindAllString(seg[1:], -1) {
 			v, _ := strconv.ParseFloat(s, 64)
@@ -143,10 +197,8 @@ func pathBox(d string) (float64, float64) {
 			}
 		}
 	}
-	if math.IsInf(minX, 0) {
-		return 0, 0
-	}
-	return maxX - minX, maxY - minY
+	flush()
+	return out
 }
 
 // hsl returns a #rrggbb colour's hue (degrees), saturation and lightness (0..1).
@@ -197,4 +249,119 @@ func (a *Asset) HueShift(want string) (float64, bool) {
 		return 0, false
 	}
 	return math.Round(d), true
+}
+
+// Thresholds of Tint: a part within sameHue degrees (and sameLight lightness) of the
+// asked colour already is that colour (a gold key asked gold); a colour covering
+// prominentShare of the main colour's area is a part big enough to carry the request
+// (a doughnut's icing); the part's shades are the fills within shadeHue degrees and
+// shadeLight lightness of it (a cone's light and dark sides).
+const (
+	sameHue        = 8.0
+	sameLight      = 0.15
+	prominentShare = 0.5
+	shadeHue       = 20.0
+	shadeLight     = 0.2
+)
+
+// Tint is how the illustration is painted want ("a yellow bus", "a pink doughnut"):
+// its main part's fills, each taken to want's hue with its shading kept (a darker side
+// stays darker), as a map from the drawing's colours to the new ones. The part painted
+// is the prominent colour nearest the request: the bus's orange body for yellow, the
+// doughnut's chocolate icing for pink (not the dough). False when the drawing needs no
+// change or cannot take one: a line icon, a grey, black or white request, a part of
+// that colour already.
+func (a *Asset) Tint(want string) (map[string]string, bool) {
+	if a.Stroke {
+		return nil, false
+	}
+	wh, ws, wl := hsl(strings.ToLower(want))
+	if ws < 0.3 || wl < 0.12 || wl > 0.9 {
+		return nil, false
+	}
+	areas := a.colorAreas()
+	vivid := func(c string) bool { _, s, l := hsl(c); return s >= 0.3 && l > 0.12 && l < 0.9 }
+	main, mainA := "", 0.0
+	for c, ar := range areas {
+		if vivid(c) && (ar > mainA || ar == mainA && c < main) {
+			main, mainA = c, ar
+		}
+	}
+	if main == "" {
+		return nil, false
+	}
+	part, near := main, hueDist(hueOf(main), wh)
+	for c, ar := range areas {
+		if d := hueDist(hueOf(c), wh); vivid(c) && ar >= prominentShare*mainA && (d < near || d == near && c < part) {
+			part, near = c, d
+		}
+	}
+	ph, ps, pl := hsl(part)
+	if near <= sameHue && math.Abs(pl-wl) <= sameLight {
+		return nil, false
+	}
+	out := map[string]string{}
+	for c := range areas {
+		h, s, l := hsl(c)
+		if !vivid(c) || hueDist(h, ph) > shadeHue || math.Abs(l-pl) > shadeLight {
+			continue
+		}
+		out[c] = hexHSL(wh, math.Min(1, ws*s/ps), math.Max(0.05, math.Min(0.95, wl+l-pl)))
+	}
+	return out, true
+}
+
+// TintedSVG is the asset's SVG document painted want (see Tint); false when Tint is.
+func (a *Asset) TintedSVG(want string) ([]byte, bool) {
+	m, ok := a.Tint(want)
+	if !ok {
+		return nil, false
+	}
+	svg := fillRE.ReplaceAllStringFunc(string(a.SVG()), func(attr string) string {
+		k := strings.Index(attr, `"`)
+		if to, ok := m[fullHex(attr[k+1:len(attr)-1])]; ok {
+			return attr[:k+1] + to + `"`
+		}
+		return attr
+	})
+	return []byte(svg), true
+}
+
+var fillRE = regexp.MustCompile(`\b(?:fill|stop-color)="#[0-9a-fA-F]{3,6}"`)
+
+func hueOf(hex string) float64 { h, _, _ := hsl(hex); return h }
+
+// hueDist is the angle between two hues, 0..180.
+func hueDist(a, b float64) float64 { return math.Abs(math.Mod(a-b+540, 360) - 180) }
+
+// hexHSL is the "#rrggbb" of a hue (degrees), saturation and lightness (0..1).
+func hexHSL(h, s, l float64) string {
+	c := (1 - math.Abs(2*l-1)) * s
+	hp := math.Mod(h, 360) / 60
+	x := c * (1 - math.Abs(math.Mod(hp, 2)-1))
+	var r, g, b float64
+	switch {
+	case hp < 1:
+		r, g = c, x
+	case hp < 2:
+		r, g = x, c
+	case hp < 3:
+		g, b = c, x
+	case hp < 4:
+		g, b = x, c
+	case hp < 5:
+		r, b = x, c
+	default:
+		r, b = c, x
+	}
+	m := l - c/2
+	to := func(v float64) int { return int(math.Round(math.Max(0, math.Min(1, v+m)) * 255)) }
+	return fmt.Sprintf("#%02x%02x%02x", to(r), to(g), to(b))
+}
+
+// TintFile is where a scene's asset painted a colour is written in a project:
+// assets/lib/<set>/<name>-<rrggbb>.svg (the runtime builds the same path).
+func TintFile(id, color string) string {
+	f := File(id)
+	return strings.TrimSuffix(f, ".svg") + "-" + strings.TrimPrefix(strings.ToLower(color), "#") + ".svg"
 }

@@ -322,9 +322,10 @@ func (c *composer) decorate(e *scene.Element, s subject, i int) {
 		e.Asset = s.Asset
 		e.Shadow = true
 		if a, ok := assets.Default().Get(s.Asset); ok && s.Color != "" {
-			// "a blue car": the illustration's own colours, turned to the asked hue.
-			if d, ok := a.HueShift(s.Color); ok {
-				e.Hue = d
+			// "a blue car", "a pink doughnut": the illustration's main part painted the
+			// asked colour, its shading and other parts kept.
+			if _, ok := a.Tint(s.Color); ok {
+				e.Tint = s.Color
 			}
 		}
 	case scene.TypeCard:

@@ -203,8 +203,8 @@ func TestPluralsAndScenery(t *testing.T) {
 	}
 }
 
-// TestRequestedColourOnIllustration: "a blue car" draws the car illustration turned
-// blue; "a red car" keeps the red one unturned.
+// TestRequestedColourOnIllustration: "a blue car" draws the car illustration painted
+// blue; "a red car" keeps the red one as drawn.
 func TestRequestedColourOnIllustration(t *testing.T) {
 	d, sb, _ := generateWithMessages(t, "a blue car")
 	var car *scene.Element
@@ -213,8 +213,8 @@ func TestRequestedColourOnIllustration(t *testing.T) {
 			car = e
 		}
 	}
-	if car == nil || car.Hue == 0 {
-		t.Fatalf("car %+v, want the automobile with a hue turn", car)
+	if car == nil || car.Tint == "" {
+		t.Fatalf("car %+v, want the automobile painted", car)
 	}
 	c := render(t, browser(t), sb.Dir(), 640, 360, d.Duration*0.6)
 	blue, red := 0, 0
@@ -234,8 +234,8 @@ func TestRequestedColourOnIllustration(t *testing.T) {
 	}
 	d, _, _ = generateWithMessages(t, "a red car")
 	for _, e := range d.Elements {
-		if e.Asset == "fluent:automobile" && e.Hue != 0 {
-			t.Errorf("a red car was turned by %g°", e.Hue)
+		if e.Asset == "fluent:automobile" && e.Tint != "" {
+			t.Errorf("a red car was painted %s", e.Tint)
 		}
 	}
 }

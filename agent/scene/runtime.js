@@ -683,7 +683,14 @@
   // (assets.File). Line-icon sets (assets.Set.Stroke) are drawn in the element's colour;
   // illustrations keep their own.
   var STROKE_SETS = { tabler: true };
-  function assetSrc(id) { id = String(id || ''); var k = id.indexOf(':'); return k < 0 ? '' : 'assets/lib/' + id.slice(0, k) + '/' + id.slice(k + 1) + '.svg'; }
+  // A tinted illustration (e.tint) is its own file, painted by the generator
+  // (assets.TintFile): assets/lib/<set>/<name>-<rrggbb>.svg.
+  function assetSrc(id, tint) {
+    id = String(id || ''); var k = id.indexOf(':');
+    if (k < 0) return '';
+    var t = tint && !assetStroke(id) ? '-' + String(tint).replace('#', '').toLowerCase() : '';
+    return 'assets/lib/' + id.slice(0, k) + '/' + id.slice(k + 1) + t + '.svg';
+  }
   function assetStroke(id) { return !!STROKE_SETS[String(id || '').split(':')[0]]; }
   var tintCache = {};
   function tinted(img, id, color, w, h) {
@@ -858,7 +865,7 @@
         break;
       }
       case 'asset': {
-        var aimg = images[assetSrc(e.asset)];
+        var aimg = images[assetSrc(e.asset, e.tint)];
         if (aimg && aimg.naturalWidth) {
           var aar = aimg.naturalWidth / aimg.naturalHeight, aw = aar >= 1 ? r * 2 : r * 2 * aar, ah = aar >= 1 ? r * 2 / aar : r * 2;
           var src = assetStroke(e.asset) ? tinted(aimg, e.asset, color, aw * DPR * s.scale, ah * DPR * s.scale) : aimg;
@@ -1575,7 +1582,7 @@
   function loadImages() {
     var els = (S && S.elements) || [], waits = [];
     els.forEach(function (e) {
-      var src = (e.type === 'asset' || (e.type === 'card' && e.asset)) ? assetSrc(e.asset) : (e.type === 'image' || e.type === 'logo') ? e.src : '';
+      var src = e.type === 'asset' ? assetSrc(e.asset, e.tint) : (e.type === 'card' && e.asset) ? assetSrc(e.asset) : (e.type === 'image' || e.type === 'logo') ? e.src : '';
       if (!src || images[src]) return;
       var img = new Image();
       images[src] = img;

@@ -227,7 +227,11 @@ type Element struct {
 	Asset string `json:"asset,omitempty"` // asset: a library id ("fluent:airplane", "tabler:settings")
 	// Hue turns an asset illustration's colours by this many degrees (a red car drawn
 	// blue: assets.Asset.HueShift); line icons take Color instead.
-	Hue    float64  `json:"hue,omitempty"`
+	Hue float64 `json:"hue,omitempty"`
+	// Tint paints an asset illustration's main part this colour, its shading kept (a
+	// yellow bus, a pink doughnut: assets.Asset.Tint); its SVG is written at
+	// assets.TintFile.
+	Tint   string   `json:"tint,omitempty"`
 	Path   string   `json:"path,omitempty"`   // path: SVG path data in a 2×2 box centred on 0,0
 	Shapes []string `json:"shapes,omitempty"` // morph: outlines passed through as progress goes 0→1
 	// Items are lines of a staggered list (text elements): each is revealed Stagger
@@ -447,7 +451,7 @@ func (d *Description) Validate() error {
 		if e.End != 0 && e.End <= e.Start {
 			bad("%s: ends (%g) before it starts (%g)", where, e.End, e.Start)
 		}
-		for _, c := range []string{e.Color, e.Color2, e.TextColor} {
+		for _, c := range []string{e.Color, e.Color2, e.TextColor, e.Tint} {
 			if c != "" && !hexRE.MatchString(c) {
 				bad("%s: %q is not a colour", where, c)
 			}
@@ -629,12 +633,29 @@ func (d *Description) AssetFiles() []File {
 	seen := map[string]bool{}
 	var out []File
 	for _, e := range d.Elements {
-		if e == nil || (e.Type != TypeAsset && e.Type != TypeCard) || e.Asset == "" || seen[e.Asset] {
+		if e == nil || (e.Type != TypeAsset && e.Type != TypeCard) || e.Asset == "" {
 			continue
 		}
-		seen[e.Asset] = true
-		if a, ok := assets.Default().Get(e.Asset); ok {
-			out = append(out, File{Path: assets.File(e.Asset), Data: a.SVG()})
+		a, ok := assets.Default().Get(e.Asset)
+		if !ok {
+			continue
+		}
+		if e.Type == TypeAsset && e.Tint != "" && !a.Stroke {
+			// The runtime loads the painted drawing; one needing no change is the drawing.
+			p := assets.TintFile(e.Asset, e.Tint)
+			if !seen[p] {
+				seen[p] = true
+				svg, ok := a.TintedSVG(e.Tint)
+				if !ok {
+					svg = a.SVG()
+				}
+				out = append(out, File{Path: p, Data: svg})
+			}
+			continue
+		}
+		if p := assets.File(e.Asset); !seen[p] {
+			seen[p] = true
+			out = append(out, File{Path: p, Data: a.SVG()})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })

@@ -88,13 +88,18 @@ func TestAssetFiles(t *testing.T) {
 			{ID: "b", Type: scene.TypeAsset, Asset: "fluent:airplane", Size: 0.1},
 			{ID: "c", Type: scene.TypeAsset, Asset: "tabler:settings", Size: 0.1},
 			{ID: "d", Type: scene.TypeCircle, Size: 0.1},
+			{ID: "e", Type: scene.TypeAsset, Asset: "fluent:bus", Tint: "#FDD835", Size: 0.1},
 		}}
 	if err := d.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	fs := d.AssetFiles()
-	if len(fs) != 2 || fs[0].Path != "assets/lib/fluent/airplane.svg" || fs[1].Path != "assets/lib/tabler/settings.svg" {
+	if len(fs) != 3 || fs[0].Path != "assets/lib/fluent/airplane.svg" || fs[1].Path != "assets/lib/fluent/bus-fdd835.svg" || fs[2].Path != "assets/lib/tabler/settings.svg" {
 		t.Fatalf("asset files %v", fs)
+	}
+	// The tinted bus is painted: its orange body is gone.
+	if bytes.Contains(fs[1].Data, []byte("#ffb02e")) {
+		t.Errorf("the yellow bus keeps its orange: %s", fs[1].Data)
 	}
 	for _, f := range fs {
 		if !bytes.HasPrefix(f.Data, []byte("<svg ")) {
@@ -102,7 +107,8 @@ func TestAssetFiles(t *testing.T) {
 		}
 	}
 	rt := string(scene.RuntimeJS())
-	if !strings.Contains(rt, "'assets/lib/' + id.slice(0, k) + '/' + id.slice(k + 1) + '.svg'") {
+	if !strings.Contains(rt, "'assets/lib/' + id.slice(0, k) + '/' + id.slice(k + 1) + t + '.svg'") ||
+		!strings.Contains(rt, "'-' + String(tint).replace('#', '').toLowerCase()") {
 		t.Error("runtime.js does not load assets from assets.File's path")
 	}
 	for _, s := range assets.Default().Sets() {
