@@ -29,6 +29,12 @@ type DeliveryQuery struct {
 	Limit     int
 }
 
+// KeyQuery selects a page of the caller's API keys.
+type KeyQuery struct {
+	Cursor string // the last ID of the previous page
+	Limit  int
+}
+
 // Usage is a tenant's use of Koda in the current UTC day and month, with its limits.
 type Usage struct {
 	TenantID         string

@@ -25,6 +25,9 @@ const (
 	CodeDeliveryInProgress  = "DELIVERY_IN_PROGRESS"
 	CodeNothingToRetry      = "NOTHING_TO_RETRY"
 	CodeTenantExists        = "TENANT_EXISTS"
+	// CodeLimitAPIKeys refuses a new API key to a tenant that has as many active keys
+	// as a deployment allows (KODA_MAX_API_KEYS); revoking one makes room.
+	CodeLimitAPIKeys = "LIMIT_API_KEYS"
 )
 
 // Limits bound what one tenant may use; a zero field means no limit.
@@ -79,6 +82,13 @@ type APIKey struct {
 	RevokedAt  *time.Time
 }
 
+// APIKeyFilter selects a tenant's keys in ID (creation) order.
+type APIKeyFilter struct {
+	TenantID string
+	AfterID  string // cursor: the last ID of the previous page
+	Limit    int    // 0: all
+}
+
 // UsageRecord is what one render used, recorded when it stops.
 type UsageRecord struct {
 	ID            string
@@ -109,11 +119,14 @@ type TenantStore interface {
 	ListTenants(ctx context.Context) ([]*Tenant, error)
 	UpdateTenant(ctx context.Context, t *Tenant) error
 
-	CreateAPIKey(ctx context.Context, k *APIKey) error
+	// CreateAPIKey inserts k. With maxActive > 0 it stores nothing and answers ECONFLICT
+	// CodeLimitAPIKeys when the tenant already has maxActive unrevoked keys; the count
+	// and the insert are one transaction, so concurrent creations cannot pass the cap.
+	CreateAPIKey(ctx context.Context, k *APIKey, maxActive int) error
 	// GetAPIKeyByHash finds a key by the hash of its secret, revoked or not.
 	GetAPIKeyByHash(ctx context.Context, hash string) (*APIKey, error)
 	GetAPIKey(ctx context.Context, id string) (*APIKey, error)
-	ListAPIKeys(ctx context.Context, tenantID string) ([]*APIKey, error)
+	ListAPIKeys(ctx context.Context, f APIKeyFilter) ([]*APIKey, error)
 	RevokeAPIKey(ctx context.Context, id string, at time.Time) error
 	TouchAPIKey(ctx context.Context, id string, at time.Time) error
 }

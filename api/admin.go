@@ -97,7 +97,7 @@ func (s *Server) adminListKeys(c *fiber.Ctx) error {
 	if _, err := s.TenantReader.GetTenant(c.UserContext(), c.Params("id")); err != nil {
 		return err
 	}
-	ks, err := s.TenantReader.ListAPIKeys(c.UserContext(), c.Params("id"))
+	ks, err := s.TenantReader.ListAPIKeys(c.UserContext(), koda.APIKeyFilter{TenantID: c.Params("id")})
 	if err != nil {
 		return err
 	}

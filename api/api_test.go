@@ -268,7 +268,7 @@ func TestAuthRequiresValidKeys(t *testing.T) {
 		t.Errorf("key list shows the key or misses its prefix: %s", r.Body)
 	}
 	var stored []*koda.APIKey
-	stored, _ = b.store.ListAPIKeys(context.Background(), "acme")
+	stored, _ = b.store.ListAPIKeys(context.Background(), koda.APIKeyFilter{TenantID: "acme"})
 	for _, s := range stored {
 		if strings.Contains(s.Hash, k.Key) || s.Hash == k.Key || len(s.Hash) != 64 {
 			t.Errorf("key stored in clear or not as SHA-256: %+v", s)

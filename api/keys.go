@@ -13,21 +13,26 @@ import (
 // localKeyID is the fiber.Ctx local holding the stored key a request used.
 const localKeyID = "koda.key_id"
 
-func (s *Server) tenantKeys() (Tenants, TenantReader, error) {
-	if s.Tenants == nil || s.TenantReader == nil {
-		return nil, nil, koda.Errorf(koda.EUNAVAILABLE, koda.CodeUnavailable, "this server manages no API keys")
+func (s *Server) tenantKeys() (Tenants, error) {
+	if s.Tenants == nil {
+		return nil, koda.Errorf(koda.EUNAVAILABLE, koda.CodeUnavailable, "this server manages no API keys")
 	}
-	return s.Tenants, s.TenantReader, nil
+	return s.Tenants, nil
 }
 
-// listKeys: GET /v1/keys → {"data":[key…]}, revoked keys included.
+// listKeys: GET /v1/keys?limit&cursor → {"data":[key…],"next_cursor"}, oldest first,
+// revoked keys included; paged like the other lists.
 func (s *Server) listKeys(c *fiber.Ctx) error {
-	_, tr, err := s.tenantKeys()
+	ts, err := s.tenantKeys()
 	if err != nil {
 		return err
 	}
+	q := koda.KeyQuery{Cursor: c.Query("cursor")}
+	if q.Limit, err = queryLimit(c); err != nil {
+		return err
+	}
 	ctx := c.UserContext()
-	ks, err := tr.ListAPIKeys(ctx, koda.TenantFromContext(ctx))
+	ks, next, err := ts.ListKeys(ctx, koda.TenantFromContext(ctx), q)
 	if err != nil {
 		return err
 	}
@@ -35,12 +40,12 @@ func (s *Server) listKeys(c *fiber.Ctx) error {
 	for _, k := range ks {
 		out = append(out, viewKey(k, ""))
 	}
-	return c.JSON(fiber.Map{"data": out})
+	return c.JSON(fiber.Map{"data": out, "next_cursor": next})
 }
 
 // createKey: POST /v1/keys {"name"} → 201 with the key, shown this once.
 func (s *Server) createKey(c *fiber.Ctx) error {
-	ts, _, err := s.tenantKeys()
+	ts, err := s.tenantKeys()
 	if err != nil {
 		return err
 	}
@@ -63,7 +68,7 @@ func (s *Server) createKey(c *fiber.Ctx) error {
 // revokeKey: POST /v1/keys/{id}/revoke → 200 with the key. The caller's own key is
 // refused (409 LAST_ACTIVE_KEY) when it is the account's last active one.
 func (s *Server) revokeKey(c *fiber.Ctx) error {
-	ts, _, err := s.tenantKeys()
+	ts, err := s.tenantKeys()
 	if err != nil {
 		return err
 	}

@@ -61,6 +61,8 @@ type Tenants interface {
 	CreateTenant(ctx context.Context, id, name string, limits koda.Limits) (*koda.Tenant, error)
 	SetLimits(ctx context.Context, id string, limits koda.Limits) (*koda.Tenant, error)
 	CreateKey(ctx context.Context, tenantID, name string) (*koda.APIKey, string, error)
+	// ListKeys returns a page of a tenant's keys and the next page's cursor.
+	ListKeys(ctx context.Context, tenantID string, q koda.KeyQuery) ([]*koda.APIKey, string, error)
 	RevokeKey(ctx context.Context, tenantID, id string) (*koda.APIKey, error)
 	// RevokeOwnKey is RevokeKey asked by the tenant with its key callerKeyID; it refuses
 	// to revoke the caller's key when no other active key would remain.
@@ -73,7 +75,7 @@ type Tenants interface {
 type TenantReader interface {
 	GetTenant(ctx context.Context, id string) (*koda.Tenant, error)
 	ListTenants(ctx context.Context) ([]*koda.Tenant, error)
-	ListAPIKeys(ctx context.Context, tenantID string) ([]*koda.APIKey, error)
+	ListAPIKeys(ctx context.Context, f koda.APIKeyFilter) ([]*koda.APIKey, error)
 }
 
 // Events reads a project's stored events and wakes streams when new ones arrive.

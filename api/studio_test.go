@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -311,5 +312,95 @@ func TestMessageWithTheAnswerAndAtAWaitingPreview(t *testing.T) {
 	got, _ = b.life.Get(ctx, p.ID)
 	if got.Phase != koda.PhaseExecuting || got.Pending != "codegen" || !slices.Equal(got.Feedback, []string{"bigger"}) {
 		t.Fatalf("after the message: phase %s pending %q feedback %q", got.Phase, got.Pending, got.Feedback)
+	}
+}
+
+// TestTenantKeysCapAndPages: past the cap of active keys POST /v1/keys answers 409
+// LIMIT_API_KEYS, a revocation makes room, and GET /v1/keys pages with limit and
+// cursor through the tenant's keys only.
+func TestTenantKeysCapAndPages(t *testing.T) {
+	b := setup(t)
+	b.tenants.MaxKeys = 4 // acme has one key from setup
+	var made []string
+	for i := range 3 {
+		r := b.do("acme", "POST", "/v1/keys", map[string]any{"name": fmt.Sprint("k", i)})
+		var k keyJSON
+		r.decode(t, &k)
+		if r.Status != 201 {
+			t.Fatalf("key %d under the cap: %d %s", i, r.Status, r.Body)
+		}
+		made = append(made, k.ID)
+	}
+	r := b.do("acme", "POST", "/v1/keys", map[string]any{"name": "one too many"})
+	if r.Status != 409 || r.code() != koda.CodeLimitAPIKeys || !strings.Contains(string(r.Body), `"message":"`) {
+		t.Fatalf("a fifth active key: %d %s, want 409 %s", r.Status, r.Body, koda.CodeLimitAPIKeys)
+	}
+	// The admin API is held to the same cap.
+	if r := b.do("admin", "POST", "/admin/tenants/acme/keys", map[string]any{"name": "admin"}); r.Status != 409 || r.code() != koda.CodeLimitAPIKeys {
+		t.Fatalf("a fifth key through the admin API: %d %s", r.Status, r.Body)
+	}
+	// globex is not held back by acme's keys.
+	if r := b.do("globex", "POST", "/v1/keys", map[string]any{"name": "g"}); r.Status != 201 {
+		t.Fatalf("globex's second key: %d %s", r.Status, r.Body)
+	}
+	if r := b.do("acme", "POST", "/v1/keys/"+made[0]+"/revoke", nil); r.Status != 200 {
+		t.Fatalf("revoke: %d %s", r.Status, r.Body)
+	}
+	if r := b.do("acme", "POST", "/v1/keys", map[string]any{"name": "after a revocation"}); r.Status != 201 {
+		t.Fatalf("a key after revoking one: %d %s", r.Status, r.Body)
+	}
+
+	type page struct {
+		Data       []keyJSON `json:"data"`
+		NextCursor string    `json:"next_cursor"`
+	}
+	walk := func(who string) []keyJSON {
+		var all []keyJSON
+		cursor := ""
+		for range 10 {
+			r := b.do(who, "GET", "/v1/keys?limit=2&cursor="+cursor, nil)
+			var p page
+			r.decode(t, &p)
+			if r.Status != 200 || len(p.Data) > 2 {
+				t.Fatalf("%s's page after %q: %d %s", who, cursor, r.Status, r.Body)
+			}
+			all = append(all, p.Data...)
+			if p.NextCursor == "" {
+				return all
+			}
+			cursor = p.NextCursor
+		}
+		t.Fatalf("%s's keys never end", who)
+		return nil
+	}
+	acme := walk("acme")
+	if len(acme) != 5 { // setup's, three made (one revoked), one after the revocation
+		t.Fatalf("acme's keys in pages: %d, want 5: %+v", len(acme), acme)
+	}
+	seen := map[string]bool{}
+	for i, k := range acme {
+		if seen[k.ID] || (i > 0 && k.ID <= acme[i-1].ID) {
+			t.Fatalf("acme's pages repeat or disorder keys: %+v", acme)
+		}
+		seen[k.ID] = true
+	}
+	for _, k := range walk("globex") {
+		if seen[k.ID] {
+			t.Fatalf("globex sees acme's key %s", k.ID)
+		}
+	}
+	// acme's cursor in globex's hands lists globex's keys only.
+	r = b.do("globex", "GET", "/v1/keys?cursor="+acme[0].ID, nil)
+	var gp page
+	r.decode(t, &gp)
+	for _, k := range gp.Data {
+		if seen[k.ID] {
+			t.Fatalf("globex with acme's cursor sees acme's key %s", k.ID)
+		}
+	}
+	for _, bad := range []string{"0", "201", "x"} {
+		if r := b.do("acme", "GET", "/v1/keys?limit="+bad, nil); r.Status != 400 || r.code() != koda.CodeInvalidRequest {
+			t.Errorf("limit=%s: %d %s, want 400", bad, r.Status, r.Body)
+		}
 	}
 }

@@ -62,6 +62,8 @@ type Config struct {
 	// (KODA_ADMIN_KEY) guards the admin API, which is off when it is empty.
 	APIKey   string
 	AdminKey string
+	// MaxAPIKeys (KODA_MAX_API_KEYS) caps each tenant's active API keys; 0 means no cap.
+	MaxAPIKeys int
 	// WebhookAllow (KODA_WEBHOOK_ALLOW) lists CIDR prefixes webhooks may reach although
 	// they are loopback or private, for local development and tests.
 	WebhookAllow string
@@ -108,6 +110,7 @@ func Flags() []cli.Flag {
 		&cli.IntFlag{Name: "webhook-attempts", Value: 8, Usage: "attempts of one webhook delivery before it fails (at most 50)", Sources: cli.EnvVars("KODA_WEBHOOK_ATTEMPTS")},
 		&cli.StringFlag{Name: "api-key", Usage: "a koda_… key accepted for the default tenant (default: koda serve/demo generate one, kept in the data dir)", Sources: cli.EnvVars("KODA_API_KEY")},
 		&cli.StringFlag{Name: "admin-key", Usage: "key guarding the admin API at /admin (tenants, API keys); empty disables it", Sources: cli.EnvVars("KODA_ADMIN_KEY")},
+		&cli.IntFlag{Name: "max-api-keys", Value: 100, Usage: "active API keys one tenant may have; creating another answers 409 LIMIT_API_KEYS (0: no cap)", Sources: cli.EnvVars("KODA_MAX_API_KEYS")},
 		&cli.StringFlag{Name: "webhook-allow", Usage: "comma-separated CIDR prefixes webhooks may reach although private or loopback, e.g. 127.0.0.0/8 for local development", Sources: cli.EnvVars("KODA_WEBHOOK_ALLOW")},
 		&cli.StringFlag{Name: "pools", Value: strings.Join(AllPools, ","), Usage: "worker pools this process runs", Sources: cli.EnvVars("KODA_POOLS")},
 		&cli.StringFlag{Name: "concurrency", Usage: "per-pool concurrency, e.g. agent=4,render=1 (defaults: agent=4,preview=1,render=1,webhooks=10,maintenance=1)", Sources: cli.EnvVars("KODA_CONCURRENCY")},
@@ -153,6 +156,7 @@ func FromCommand(cmd *cli.Command) (*Config, error) {
 		APIKey:          cmd.String("api-key"),
 		AdminKey:        cmd.String("admin-key"),
 		WebhookAllow:    cmd.String("webhook-allow"),
+		MaxAPIKeys:      int(cmd.Int("max-api-keys")),
 		Sandbox:         sandboxFromCommand(cmd),
 		Agent:           agentFromCommand(cmd),
 	}
@@ -215,6 +219,9 @@ func (c *Config) Validate() error {
 	}
 	if c.APIKey != "" && (!strings.HasPrefix(c.APIKey, "koda_") || len(c.APIKey) < 25) {
 		return fmt.Errorf("KODA_API_KEY must start with koda_ and be at least 25 characters long")
+	}
+	if c.MaxAPIKeys < 0 {
+		return fmt.Errorf("KODA_MAX_API_KEYS must not be negative (0 means no cap)")
 	}
 	if c.AdminKey != "" && len(c.AdminKey) < 16 {
 		return fmt.Errorf("KODA_ADMIN_KEY must be at least 16 characters long")

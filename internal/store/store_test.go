@@ -54,6 +54,7 @@ var behaviours = []struct {
 	{"DeliveriesAndAttempts", testDeliveriesAndAttempts},
 	{"DeleteProjectCascades", testDeleteProjectCascades},
 	{"QueuedMessages", testQueuedMessages},
+	{"APIKeyCapAndPages", testAPIKeyCapAndPages},
 }
 
 func TestStore(t *testing.T) {

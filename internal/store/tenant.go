@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
 	"github.com/kodahq/koda"
@@ -147,8 +148,11 @@ func (r *apiKeyRow) toKey() *koda.APIKey {
 		CreatedAt: r.CreatedAt.UTC(), LastUsedAt: utcPtr(r.LastUsedAt), RevokedAt: utcPtr(r.RevokedAt)}
 }
 
-// CreateAPIKey inserts k; its tenant must exist (ENOTFOUND otherwise).
-func (s *Store) CreateAPIKey(ctx context.Context, k *koda.APIKey) error {
+// CreateAPIKey inserts k; its tenant must exist (ENOTFOUND otherwise). With
+// maxActive > 0 a tenant that already has that many unrevoked keys gets ECONFLICT
+// LIMIT_API_KEYS. The tenant's row is locked while counting (on SQLite the immediate
+// transaction holds the write lock), so concurrent creations serialize on the cap.
+func (s *Store) CreateAPIKey(ctx context.Context, k *koda.APIKey, maxActive int) error {
 	if k.ID == "" {
 		k.ID = koda.NewID(koda.PrefixAPIKey)
 	}
@@ -156,11 +160,29 @@ func (s *Store) CreateAPIKey(ctx context.Context, k *koda.APIKey) error {
 		k.CreatedAt = now()
 	}
 	k.CreatedAt = utc(k.CreatedAt)
-	if _, err := s.GetTenant(ctx, k.TenantID); err != nil {
-		return err
-	}
-	return dbError(s.conn(ctx).Create(&apiKeyRow{ID: k.ID, TenantID: k.TenantID, Name: k.Name,
-		Prefix: k.Prefix, Hash: k.Hash, CreatedAt: k.CreatedAt}).Error, "api key", k.ID)
+	return s.conn(ctx).Transaction(func(tx *gorm.DB) error {
+		q := tx
+		if s.postgres {
+			q = q.Clauses(clause.Locking{Strength: "UPDATE"})
+		}
+		var t tenantRow
+		if err := q.Select("id").Where("id = ?", k.TenantID).Take(&t).Error; err != nil {
+			return dbError(err, "tenant", k.TenantID)
+		}
+		if maxActive > 0 {
+			var active int64
+			if err := tx.Model(&apiKeyRow{}).Where("tenant_id = ? AND revoked_at IS NULL", k.TenantID).
+				Count(&active).Error; err != nil {
+				return fmt.Errorf("count api keys of %s: %w", k.TenantID, err)
+			}
+			if active >= int64(maxActive) {
+				return koda.Errorf(koda.ECONFLICT, koda.CodeLimitAPIKeys,
+					"the account has %d active API keys, the most allowed; revoke one before creating another", active)
+			}
+		}
+		return dbError(tx.Create(&apiKeyRow{ID: k.ID, TenantID: k.TenantID, Name: k.Name,
+			Prefix: k.Prefix, Hash: k.Hash, CreatedAt: k.CreatedAt}).Error, "api key", k.ID)
+	})
 }
 
 // GetAPIKeyByHash returns the key whose secret hashes to hash, or ENOTFOUND.
@@ -181,11 +203,19 @@ func (s *Store) GetAPIKey(ctx context.Context, id string) (*koda.APIKey, error) 
 	return row.toKey(), nil
 }
 
-// ListAPIKeys returns a tenant's keys, oldest first.
-func (s *Store) ListAPIKeys(ctx context.Context, tenantID string) ([]*koda.APIKey, error) {
+// ListAPIKeys returns a tenant's keys in ID order (oldest first), after f.AfterID, at
+// most f.Limit of them (0: all).
+func (s *Store) ListAPIKeys(ctx context.Context, f koda.APIKeyFilter) ([]*koda.APIKey, error) {
+	q := s.conn(ctx).Where("tenant_id = ?", f.TenantID)
+	if f.AfterID != "" {
+		q = q.Where("id > ?", f.AfterID)
+	}
+	if f.Limit > 0 {
+		q = q.Limit(f.Limit)
+	}
 	var rows []apiKeyRow
-	if err := s.conn(ctx).Where("tenant_id = ?", tenantID).Order("id").Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("list api keys of %s: %w", tenantID, err)
+	if err := q.Order("id").Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("list api keys of %s: %w", f.TenantID, err)
 	}
 	out := make([]*koda.APIKey, len(rows))
 	for i := range rows {

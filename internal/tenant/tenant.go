@@ -50,6 +50,9 @@ type Service struct {
 	NewSecret func() string
 	Logger    *slog.Logger
 	Now       func() time.Time
+	// MaxKeys caps a tenant's active (unrevoked) API keys, however they are made; 0
+	// means no cap. Keys given in configuration are not counted.
+	MaxKeys int
 
 	mu      sync.Mutex
 	static  map[string]string    // hash → tenant, for keys given in configuration
@@ -219,10 +222,30 @@ func (s *Service) CreateKey(ctx context.Context, tenantID, name string) (*koda.A
 	key := NewKey()
 	k := &koda.APIKey{ID: koda.NewID(koda.PrefixAPIKey), TenantID: tenantID, Name: name,
 		Prefix: key[:prefixLen], Hash: Hash(key), CreatedAt: s.now()}
-	if err := s.Store.CreateAPIKey(ctx, k); err != nil {
+	if err := s.Store.CreateAPIKey(ctx, k, s.MaxKeys); err != nil {
 		return nil, "", err
 	}
 	return k, key, nil
+}
+
+// ListKeys returns a page of a tenant's keys, revoked ones included, oldest first, and
+// the next page's cursor ("" on the last page). The page holds q.Limit keys, 50 when
+// unset or above 200, as every list of the API does.
+func (s *Service) ListKeys(ctx context.Context, tenantID string, q koda.KeyQuery) ([]*koda.APIKey, string, error) {
+	limit := q.Limit
+	if limit <= 0 || limit > 200 {
+		limit = 50
+	}
+	ks, err := s.Store.ListAPIKeys(ctx, koda.APIKeyFilter{TenantID: tenantID, AfterID: q.Cursor, Limit: limit + 1})
+	if err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(ks) > limit {
+		ks = ks[:limit]
+		next = ks[limit-1].ID
+	}
+	return ks, next, nil
 }
 
 // RevokeKey revokes a key; tenantID, when set, must own it (else ENOTFOUND).
@@ -250,7 +273,7 @@ const CodeLastActiveKey = "LAST_ACTIVE_KEY"
 // LAST_ACTIVE_KEY). Another tenant's key is ENOTFOUND.
 func (s *Service) RevokeOwnKey(ctx context.Context, tenantID, callerKeyID, id string) (*koda.APIKey, error) {
 	if id == callerKeyID && callerKeyID != "" {
-		keys, err := s.Store.ListAPIKeys(ctx, tenantID)
+		keys, err := s.Store.ListAPIKeys(ctx, koda.APIKeyFilter{TenantID: tenantID})
 		if err != nil {
 			return nil, err
 		}
