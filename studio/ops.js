@@ -90,8 +90,14 @@ async function loadKeys(box) {
   const add = h('button', { class: 'btn small primary', id: 'create-key', type: 'submit', text: 'Create key' });
   async function refresh() {
     try {
-      const r = await api('GET', '/v1/keys');
-      const ks = r.keys || r.data || [];
+      // Keys come in pages; the list shows them all, following next_cursor.
+      const ks = [];
+      let cursor = '';
+      do {
+        const r = await api('GET', `/v1/keys?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        ks.push(...(r.data || []));
+        cursor = r.next_cursor || '';
+      } while (cursor);
       if (!ks.length) { replace(list, h('li', { class: 'muted', text: 'No keys made here yet. Keys you create are listed with their use.' })); return; }
       replace(list, ks.map((k) => h('li', { 'data-key': k.id, class: k.revoked_at ? 'revoked' : '' },
         h('div', {}, h('strong', { text: k.name || '(unnamed)' }), ' ', h('span', { class: 'mono muted', text: `${k.prefix}…` })),
