@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,19 +22,28 @@ import (
 
 // Resource classes a task may need. Browser, encoder and sandbox slots belong to a
 // node (one machine's CPU and memory); llm slots to a provider across the cluster;
-// sandbox_tenant caps one tenant's sandboxes across the cluster.
+// sandbox_tenant caps one tenant's sandboxes and webhook_tenant one tenant's webhook
+// deliveries in flight across the cluster.
 const (
 	ResBrowser       = "browser"
 	ResEncoder       = "encoder"
 	ResLLM           = "llm"
 	ResSandbox       = "sandbox"
 	ResSandboxTenant = "sandbox_tenant"
+	ResWebhookTenant = "webhook_tenant"
 )
 
-// DefaultLimits are the slots of each resource class unless configured.
+// DefaultLimits are the slots of each resource class unless configured. webhook_tenant
+// stays below the webhooks pool's default concurrency (10), so a tenant whose
+// receivers hang leaves workers free for everyone else's deliveries.
 var DefaultLimits = map[string]int{
-	ResBrowser: 2, ResEncoder: 2, ResLLM: 8, ResSandbox: 8, ResSandboxTenant: 4,
+	ResBrowser: 2, ResEncoder: 2, ResLLM: 8, ResSandbox: 8, ResSandboxTenant: 4, ResWebhookTenant: 4,
 }
+
+// perTenant reports whether a class is one tenant's own cap rather than a resource
+// tenants share: its slots need no fair sharing, and a task refused one has nothing
+// to wait for that another tenant's release could give it.
+func perTenant(class string) bool { return class == ResSandboxTenant || class == ResWebhookTenant }
 
 // Limits caps named resources with the Redis semaphore. A task that cannot get every
 // slot it needs goes back to its queue without counting as a failure and tries again
@@ -97,6 +107,10 @@ func needs(typ string) []string {
 		return []string{ResBrowser, ResEncoder}
 	case jobs.KindStitch:
 		return []string{ResEncoder}
+	case jobs.KindWebhook:
+		// One slot of the tenant's own share: thousands of deliveries to slow or failing
+		// receivers then hold a few workers, and the rest go to other tenants' webhooks.
+		return []string{ResWebhookTenant}
 	}
 	return nil
 }
@@ -110,8 +124,8 @@ func (l *Limits) resourceName(class, tenant string) string {
 			p = "builtin"
 		}
 		return "llm:" + p
-	case ResSandboxTenant:
-		return "sandbox_tenant:" + tenant
+	case ResSandboxTenant, ResWebhookTenant:
+		return class + ":" + tenant
 	default:
 		return class + ":" + l.Node
 	}
@@ -119,8 +133,9 @@ func (l *Limits) resourceName(class, tenant string) string {
 
 // refs are the IDs a task's payload may carry; payloads hold IDs only.
 type refs struct {
-	ProjectID string `json:"project_id"`
-	RenderID  string `json:"render_id"`
+	ProjectID  string `json:"project_id"`
+	RenderID   string `json:"render_id"`
+	DeliveryID string `json:"delivery_id"`
 }
 
 // tenantOf finds whose work a task is, for fair sharing.
@@ -130,6 +145,12 @@ func (h *Handlers) tenantOf(ctx context.Context, t *asynq.Task) (string, error) 
 		return "", err
 	}
 	switch {
+	case r.DeliveryID != "":
+		d, err := h.Store.GetDelivery(ctx, r.DeliveryID)
+		if err != nil {
+			return "", err
+		}
+		return d.TenantID, nil
 	case r.RenderID != "":
 		rd, err := h.Store.GetRender(ctx, r.RenderID)
 		if err != nil {
@@ -174,13 +195,18 @@ func (h *Handlers) limit(local chan struct{}) asynq.MiddlewareFunc {
 			for _, c := range classes {
 				reqs = append(reqs, semaphore.Request{
 					Resource: l.resourceName(c, tenant), Limit: l.max(c), Holder: holder,
-					Tenant: tenant, Lease: l.lease(), Fair: c != ResSandboxTenant,
+					Tenant: tenant, Lease: l.lease(), Fair: !perTenant(c),
 				})
 			}
 			// Wait a little for a slot before handing the task back: a slot freed
 			// meanwhile is taken at once instead of idling until a retry comes due.
+			// A task held back only by its tenant's own cap is handed back at once:
+			// the worker is worth more to the other tenants' tasks queued behind it.
 			var held *semaphore.Held
 			wait := time.Now().Add(l.busyWait())
+			if slices.IndexFunc(classes, func(c string) bool { return !perTenant(c) }) < 0 {
+				wait = time.Now()
+			}
 			waited := false
 			for {
 				res := "local"

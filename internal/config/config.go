@@ -71,7 +71,8 @@ type Config struct {
 	Pools       []string
 	Concurrency map[string]int
 	// Limits (KODA_LIMITS) caps shared resources: browser, encoder and sandbox slots
-	// per node, llm slots per provider across the cluster, sandbox_tenant per tenant.
+	// per node, llm slots per provider across the cluster, sandbox_tenant and
+	// webhook_tenant (deliveries in flight) per tenant.
 	Limits map[string]int
 	// Node (KODA_NODE) names this machine for its per-node limits; default the hostname.
 	Node string
@@ -114,7 +115,7 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "webhook-allow", Usage: "comma-separated CIDR prefixes webhooks may reach although private or loopback, e.g. 127.0.0.0/8 for local development", Sources: cli.EnvVars("KODA_WEBHOOK_ALLOW")},
 		&cli.StringFlag{Name: "pools", Value: strings.Join(AllPools, ","), Usage: "worker pools this process runs", Sources: cli.EnvVars("KODA_POOLS")},
 		&cli.StringFlag{Name: "concurrency", Usage: "per-pool concurrency, e.g. agent=4,render=1 (defaults: agent=4,preview=1,render=1,webhooks=10,maintenance=1)", Sources: cli.EnvVars("KODA_CONCURRENCY")},
-		&cli.StringFlag{Name: "limits", Usage: "resource slots, e.g. browser=2,encoder=2,llm=8,sandbox=8,sandbox_tenant=4 (browser, encoder, sandbox per node; llm per provider; sandbox_tenant per tenant)", Sources: cli.EnvVars("KODA_LIMITS")},
+		&cli.StringFlag{Name: "limits", Usage: "resource slots, e.g. browser=2,encoder=2,llm=8,sandbox=8,sandbox_tenant=4,webhook_tenant=4 (browser, encoder, sandbox per node; llm per provider; sandbox_tenant and webhook_tenant, deliveries in flight, per tenant)", Sources: cli.EnvVars("KODA_LIMITS")},
 		&cli.StringFlag{Name: "node", Usage: "name of this machine for per-node limits (default: the hostname)", Sources: cli.EnvVars("KODA_NODE")},
 		&cli.StringFlag{Name: "metrics-addr", Usage: "listen address for /metrics in a process without the API, e.g. :9090 (the API serves /metrics itself)", Sources: cli.EnvVars("KODA_METRICS_ADDR")},
 		&cli.IntFlag{Name: "browsers", Value: runtime.NumCPU(), Usage: "browser processes one render may use", Sources: cli.EnvVars("KODA_BROWSERS")},
@@ -252,7 +253,7 @@ func (c *Config) Validate() error {
 }
 
 // LimitClasses are the resource classes KODA_LIMITS accepts.
-var LimitClasses = []string{"browser", "encoder", "llm", "sandbox", "sandbox_tenant"}
+var LimitClasses = []string{"browser", "encoder", "llm", "sandbox", "sandbox_tenant", "webhook_tenant"}
 
 // ParseLimits reads "class=n,…"; classes left out keep the workers' defaults.
 func ParseLimits(s string) (map[string]int, error) {
