@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	goruntime "runtime"
 	"strconv"
 	"time"
 
@@ -149,6 +150,7 @@ func measureFloor(ctx context.Context, chromium, pages, work string, c benchCase
 		cmd := exec.CommandContext(ctx, "ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
 			"-f", "rawvideo", "-pix_fmt", "rgba", "-s", fmt.Sprintf("%dx%d", p.Width, p.Height), "-framerate", strconv.Itoa(p.FPS),
 			"-i", raw, "-frames:v", strconv.Itoa(n), "-c:v", "libx264", "-preset", speed, "-crf", strconv.Itoa(p.CRF),
+			"-threads", strconv.Itoa(goruntime.NumCPU()), // as Koda's encoder (renderer.encoderArgs)
 			"-pix_fmt", "yuv420p", "-color_range", "tv", "-movflags", "+faststart", "-f", "mp4", out)
 		m := startMeter()
 		b, err := cmd.CombinedOutput()
