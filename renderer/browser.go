@@ -194,7 +194,7 @@ func (r *Renderer) launch(ctx, life context.Context, width, height int, beginFra
 	}
 	if beginFrame {
 		if _, known := r.beginFrame.decided(); !known {
-			perr := chromedp.Run(b.ctx, chromedp.ActionFunc(probeBeginFrame))
+			perr := chromedp.Run(b.ctx, chromedp.ActionFunc(r.probeBeginFrame))
 			if perr != nil && ctx.Err() != nil {
 				b.close()
 				return nil, ctx.Err()

@@ -71,6 +71,9 @@ type Renderer struct {
 	// beginFrame is whether this Renderer's browser supports begin-frame control,
 	// found out once by the first browser started with it.
 	beginFrame beginFrameVerdict
+	// probeBeginFrame finds out whether a browser supports begin-frame control; tests
+	// replace it to stand for a build without it (export_test.go).
+	probeBeginFrame func(context.Context) error
 }
 
 var _ koda.Renderer = (*Renderer)(nil)
@@ -108,7 +111,7 @@ func New(cfg Config) *Renderer {
 		cfg.RandomSeed = 1
 	}
 	// Two full sets: the preview and render pools of one worker may render at once.
-	return &Renderer{cfg: cfg, log: cfg.Logger, pool: newWarmPool(cfg.KeepWarm, 2*cfg.Browsers)}
+	return &Renderer{cfg: cfg, log: cfg.Logger, pool: newWarmPool(cfg.KeepWarm, 2*cfg.Browsers), probeBeginFrame: probeBeginFrame}
 }
 
 // Config returns the effective configuration.

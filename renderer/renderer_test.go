@@ -874,3 +874,52 @@ func TestBeginFrameMatchesScreenshots(t *testing.T) {
 		}
 	}
 }
+
+// TestBeginFrameFallback stands for a Chromium build without HeadlessExperimental: the
+// probe fails, the browser is started again without begin-frame control and the frames
+// come from Page.captureScreenshot. The verdict is found once per Renderer, and the
+// videos match those of begin-frame capture: identical frames or PSNR ≥ 45 dB.
+func TestBeginFrameFallback(t *testing.T) {
+	dir := t.TempDir()
+	for _, page := range []string{"dom", "clock_raf"} {
+		videos := map[bool]string{}
+		for _, bf := range []bool{true, false} {
+			var logs kodatest.SyncBuffer
+			r, _ := setup(t, func(c *renderer.Config) {
+				c.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+			})
+			if !bf {
+				renderer.WithoutBeginFrame(r)
+			}
+			// Two renders: the second one uses the first one's verdict.
+			for k := range 2 {
+				req := koda.RenderRequest{Dir: fixture(page), Preset: small, DurationS: 2,
+					VideoPath: filepath.Join(dir, fmt.Sprintf("%s-%v-%d.mp4", page, bf, k))}
+				if _, _, err := render(t, r, req); err != nil {
+					t.Fatalf("%s (begin frame %v, render %d): %v; log:\n%s", page, bf, k, err, logs.String())
+				}
+				if s := ffprobe(t, req.VideoPath).Streams[0]; s.NbFrames != "30" {
+					t.Fatalf("%s (begin frame %v): %s frames, want 30", page, bf, s.NbFrames)
+				}
+				videos[bf] = req.VideoPath
+			}
+			log := logs.String()
+			if n := strings.Count(log, "begin-frame control probe"); n != 1 {
+				t.Errorf("%s (begin frame %v): %d probes over two renders, want 1; log:\n%s", page, bf, n, log)
+			}
+			if got := strings.Contains(log, "supported=true"); got != bf {
+				t.Errorf("%s: probe said supported=%v, want %v; log:\n%s", page, got, bf, log)
+			}
+			if !bf && (strings.Contains(log, "begin_frame=true") || !strings.Contains(log, "begin_frame=false")) {
+				t.Errorf("%s: a browser under begin-frame control captured after the probe failed; log:\n%s", page, log)
+			}
+		}
+		if slices.Equal(frameHashes(t, videos[true]), frameHashes(t, videos[false])) {
+			t.Logf("%s: frames identical", page)
+		} else if db := psnr(t, videos[true], videos[false]); db < 45 {
+			t.Errorf("%s: fallback video differs from begin-frame capture: PSNR %.1f dB < 45", page, db)
+		} else {
+			t.Logf("%s: PSNR %.1f dB", page, db)
+		}
+	}
+}
