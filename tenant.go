@@ -104,12 +104,27 @@ type UsageRecord struct {
 	At            time.Time
 }
 
-// UsageTotals sums usage records since a time.
+// UsageTotals sums usage records.
 type UsageTotals struct {
 	Renders       int
 	Frames        int
 	DurationS     float64
 	RenderSeconds float64
+}
+
+// Add adds o to t.
+func (t *UsageTotals) Add(o UsageTotals) {
+	t.Renders += o.Renders
+	t.Frames += o.Frames
+	t.DurationS += o.DurationS
+	t.RenderSeconds += o.RenderSeconds
+}
+
+// UsageHour is what a tenant's renders of one kind used within one UTC hour.
+type UsageHour struct {
+	Hour time.Time // the hour's start, UTC
+	Kind RenderKind
+	UsageTotals
 }
 
 // TenantStore persists tenants and their API keys. Missing rows are ENOTFOUND.
@@ -134,8 +149,14 @@ type TenantStore interface {
 // UsageStore records usage and answers the questions limits ask.
 type UsageStore interface {
 	AddUsage(ctx context.Context, u *UsageRecord) error
-	// SumUsage totals a tenant's final-render usage recorded at or after since.
-	SumUsage(ctx context.Context, tenantID string, since time.Time) (UsageTotals, error)
+	// UsageHours returns a tenant's usage per UTC hour and kind in [from, to), both
+	// whole hours, oldest first: the hourly aggregates plus the records no aggregate
+	// counts yet, read together so that no record is counted twice or missed.
+	UsageHours(ctx context.Context, tenantID string, from, to time.Time) ([]UsageHour, error)
+	// RollUpUsage recomputes the hourly aggregate of every (tenant, hour) that has
+	// records not rolled up yet, late ones included, and marks them rolled. Running it
+	// again changes nothing. It returns how many (tenant, hour) pairs it recomputed.
+	RollUpUsage(ctx context.Context) (int, error)
 	// CountRendersSince counts a tenant's final renders created at or after since.
 	CountRendersSince(ctx context.Context, tenantID string, since time.Time) (int, error)
 	// CountProjectsInFlight counts a tenant's projects waiting for a task.

@@ -312,8 +312,66 @@ func viewTotals(t koda.UsageTotals) usageTotalsView {
 	return usageTotalsView{Renders: t.Renders, Frames: t.Frames, DurationS: t.DurationS, RenderSeconds: t.RenderSeconds}
 }
 
+type usageHourView struct {
+	Hour time.Time       `json:"hour"`
+	Kind koda.RenderKind `json:"kind"`
+	usageTotalsView
+}
+
+// usagePeriodView is the period asked for: totals by kind and the hours with usage.
+type usagePeriodView struct {
+	From    time.Time       `json:"from"`
+	To      time.Time       `json:"to"`
+	Final   usageTotalsView `json:"final"`
+	Preview usageTotalsView `json:"preview"`
+	Hours   []usageHourView `json:"hours"`
+}
+
+func viewPeriod(u *koda.Usage) usagePeriodView {
+	v := usagePeriodView{From: u.Period.From, To: u.Period.To, Hours: make([]usageHourView, 0, len(u.Hours))}
+	var final, preview koda.UsageTotals
+	for _, h := range u.Hours {
+		switch h.Kind {
+		case koda.RenderFinal:
+			final.Add(h.UsageTotals)
+		case koda.RenderPreview:
+			preview.Add(h.UsageTotals)
+		}
+		v.Hours = append(v.Hours, usageHourView{Hour: h.Hour, Kind: h.Kind, usageTotalsView: viewTotals(h.UsageTotals)})
+	}
+	v.Final, v.Preview = viewTotals(final), viewTotals(preview)
+	return v
+}
+
+// usageTime parses the from or to query parameter: an RFC 3339 time or a date (its
+// midnight UTC). Whether it is a whole hour is koda.UsageQuery.Resolve's to say.
+func usageTime(c *fiber.Ctx, name string) (time.Time, error) {
+	v := c.Query(name)
+	if v == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339, v); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.DateOnly, v); err == nil {
+		return t, nil
+	}
+	return time.Time{}, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest,
+		"%s must be an RFC 3339 time on a whole hour (2026-01-02T15:00:00Z) or a date (2026-01-02)", name)
+}
+
+// usage: GET /v1/usage?from=&to= → today's and this month's use beside the limits,
+// and the period [from, to) by the hour (default: this month so far).
 func (s *Server) usage(c *fiber.Ctx) error {
-	u, err := s.Projects.Usage(c.UserContext())
+	var q koda.UsageQuery
+	var err error
+	if q.From, err = usageTime(c, "from"); err != nil {
+		return err
+	}
+	if q.To, err = usageTime(c, "to"); err != nil {
+		return err
+	}
+	u, err := s.Projects.Usage(c.UserContext(), q)
 	if err != nil {
 		return err
 	}
@@ -324,5 +382,6 @@ func (s *Server) usage(c *fiber.Ctx) error {
 		"renders_today":      u.RendersToday,
 		"today":              fiber.Map{"since": u.DayStart, "finished": viewTotals(u.Today)},
 		"month":              fiber.Map{"since": u.MonthStart, "finished": viewTotals(u.Month)},
+		"period":             viewPeriod(u),
 	})
 }

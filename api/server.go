@@ -38,7 +38,7 @@ type Projects interface {
 	ListDeliveries(ctx context.Context, q koda.DeliveryQuery) ([]*koda.WebhookDelivery, string, error)
 	GetDelivery(ctx context.Context, id string) (*koda.WebhookDelivery, []*koda.WebhookAttempt, error)
 	Redeliver(ctx context.Context, id string) (*koda.WebhookDelivery, error)
-	Usage(ctx context.Context) (*koda.Usage, error)
+	Usage(ctx context.Context, q koda.UsageQuery) (*koda.Usage, error)
 
 	// QueueMessage accepts a message sent while the agent works; ListMessages lists them.
 	QueueMessage(ctx context.Context, id, text string) (*koda.QueuedMessage, error)

@@ -68,6 +68,7 @@ var Specs = map[string]Spec{
 	KindCleanPreviews: {Queue: QueueMaintenance, Timeout: 10 * time.Minute, MaxRetry: 1, Unique: 30 * time.Minute},
 	KindDailyCleanup:  {Queue: QueueMaintenance, Timeout: 30 * time.Minute, MaxRetry: 2, Unique: 12 * time.Hour},
 	KindIdempotency:   {Queue: QueueMaintenance, Timeout: 10 * time.Minute, MaxRetry: 2, Unique: 30 * time.Minute},
+	KindUsage:         {Queue: QueueMaintenance, Timeout: 10 * time.Minute, MaxRetry: 2, Unique: 9 * time.Minute},
 }
 
 // Args is a task payload: a kind, and the ID that makes enqueueing it idempotent.

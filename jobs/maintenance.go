@@ -7,6 +7,7 @@ const (
 	KindCleanPreviews = "maintenance:previews"    // delete preview videos older than a day
 	KindDailyCleanup  = "maintenance:daily"       // orphaned stored files
 	KindIdempotency   = "maintenance:idempotency" // purge idempotency records past their window
+	KindUsage         = "maintenance:usage"       // roll usage records up into hourly aggregates
 )
 
 // CleanPreviewsArgs asks for the deletion of old preview videos (final videos stay).
@@ -27,3 +28,9 @@ type PurgeIdempotencyArgs struct{}
 
 func (PurgeIdempotencyArgs) Kind() string   { return KindIdempotency }
 func (PurgeIdempotencyArgs) TaskID() string { return "" }
+
+// UsageArgs asks for the roll-up of usage records into hourly aggregates.
+type UsageArgs struct{}
+
+func (UsageArgs) Kind() string   { return KindUsage }
+func (UsageArgs) TaskID() string { return "" }

@@ -13,8 +13,7 @@ import (
 )
 
 // Maintenance configures the periodic jobs. Each runs on the maintenance pool,
-// enqueued by the single elected scheduler. There is no usage aggregation: GET
-// /v1/usage sums the usage records themselves.
+// enqueued by the single elected scheduler.
 type Maintenance struct {
 	// PreviewTTL is how long preview videos are kept; default 24 h. Final videos stay.
 	PreviewTTL time.Duration
@@ -24,6 +23,18 @@ func (h *Handlers) maintenanceHandlers(mux *asynq.ServeMux) {
 	mux.HandleFunc(jobs.KindCleanPreviews, handle(h.cleanPreviews))
 	mux.HandleFunc(jobs.KindDailyCleanup, handle(h.dailyCleanup))
 	mux.HandleFunc(jobs.KindIdempotency, handle(h.purgeIdempotency))
+	mux.HandleFunc(jobs.KindUsage, handle(h.aggregateUsage))
+}
+
+// aggregateUsage rolls usage records up into hourly aggregates
+// (lifecycle.Service.AggregateUsage), which GET /v1/usage reads.
+func (h *Handlers) aggregateUsage(ctx context.Context, _ *asynq.Task, _ jobs.UsageArgs) error {
+	n, err := h.Lifecycle.AggregateUsage(ctx)
+	if err != nil {
+		return fmt.Errorf("aggregate usage: %w", err)
+	}
+	h.log().Info("usage rolled up", "tenant_hours", n)
+	return nil
 }
 
 // purgeIdempotency deletes idempotency records past koda.IdempotencyWindow.

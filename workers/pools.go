@@ -72,10 +72,12 @@ var DefaultSchedule = map[string]string{
 	jobs.KindCleanPreviews: "@hourly",
 	jobs.KindIdempotency:   "@hourly",
 	jobs.KindDailyCleanup:  "@daily",
+	// Often, so the records GET /v1/usage adds to the aggregates stay few.
+	jobs.KindUsage: "@every 10m",
 }
 
 var periodic = []jobs.Args{jobs.ReconcileArgs{}, jobs.CleanPreviewsArgs{},
-	jobs.DailyCleanupArgs{}, jobs.PurgeIdempotencyArgs{}}
+	jobs.DailyCleanupArgs{}, jobs.PurgeIdempotencyArgs{}, jobs.UsageArgs{}}
 
 // Start starts one asynq server per pool, and the periodic scheduler when the
 // maintenance pool runs here.

@@ -98,10 +98,11 @@ func (s *Service) checkRenderLimits(ctx context.Context, tx koda.Store, tenantID
 	}
 	if l.RenderSecondsPerMonth > 0 {
 		month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
-		tot, err := us.SumUsage(ctx, tenantID, month)
+		hours, err := us.UsageHours(ctx, tenantID, month, now.Truncate(time.Hour).Add(time.Hour))
 		if err != nil {
 			return err
 		}
+		tot := sumUsage(hours, koda.RenderFinal, month)
 		if tot.RenderSeconds >= l.RenderSecondsPerMonth {
 			return limitError(koda.CodeLimitRenderSeconds, month.AddDate(0, 1, 0).Sub(now),
 				"%.0f render-seconds used this month; the monthly limit is %.0f", tot.RenderSeconds, l.RenderSecondsPerMonth)
@@ -132,8 +133,9 @@ func (s *Service) recordUsage(ctx context.Context, tx koda.Store, r *koda.Render
 	return nil
 }
 
-// Usage reports the caller's usage.
-func (s *Service) Usage(ctx context.Context) (*koda.Usage, error) {
+// Usage reports the caller's usage: today's and this month's final renders beside the
+// limits, and the period q asks for by the hour (see koda.UsageQuery.Resolve).
+func (s *Service) Usage(ctx context.Context, q koda.UsageQuery) (*koda.Usage, error) {
 	tenant := koda.TenantFromContext(ctx)
 	if tenant == "" {
 		tenant = koda.DefaultTenant
@@ -143,10 +145,13 @@ func (s *Service) Usage(ctx context.Context) (*koda.Usage, error) {
 		return nil, fmt.Errorf("usage: the store does not record usage")
 	}
 	now := s.now()
-	u := &koda.Usage{TenantID: tenant,
+	q, err := q.Resolve(now)
+	if err != nil {
+		return nil, err
+	}
+	u := &koda.Usage{TenantID: tenant, Period: q,
 		DayStart:   time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC),
 		MonthStart: time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)}
-	var err error
 	if u.Limits, err = s.limits(ctx, s.Store, tenant); err != nil {
 		return nil, err
 	}
@@ -156,13 +161,37 @@ func (s *Service) Usage(ctx context.Context) (*koda.Usage, error) {
 	if u.RendersToday, err = us.CountRendersSince(ctx, tenant, u.DayStart); err != nil {
 		return nil, err
 	}
-	if u.Today, err = us.SumUsage(ctx, tenant, u.DayStart); err != nil {
+	month, err := us.UsageHours(ctx, tenant, u.MonthStart, now.Truncate(time.Hour).Add(time.Hour))
+	if err != nil {
 		return nil, err
 	}
-	if u.Month, err = us.SumUsage(ctx, tenant, u.MonthStart); err != nil {
+	u.Today = sumUsage(month, koda.RenderFinal, u.DayStart)
+	u.Month = sumUsage(month, koda.RenderFinal, u.MonthStart)
+	if u.Hours, err = us.UsageHours(ctx, tenant, q.From, q.To); err != nil {
 		return nil, err
 	}
 	return u, nil
+}
+
+// sumUsage totals the hours of one kind from since on.
+func sumUsage(hours []koda.UsageHour, kind koda.RenderKind, since time.Time) koda.UsageTotals {
+	var t koda.UsageTotals
+	for _, h := range hours {
+		if h.Kind == kind && !h.Hour.Before(since) {
+			t.Add(h.UsageTotals)
+		}
+	}
+	return t
+}
+
+// AggregateUsage rolls the usage records up into hourly aggregates (the maintenance:usage
+// job) and returns how many tenant-hours it recomputed.
+func (s *Service) AggregateUsage(ctx context.Context) (int, error) {
+	us, ok := s.Store.(koda.UsageStore)
+	if !ok {
+		return 0, nil
+	}
+	return us.RollUpUsage(ctx)
 }
 
 // CheckSandboxes refuses one more sandbox for the tenant when live already exist and

@@ -269,24 +269,6 @@ func (s *Store) AddUsage(ctx context.Context, u *koda.UsageRecord) error {
 		RenderSeconds: u.RenderSeconds, StopReason: u.StopReason, At: u.At}).Error, "usage record", u.ID)
 }
 
-// SumUsage totals a tenant's usage of final renders recorded at or after since.
-func (s *Store) SumUsage(ctx context.Context, tenantID string, since time.Time) (koda.UsageTotals, error) {
-	var out struct {
-		Renders       int
-		Frames        int
-		DurationS     float64
-		RenderSeconds float64
-	}
-	err := s.conn(ctx).Model(&usageRow{}).
-		Select("COUNT(*) AS renders, COALESCE(SUM(frames), 0) AS frames, COALESCE(SUM(duration_s), 0) AS duration_s, COALESCE(SUM(render_seconds), 0) AS render_seconds").
-		Where("tenant_id = ? AND at >= ? AND kind = ?", tenantID, utc(since), string(koda.RenderFinal)).
-		Scan(&out).Error
-	if err != nil {
-		return koda.UsageTotals{}, fmt.Errorf("sum usage of %s: %w", tenantID, err)
-	}
-	return koda.UsageTotals{Renders: out.Renders, Frames: out.Frames, DurationS: out.DurationS, RenderSeconds: out.RenderSeconds}, nil
-}
-
 // CountRendersSince counts a tenant's final renders created at or after since.
 func (s *Store) CountRendersSince(ctx context.Context, tenantID string, since time.Time) (int, error) {
 	var n int64
