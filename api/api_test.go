@@ -409,6 +409,121 @@ func TestUsageLimitsAnswer429(t *testing.T) {
 	}
 }
 
+// usagePeriod is the period part of GET /v1/usage.
+type usagePeriod struct {
+	From  time.Time `json:"from"`
+	To    time.Time `json:"to"`
+	Final struct {
+		Renders       int     `json:"renders"`
+		Frames        int     `json:"frames"`
+		RenderSeconds float64 `json:"render_seconds"`
+	} `json:"final"`
+	Preview struct {
+		Renders int `json:"renders"`
+	} `json:"preview"`
+	Hours []struct {
+		Hour          time.Time `json:"hour"`
+		Kind          string    `json:"kind"`
+		Renders       int       `json:"renders"`
+		RenderSeconds float64   `json:"render_seconds"`
+	} `json:"hours"`
+}
+
+// TestUsageReadsHourlyAggregates: GET /v1/usage answers a period by the hour from the
+// aggregates the maintenance job rolls up plus the records not rolled yet, so it is
+// current before and after a run; a tenant sees only its own usage.
+func TestUsageReadsHourlyAggregates(t *testing.T) {
+	b := setup(t)
+	ctx := context.Background()
+	day := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	add := func(tenant string, kind koda.RenderKind, at time.Time, secs float64) {
+		t.Helper()
+		if err := b.store.AddUsage(ctx, &koda.UsageRecord{TenantID: tenant, Kind: kind, Frames: 30, RenderSeconds: secs, At: at}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("acme", koda.RenderFinal, day.Add(10*time.Hour+5*time.Minute), 2)
+	add("acme", koda.RenderFinal, day.Add(10*time.Hour+50*time.Minute), 3)
+	add("acme", koda.RenderPreview, day.Add(10*time.Hour+20*time.Minute), 1)
+	add("acme", koda.RenderFinal, day.Add(13*time.Hour), 4)
+	add("acme", koda.RenderFinal, day.Add(-time.Minute), 100) // the day before
+	add("globex", koda.RenderFinal, day.Add(10*time.Hour), 50)
+	path := "/v1/usage?from=2026-03-01&to=2026-03-02T00:00:00Z"
+	read := func(who string) usagePeriod {
+		t.Helper()
+		var u struct {
+			Period usagePeriod `json:"period"`
+		}
+		b.do(who, "GET", path, nil).decode(t, &u)
+		return u.Period
+	}
+	check := func(when string, wantSecs float64, wantRenders int) {
+		// All but one of acme's finals are in hour 10.
+		t.Helper()
+		p := read("acme")
+		if !p.From.Equal(day) || !p.To.Equal(day.Add(24*time.Hour)) {
+			t.Errorf("%s: period %s – %s", when, p.From, p.To)
+		}
+		if p.Final.Renders != wantRenders || p.Final.RenderSeconds != wantSecs || p.Final.Frames != 30*wantRenders || p.Preview.Renders != 1 {
+			t.Errorf("%s: acme's period %+v, want %d finals of %v s", when, p, wantRenders, wantSecs)
+		}
+		if len(p.Hours) != 3 || !p.Hours[0].Hour.Equal(day.Add(10*time.Hour)) || p.Hours[0].Kind != "final" ||
+			p.Hours[0].Renders != wantRenders-1 || p.Hours[1].Kind != "preview" || !p.Hours[2].Hour.Equal(day.Add(13*time.Hour)) {
+			t.Errorf("%s: acme's hours %+v", when, p.Hours)
+		}
+		g := read("globex")
+		if g.Final.Renders != 1 || g.Final.RenderSeconds != 50 || len(g.Hours) != 1 {
+			t.Errorf("%s: globex's period %+v", when, g)
+		}
+	}
+	check("before the roll-up", 9, 3)
+	if n, err := b.life.AggregateUsage(ctx); err != nil || n != 4 {
+		t.Fatalf("roll-up: %d tenant-hours, %v; want 4", n, err)
+	}
+	check("after the roll-up", 9, 3)
+	add("acme", koda.RenderFinal, day.Add(10*time.Hour+40*time.Minute), 6) // late for hour 10
+	check("with a late record", 15, 4)
+	if _, err := b.life.AggregateUsage(ctx); err != nil {
+		t.Fatal(err)
+	}
+	check("after rolling the late record", 15, 4)
+	if n, err := b.life.AggregateUsage(ctx); err != nil || n != 0 {
+		t.Fatalf("a run with nothing new recomputed %d tenant-hours (%v)", n, err)
+	}
+	check("after a run with nothing new", 15, 4)
+
+	// Without from and to: this month so far, as whole hours.
+	var u struct {
+		Period usagePeriod `json:"period"`
+	}
+	b.do("acme", "GET", "/v1/usage", nil).decode(t, &u)
+	now := time.Now().UTC()
+	if !u.Period.From.Equal(time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)) || !u.Period.To.After(now) || u.Period.Hours == nil {
+		t.Errorf("default period: %+v", u.Period)
+	}
+}
+
+func TestUsageRejectsBadPeriods(t *testing.T) {
+	b := setup(t)
+	for _, q := range []string{
+		"from=yesterday",
+		"to=2026-03-01T10:30:00Z",             // not a whole hour
+		"from=2026-03-01T10:00:00.5Z",         // nor this
+		"from=2026-03-02&to=2026-03-01",       // backwards
+		"from=2026-03-01&to=2026-03-01",       // empty
+		"from=2024-01-01&to=2026-01-01",       // too long
+		"from=2026-03-01T10:00:00%2B05:30&to", // a whole hour, but not in UTC
+	} {
+		r := b.do("acme", "GET", "/v1/usage?"+q, nil)
+		if r.Status != http.StatusBadRequest || r.code() != koda.CodeInvalidRequest {
+			t.Errorf("%s: %d %s", q, r.Status, r.Body)
+		}
+	}
+	if r := b.do("acme", "GET", "/v1/usage?from=2026-03-01T10:00:00%2B01:00&to=2026-03-01T12:00:00Z", nil); r.Status != 200 {
+		t.Errorf("an offset on a whole UTC hour: %d %s", r.Status, r.Body)
+	}
+}
+
 func TestIdempotencyKeyIsRaceSafe(t *testing.T) {
 	b := setup(t)
 	body := map[string]any{"prompt": "a smooth, minimal ball glides", "duration_s": 2}

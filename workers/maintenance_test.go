@@ -173,3 +173,57 @@ func TestCleanPreviewsExpiresOldPreviews(t *testing.T) {
 		t.Fatalf("project still names the deleted preview video: %+v %v", got.Preview, err)
 	}
 }
+
+// TestUsageJobRollsUp: the maintenance:usage task rolls the usage records into hourly
+// aggregates, late ones too, and counts nothing twice when it runs again.
+func TestUsageJobRollsUp(t *testing.T) {
+	ctx := context.Background()
+	b := setup(t)
+	hour := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	add := func(tenant string, at time.Time, secs float64) {
+		t.Helper()
+		if err := b.store.AddUsage(ctx, &koda.UsageRecord{TenantID: tenant, Kind: koda.RenderFinal, Frames: 10,
+			RenderSeconds: secs, At: at}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seconds := func(tenant string) float64 {
+		t.Helper()
+		hs, err := b.store.UsageHours(ctx, tenant, hour, hour.Add(time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := 0.0
+		for _, h := range hs {
+			sum += h.RenderSeconds
+		}
+		return sum
+	}
+	add("acme", hour.Add(5*time.Minute), 2)
+	add("acme", hour.Add(50*time.Minute), 3)
+	add("globex", hour.Add(10*time.Minute), 7)
+	for range 2 {
+		if err := b.h.aggregateUsage(ctx, nil, jobs.UsageArgs{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := b.store.RollUpUsage(ctx); err != nil || n != 0 {
+		t.Fatalf("the job left %d tenant-hours unrolled (%v)", n, err)
+	}
+	if got := seconds("acme"); got != 5 {
+		t.Errorf("acme's hour after two runs: %v render-seconds, want 5", got)
+	}
+	add("acme", hour.Add(30*time.Minute), 10) // late, for the rolled hour
+	if err := b.h.aggregateUsage(ctx, nil, jobs.UsageArgs{}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := b.store.RollUpUsage(ctx); err != nil || n != 0 {
+		t.Fatalf("the job left the late record unrolled: %d (%v)", n, err)
+	}
+	if got, other := seconds("acme"), seconds("globex"); got != 15 || other != 7 {
+		t.Errorf("after the late record: acme %v, globex %v; want 15 and 7", got, other)
+	}
+	if _, ok := DefaultSchedule[jobs.KindUsage]; !ok {
+		t.Error("maintenance:usage is not scheduled")
+	}
+}
