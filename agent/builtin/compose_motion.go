@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/agent/assets"
 	"github.com/kodahq/koda/agent/scene"
 )
 
@@ -97,6 +98,28 @@ func (c *composer) nestInPlaces() {
 					continue
 				}
 				k := c.indexOf(actor)
+				if c.b.Subjects[pi].Scenery {
+					continue // the place the others are in already sits behind them
+				}
+				// The pair is one group: it takes the middle of the two slots it had.
+				if kp := c.indexOf(place); kp >= 0 && c.b.Subjects[si].Many < 2 {
+					place.X = round3((place.X + actor.X) / 2)
+					c.homes[kp] = pose{place.X, place.Y}
+				}
+				if prep == "under" || prep == "below" || prep == "over" || prep == "above" {
+					// One above the other, a gap between: the sun up high, the ice cream
+					// cone under it.
+					up, down := place, actor
+					if prep == "over" || prep == "above" {
+						up, down = actor, place
+					}
+					const gap = 0.08
+					up.Y, down.Y = round3(-(up.Size*frameK + gap/2)), round3(down.Size*frameK+gap/2)
+					down.X = up.X
+					c.homes[c.indexOf(up)] = pose{up.X, up.Y}
+					c.homes[c.indexOf(down)] = pose{down.X, down.Y}
+					continue
+				}
 				x, y := place.X, place.Y
 				if prep == "out of" {
 					y -= place.Size * frameK * 0.45 // coming out of its top
@@ -108,6 +131,11 @@ func (c *composer) nestInPlaces() {
 					}
 				} else {
 					actor.Size = round3(math.Min(actor.Size, place.Size*0.7))
+					if sameColours(actor, place) {
+						// A golden key in a golden lock would vanish into it: it shows
+						// half out of its side, as a key in a lock does.
+						x += place.Size * frameK * 0.55
+					}
 				}
 				actor.X, actor.Y = round3(x), round3(y)
 				c.homes[k] = pose{actor.X, actor.Y}
@@ -117,6 +145,28 @@ func (c *composer) nestInPlaces() {
 			}
 		}
 	}
+}
+
+// sameColours: two drawings whose main colours are alike (close in RGB), so one drawn
+// on the other hardly shows.
+func sameColours(a, b *scene.Element) bool {
+	ca, cb := mainColorOf(a), mainColorOf(b)
+	if ca == "" || cb == "" {
+		return false
+	}
+	return colorDist(ca, cb) < 80
+}
+
+func mainColorOf(e *scene.Element) string {
+	if e.Tint != "" {
+		return e.Tint
+	}
+	a, ok := assets.Default().Get(e.Asset)
+	if !ok {
+		return ""
+	}
+	c, _ := a.MainColor()
+	return c
 }
 
 // topInPlaces puts what comes with a drawing on top of it, in front ("a cupcake

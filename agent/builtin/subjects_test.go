@@ -2,6 +2,7 @@ package builtin_test
 
 import (
 	"context"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -315,5 +316,44 @@ func TestProductOnItsCard(t *testing.T) {
 				t.Errorf("%s not written: %v", files[0].Path, err)
 			}
 		})
+	}
+}
+
+// TestSubjectsInAndUnderPlaces: "a golden key turns in a lock" keeps the key in the
+// lock (marked in it, so the critic does not part them), half out of its side since a
+// gold key on a gold lock would vanish; "an ice cream cone under a hot
+// sun" puts the sun above the cone.
+func TestSubjectsInAndUnderPlaces(t *testing.T) {
+	d, _, _ := generateWithMessages(t, "A golden key turns in a lock")
+	var key, lock *scene.Element
+	for _, e := range d.Elements {
+		switch e.Asset {
+		case "fluent:key":
+			key = e
+		case "fluent:locked":
+			lock = e
+		}
+	}
+	if key == nil || lock == nil {
+		t.Fatalf("no key or lock: %v", assetsOf(d))
+	}
+	if key.In != lock.ID || key.X <= lock.X || key.X-lock.X > 0.5 || key.Y != lock.Y {
+		t.Errorf("key in %q at %g,%g; lock %q at %g,%g: want the key in the lock, out of its right side", key.In, key.X, key.Y, lock.ID, lock.X, lock.Y)
+	}
+	d, _, _ = generateWithMessages(t, "An ice cream cone under a hot sun")
+	var cone, sun *scene.Element
+	for _, e := range d.Elements {
+		switch {
+		case strings.Contains(e.Asset, "ice-cream"):
+			cone = e
+		case e.Asset == "fluent:sun" || e.Asset == "fluent:sun-with-face":
+			sun = e
+		}
+	}
+	if cone == nil || sun == nil {
+		t.Fatalf("no cone or sun: %v", assetsOf(d))
+	}
+	if sun.Y >= cone.Y || math.Abs(sun.X-cone.X) > 0.01 {
+		t.Errorf("sun at %g,%g, cone at %g,%g: want the sun straight above the cone", sun.X, sun.Y, cone.X, cone.Y)
 	}
 }

@@ -104,6 +104,11 @@ func init() {
 	}
 }
 
+// withinPreps are the places an actor is drawn at: in or on it, coming out of it, or
+// under or over it.
+var withinPreps = map[string]bool{"in": true, "into": true, "inside": true, "on": true, "onto": true, "out of": true,
+	"under": true, "below": true, "over": true, "above": true}
+
 // readPlaces marks the subjects of a clause that are where the action happens rather
 // than who does it: named after the clause's first verb, behind a place preposition.
 // They stay put while the actors move.
@@ -115,6 +120,13 @@ func (b *brief) readPlaces(bt *beat) {
 			break
 		}
 	}
+	if verbAt < 0 && len(bt.Subjects) > 1 {
+		// No verb: "an ice cream cone under a hot sun", "an owl under a crescent moon":
+		// the first subject is the actor, the places come after it.
+		if at := nounAt(bt.Text, b.Subjects[bt.Subjects[0]].Noun); at >= 0 {
+			verbAt = at
+		}
+	}
 	if verbAt < 0 {
 		return
 	}
@@ -123,7 +135,7 @@ func (b *brief) readPlaces(bt *beat) {
 		at := nounAt(bt.Text, b.Subjects[si].Noun)
 		if m := placePrepRE.FindStringSubmatch(bt.Text[:max(at, 0)]); at > verbAt && m != nil {
 			places = append(places, si)
-			if m[1] == "in" || m[1] == "into" || m[1] == "inside" || m[1] == "on" || m[1] == "onto" || m[1] == "out of" {
+			if withinPreps[m[1]] {
 				if bt.Within == nil {
 					bt.Within = map[int]string{}
 				}

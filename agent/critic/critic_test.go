@@ -279,3 +279,21 @@ func TestContrastRatio(t *testing.T) {
 		}
 	}
 }
+
+// A faint full-colour illustration keeps its colour (the drawing ignores Color, and a
+// golden key must stay golden in the description) and stands out by shadow and glow.
+func TestFaintIllustrationKeepsItsColour(t *testing.T) {
+	key := &scene.Element{ID: "key", Type: scene.TypeAsset, Asset: "fluent:key", Size: 0.12, Color: "#ffc107"}
+	d := base(key)
+	d.Background = scene.Background{Colors: []string{"#ebf0f6", "#dde6f1"}}
+	fx, ok := standOut(d, key, Landscape, 3)
+	if !ok || key.Color != "#ffc107" || !key.Shadow || key.Glow < 0.4 {
+		t.Errorf("fix %v %v: colour %s shadow %v glow %g", fx, ok, key.Color, key.Shadow, key.Glow)
+	}
+	icon := &scene.Element{ID: "gear", Type: scene.TypeAsset, Asset: "tabler:settings", Size: 0.12, Color: "#ffc107"}
+	d = base(icon)
+	d.Background = scene.Background{Colors: []string{"#ebf0f6", "#dde6f1"}}
+	if _, ok := standOut(d, icon, Landscape, 3); !ok || icon.Color == "#ffc107" {
+		t.Errorf("a faint line icon keeps its colour %s", icon.Color)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/kodahq/koda/agent/assets"
 	"github.com/kodahq/koda/agent/scene"
 )
 
@@ -331,8 +332,9 @@ func recolourOn(d *scene.Description, e *scene.Element, f Frame, t float64, behi
 func standOut(d *scene.Description, e *scene.Element, f Frame, t float64) (Fix, bool) {
 	ps := place(d, e, f, t)
 	bg := backgroundAt(d, f, t, ps.box.cx(), ps.box.cy())
-	// Library drawings in full colour ignore Color; line icons take it.
-	if e.Type != scene.TypeImage && e.Type != scene.TypeLogo {
+	// Pictures and library drawings in full colour ignore Color (a golden key stays
+	// gold, and its colour keeps saying so); line icons take it.
+	if e.Type != scene.TypeImage && e.Type != scene.TypeLogo && !fullColour(e) {
 		if e.Color != "" && Contrast(e.Color, bg) < 3 {
 			if c, ok := keepHue(e.Color, func(c string) bool { return Contrast(c, bg) >= 3 }); ok {
 				e.Color = c
@@ -357,6 +359,15 @@ func standOut(d *scene.Description, e *scene.Element, f Frame, t float64) (Fix, 
 	}
 	e.Shadow, e.Glow = true, math.Max(e.Glow, 0.4)
 	return Fix{"faint", e.ID, fmt.Sprintf("gave %s a shadow and a glow so it stands out from what is behind it", label(e))}, true
+}
+
+// fullColour: a library illustration, drawn in its own colours whatever Color says.
+func fullColour(e *scene.Element) bool {
+	if e.Type != scene.TypeAsset {
+		return false
+	}
+	a, ok := assets.Default().Get(e.Asset)
+	return ok && !a.Stroke
 }
 
 // moveOff moves e (measured at b) off the element measured at o: to the nearest side
