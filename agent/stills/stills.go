@@ -8,6 +8,7 @@ import (
 	_ "embed"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -22,6 +23,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
@@ -65,6 +67,78 @@ func Start(ctx context.Context, path string) (*Browser, error) {
 
 // Close ends the browser.
 func (b *Browser) Close() { b.cancel() }
+
+// PID is the browser process's ID (0 when unknown).
+func (b *Browser) PID() int {
+	if c := chromedp.FromContext(b.ctx); c != nil && c.Browser != nil && c.Browser.Process() != nil {
+		return c.Browser.Process().Pid
+	}
+	return 0
+}
+
+// alive reports whether the browser still answers DevTools: a killed or hung Chromium
+// does not, and its tabs would only fail.
+func (b *Browser) alive(ctx context.Context) bool {
+	if b.ctx.Err() != nil {
+		return false
+	}
+	c := chromedp.FromContext(b.ctx)
+	if c == nil || c.Browser == nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	_, _, _, _, _, err := browser.GetVersion().Do(cdp.WithExecutor(ctx, c.Browser))
+	return err == nil
+}
+
+// Warm is one Browser shared by every look of a process, started at the first look
+// (Chromium costs about a second to start, a look tens of milliseconds), replaced when
+// it died, and ended by Close. Its zero value with Chromium set is ready.
+type Warm struct {
+	Chromium string
+
+	mu     sync.Mutex
+	b      *Browser
+	closed bool
+}
+
+// errWarmClosed refuses looks after Close: the process is shutting down.
+var errWarmClosed = errors.New("stills: the shared browser is closed")
+
+// Browser returns the running browser, starting one when there is none or the last
+// one no longer answers.
+func (w *Warm) Browser(ctx context.Context) (*Browser, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return nil, errWarmClosed
+	}
+	if w.b != nil {
+		if w.b.alive(ctx) {
+			return w.b, nil
+		}
+		w.b.Close()
+		w.b = nil
+	}
+	b, err := Start(ctx, w.Chromium)
+	if err != nil {
+		return nil, err
+	}
+	w.b = b
+	return b, nil
+}
+
+// Close ends the browser; later looks are refused.
+func (w *Warm) Close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.closed = true
+	if w.b != nil {
+		w.b.Close()
+		w.b = nil
+	}
+}
 
 // Tab opens a tab that lives until ctx ends or done is called, holding the browser's
 // one-tab lock until then.
@@ -179,11 +253,12 @@ func pageFile(pfs *renderer.PageFS, req *network.Request) (body []byte, ctype st
 var measureJS string
 
 // Camera is the critic's eye (critic.Camera): it writes the scene's page to a temporary
-// directory and measures its elements at the times asked, in a browser of its own
-// started per look (Chromium) or a shared one (Browser).
+// directory and measures its elements at the times asked, in a shared browser (Browser,
+// or Warm's, kept running between looks) or one of its own started per look (Chromium).
 type Camera struct {
 	Chromium string
 	Browser  *Browser
+	Warm     *Warm
 	// Long is the longer side of a still in pixels (default 480): enough to see a
 	// subject and words, cheap to draw a dozen times per hold.
 	Long int
@@ -193,14 +268,34 @@ var _ critic.Camera = (*Camera)(nil)
 
 // Look measures d's elements at times in frame shape f.
 func (c *Camera) Look(ctx context.Context, d *scene.Description, f critic.Frame, times []float64) ([]critic.Still, error) {
-	br := c.Browser
-	if br == nil {
-		var err error
-		if br, err = Start(ctx, c.Chromium); err != nil {
+	switch {
+	case c.Browser != nil:
+		return c.look(ctx, c.Browser, d, f, times)
+	case c.Warm != nil:
+		br, err := c.Warm.Browser(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out, err := c.look(ctx, br, d, f, times)
+		if err != nil && ctx.Err() == nil && !br.alive(ctx) {
+			// The browser died under this look: once more in its replacement.
+			if br, err = c.Warm.Browser(ctx); err != nil {
+				return nil, err
+			}
+			return c.look(ctx, br, d, f, times)
+		}
+		return out, err
+	default:
+		br, err := Start(ctx, c.Chromium)
+		if err != nil {
 			return nil, err
 		}
 		defer br.Close()
+		return c.look(ctx, br, d, f, times)
 	}
+}
+
+func (c *Camera) look(ctx context.Context, br *Browser, d *scene.Description, f critic.Frame, times []float64) ([]critic.Still, error) {
 	dir, err := os.MkdirTemp("", "koda-critic-*")
 	if err != nil {
 		return nil, fmt.Errorf("stills: %w", err)

@@ -79,6 +79,7 @@ type Main struct {
 	server    *api.Server
 	runner    *workers.Runner
 	renderer  *renderer.Renderer
+	stills    *stills.Warm // the critic's browser, kept warm between checks
 	sandboxes *local.Provider
 	pool      *sandbox.Pool
 	// stopReaper ends the pool's idle-reaping loop.
@@ -198,10 +199,13 @@ func (m *Main) startWorkers(ctx context.Context, redisURL string) error {
 		ChromiumPath: c.Chromium, FFmpegPath: c.FFmpeg, Browsers: c.Browsers, Logger: m.Logger,
 		Sandbox: renderer.SandboxConfig{Enabled: c.Sandbox.Render}, KeepWarm: c.KeepWarm,
 	})
+	m.stills = &stills.Warm{Chromium: cmp.Or(c.Chromium, renderer.FindChromium())}
 	h := &workers.Handlers{
 		Lifecycle: m.lifecycle, Store: m.store, Storage: m.storage, Queue: jobs.NewClient(m.client),
 		// The builtin agent's critic looks at stills of its scenes in Chromium too.
-		Agent:     m.agentOr(builtin.New(m.Logger).WithCamera(&stills.Camera{Chromium: cmp.Or(c.Chromium, renderer.FindChromium())})),
+		// One warm browser serves every check: starting Chromium per check cost about a
+		// second per preview.
+		Agent:     m.agentOr(builtin.New(m.Logger).WithCamera(&stills.Camera{Warm: m.stills})),
 		Sandboxes: pool,
 		Renderer:  m.renderer,
 		Webhooks:  sender, WebhookSchedule: webhook.NewSchedule(c.WebhookRetry, c.WebhookAttempts), WorkDir: work, Logger: m.Logger, ReconcileGrace: m.ReconcileGrace,
@@ -294,6 +298,9 @@ func (m *Main) Close() error {
 	}
 	if m.renderer != nil {
 		m.renderer.Close() // the browsers kept warm; no render runs any more
+	}
+	if m.stills != nil {
+		m.stills.Close() // after the workers: no check runs any more
 	}
 	m.closeOps()
 	if m.stopRelay != nil {
