@@ -2,6 +2,7 @@ package koda
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -105,19 +106,26 @@ type RenderView struct {
 
 // ViewRender shapes r for the wire; url turns a storage key into a download URL. Only a
 // succeeded render links its files: a failed one may have left partial output behind.
-func ViewRender(r *Render, url func(key string) string) RenderView {
+// A link that cannot be made fails the view rather than going out empty.
+func ViewRender(r *Render, url func(key string) (string, error)) (RenderView, error) {
 	v := RenderView{
 		ID: r.ID, ProjectID: r.ProjectID, BatchID: r.BatchID, Kind: r.Kind, Preset: r.Preset,
 		DurationS: r.DurationS, Status: r.Status, Progress: r.Progress, SizeBytes: r.SizeBytes,
 		Attempts: r.Attempts, Error: r.Error, CreatedAt: r.CreatedAt, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt,
 	}
-	if r.Status == RenderSucceeded && url != nil {
-		v.VideoURL, v.ThumbURL = url(r.VideoKey), url(r.ThumbKey)
-	}
 	if r.StartedAt != nil && r.FinishedAt != nil {
 		v.RenderMS = r.FinishedAt.Sub(*r.StartedAt).Milliseconds()
 	}
-	return v
+	if r.Status == RenderSucceeded && url != nil {
+		var err error
+		if v.VideoURL, err = url(r.VideoKey); err != nil {
+			return RenderView{}, fmt.Errorf("render %s video link: %w", r.ID, err)
+		}
+		if v.ThumbURL, err = url(r.ThumbKey); err != nil {
+			return RenderView{}, fmt.Errorf("render %s thumbnail link: %w", r.ID, err)
+		}
+	}
+	return v, nil
 }
 
 // ChunkTally counts the work of a render split into frame-range chunks, shared by the

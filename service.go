@@ -109,8 +109,10 @@ type Storage interface {
 	// DeletePrefix), in no particular order; an error from fn stops it and is returned.
 	// The orphan clean-up finds what to delete with it.
 	List(ctx context.Context, prefix string, fn func(StoredFile) error) error
-	// URL returns a URL a client can download the file from until ttl passes.
-	URL(key string, ttl time.Duration) string
+	// URL returns a URL a client can download the file from until ttl passes. It fails
+	// for a key the backend cannot hold (INVALID_KEY) and when no link can be signed
+	// (object storage without credentials): callers must not hand out an empty link.
+	URL(key string, ttl time.Duration) (string, error)
 	Ping(ctx context.Context) error
 }
 

@@ -44,7 +44,11 @@ func (s *Server) projectResponse(c *fiber.Ctx, status int, p *koda.Project) erro
 	if err != nil {
 		return err
 	}
-	return c.Status(status).JSON(s.viewProject(p, renders))
+	v, err := s.viewProject(p, renders)
+	if err != nil {
+		return err
+	}
+	return c.Status(status).JSON(v)
 }
 
 func (s *Server) createProject(c *fiber.Ctx) error {
@@ -61,7 +65,11 @@ func (s *Server) createProject(c *fiber.Ctx) error {
 		return err
 	}
 	c.Location("/v1/projects/" + p.ID)
-	return c.Status(fiber.StatusAccepted).JSON(s.viewProject(p, nil))
+	v, err := s.viewProject(p, nil)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusAccepted).JSON(v)
 }
 
 func (s *Server) getProject(c *fiber.Ctx) error {
@@ -164,7 +172,11 @@ func (s *Server) requestRenders(c *fiber.Ctx) error {
 		return err
 	}
 	c.Location("/v1/batches/" + b.ID)
-	return c.Status(fiber.StatusAccepted).JSON(s.viewBatch(b, rs))
+	v, err := s.viewBatch(b, rs)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusAccepted).JSON(v)
 }
 
 func (s *Server) listRenders(c *fiber.Ctx) error {
@@ -174,7 +186,11 @@ func (s *Server) listRenders(c *fiber.Ctx) error {
 	}
 	out := make([]renderView, 0, len(rs))
 	for _, r := range rs {
-		out = append(out, s.viewRender(r))
+		v, err := s.viewRender(r)
+		if err != nil {
+			return err
+		}
+		out = append(out, v)
 	}
 	return c.JSON(fiber.Map{"renders": out})
 }
@@ -184,7 +200,11 @@ func (s *Server) getRender(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(s.viewRender(r))
+	v, err := s.viewRender(r)
+	if err != nil {
+		return err
+	}
+	return c.JSON(v)
 }
 
 func (s *Server) getBatch(c *fiber.Ctx) error {
@@ -192,7 +212,11 @@ func (s *Server) getBatch(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(s.viewBatch(b, rs))
+	v, err := s.viewBatch(b, rs)
+	if err != nil {
+		return err
+	}
+	return c.JSON(v)
 }
 
 func (s *Server) presets(c *fiber.Ctx) error {

@@ -141,7 +141,11 @@ func (s *Server) createBatch(c *fiber.Ctx) error {
 		return err
 	}
 	c.Location("/v1/batches/" + b.ID)
-	return c.Status(fiber.StatusAccepted).JSON(s.viewBatch(b, rs))
+	v, err := s.viewBatch(b, rs)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusAccepted).JSON(v)
 }
 
 func (s *Server) cancelBatch(c *fiber.Ctx) error {
@@ -155,7 +159,11 @@ func (s *Server) cancelBatch(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(s.viewBatch(b, rs))
+	v, err := s.viewBatch(b, rs)
+	if err != nil {
+		return err
+	}
+	return c.JSON(v)
 }
 
 func (s *Server) retryRender(c *fiber.Ctx) error {
@@ -166,7 +174,11 @@ func (s *Server) retryRender(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusAccepted).JSON(s.viewRender(r))
+	v, err := s.viewRender(r)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusAccepted).JSON(v)
 }
 
 type deliveryView struct {

@@ -182,9 +182,9 @@ func (s *Server) log() *slog.Logger {
 	return slog.Default()
 }
 
-func (s *Server) fileURL(key string) string {
+func (s *Server) fileURL(key string) (string, error) {
 	if key == "" || s.Storage == nil {
-		return ""
+		return "", nil
 	}
 	ttl := s.FileURLTTL
 	if ttl <= 0 {

@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/kodahq/koda"
@@ -66,9 +67,23 @@ type batchView struct {
 	CancelledAt *time.Time   `json:"cancelled_at"`
 }
 
-func (s *Server) viewRender(r *koda.Render) renderView { return koda.ViewRender(r, s.fileURL) }
+func (s *Server) viewRender(r *koda.Render) (renderView, error) { return koda.ViewRender(r, s.fileURL) }
 
-func (s *Server) viewProject(p *koda.Project, renders []*koda.Render) projectView {
+// viewVideo links a finished video; a link that cannot be signed fails the response
+// (503) rather than going out empty.
+func (s *Server) viewVideo(renderID, preset, videoKey, thumbKey string) (videoView, error) {
+	v := videoView{RenderID: renderID, Preset: preset}
+	var err error
+	if v.VideoURL, err = s.fileURL(videoKey); err != nil {
+		return videoView{}, fmt.Errorf("render %s video link: %w", renderID, err)
+	}
+	if v.ThumbnailURL, err = s.fileURL(thumbKey); err != nil {
+		return videoView{}, fmt.Errorf("render %s thumbnail link: %w", renderID, err)
+	}
+	return v, nil
+}
+
+func (s *Server) viewProject(p *koda.Project, renders []*koda.Render) (projectView, error) {
 	v := projectView{
 		ID: p.ID, Phase: p.Phase, Prompt: p.Prompt, Style: p.Style, StyleNote: p.StyleNote, DurationS: p.DurationS,
 		AutoApprove: p.AutoApprove, CallbackURL: p.CallbackURL, Metadata: p.Metadata,
@@ -93,25 +108,39 @@ func (s *Server) viewProject(p *koda.Project, renders []*koda.Render) projectVie
 		v.Execution.Messages = []koda.Message{}
 	}
 	if p.Preview != nil {
-		v.Preview = &videoView{RenderID: p.Preview.RenderID, Preset: "preview",
-			VideoURL: s.fileURL(p.Preview.VideoKey), ThumbnailURL: s.fileURL(p.Preview.ThumbnailKey)}
+		pv, err := s.viewVideo(p.Preview.RenderID, "preview", p.Preview.VideoKey, p.Preview.ThumbnailKey)
+		if err != nil {
+			return projectView{}, err
+		}
+		v.Preview = &pv
 	}
 	for _, r := range renders {
-		v.Renders = append(v.Renders, s.viewRender(r))
+		rv, err := s.viewRender(r)
+		if err != nil {
+			return projectView{}, err
+		}
+		v.Renders = append(v.Renders, rv)
 		if r.Kind == koda.RenderFinal && r.Status == koda.RenderSucceeded {
-			v.Output = append(v.Output, videoView{RenderID: r.ID, Preset: r.Preset.Name,
-				VideoURL: s.fileURL(r.VideoKey), ThumbnailURL: s.fileURL(r.ThumbKey)})
+			out, err := s.viewVideo(r.ID, r.Preset.Name, r.VideoKey, r.ThumbKey)
+			if err != nil {
+				return projectView{}, err
+			}
+			v.Output = append(v.Output, out)
 		}
 	}
-	return v
+	return v, nil
 }
 
-func (s *Server) viewBatch(b *koda.Batch, rs []*koda.Render) batchView {
+func (s *Server) viewBatch(b *koda.Batch, rs []*koda.Render) (batchView, error) {
 	v := batchView{ID: b.ID, ProjectID: b.ProjectID, ProjectIDs: []string{}, Total: len(rs), Renders: []renderView{},
 		CreatedAt: b.CreatedAt, CompletedAt: b.CompletedAt, CancelledAt: b.CancelledAt, Status: "running"}
 	seen := map[string]bool{}
 	for _, r := range rs {
-		v.Renders = append(v.Renders, s.viewRender(r))
+		rv, err := s.viewRender(r)
+		if err != nil {
+			return batchView{}, err
+		}
+		v.Renders = append(v.Renders, rv)
 		if !seen[r.ProjectID] {
 			seen[r.ProjectID] = true
 			v.ProjectIDs = append(v.ProjectIDs, r.ProjectID)
@@ -133,5 +162,5 @@ func (s *Server) viewBatch(b *koda.Batch, rs []*koda.Render) batchView {
 	case v.Queued+v.Running == 0 && b.CompletedAt != nil:
 		v.Status = "completed"
 	}
-	return v
+	return v, nil
 }

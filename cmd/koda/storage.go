@@ -25,7 +25,6 @@ func openStorage(ctx context.Context, c *config.Config, publicURL string, log *s
 	}
 	cred := c.StorageCredentials
 	sc.AccessKey, sc.SecretKey, sc.SessionToken = cred.AccessKey, cred.SecretKey, cred.SessionToken
-	sc.Logger = log
 	st, err := s3.New(ctx, sc)
 	if err != nil {
 		return nil, fmt.Errorf("KODA_STORAGE_URL: %w", err)

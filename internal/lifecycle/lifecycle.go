@@ -208,9 +208,9 @@ func (s *Service) webhookTo(ctx context.Context, tx koda.Store, tenantID, projec
 }
 
 // fileURL is a download URL for a storage key, or "" for none.
-func (s *Service) fileURL(key string) string {
+func (s *Service) fileURL(key string) (string, error) {
 	if key == "" || s.Storage == nil {
-		return ""
+		return "", nil
 	}
 	ttl := s.FileURLTTL
 	if ttl <= 0 {

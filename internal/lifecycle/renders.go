@@ -167,7 +167,13 @@ func (s *Service) renderEvents(ctx context.Context, tx koda.Store, p *koda.Proje
 	if r.Status == koda.RenderFailed {
 		typ = koda.WebhookRenderFailed
 	}
-	return s.webhook(ctx, tx, p, typ, koda.ViewRender(r, s.fileURL), c)
+	// A webhook never carries an empty link: without one the transition fails and its
+	// task is retried.
+	view, err := koda.ViewRender(r, s.fileURL)
+	if err != nil {
+		return err
+	}
+	return s.webhook(ctx, tx, p, typ, view, c)
 }
 
 func (s *Service) maybeCompleteBatch(ctx context.Context, tx koda.Store, p *koda.Project, batchID string, c *change) error {

@@ -162,8 +162,17 @@ func (s *Service) PreviewRendered(ctx context.Context, id string, step int, rend
 		if err := s.move(ctx, tx, p, koda.ActionPreviewReady, c); err != nil {
 			return err
 		}
+		// The event links the preview; without a link the task fails and is retried.
+		video, err := s.fileURL(r.VideoKey)
+		if err != nil {
+			return fmt.Errorf("preview %s video link: %w", r.ID, err)
+		}
+		thumb, err := s.fileURL(r.ThumbKey)
+		if err != nil {
+			return fmt.Errorf("preview %s thumbnail link: %w", r.ID, err)
+		}
 		if err := s.event(ctx, tx, p, koda.EventPreviewReady, koda.PreviewReadyData{
-			RenderID: r.ID, VideoURL: s.fileURL(r.VideoKey), ThumbnailURL: s.fileURL(r.ThumbKey),
+			RenderID: r.ID, VideoURL: video, ThumbnailURL: thumb,
 		}, c); err != nil {
 			return err
 		}

@@ -331,15 +331,18 @@ func (l *Local) Ping(ctx context.Context) error {
 }
 
 // URL returns publicURL/files/<key>?exp=<unix>&sig=<hex HMAC-SHA256(secret, key+"\n"+exp)>,
-// valid until ttl passes.
-func (l *Local) URL(key string, ttl time.Duration) string {
+// valid until ttl passes. Only an invalid key fails: signing is an HMAC.
+func (l *Local) URL(key string, ttl time.Duration) (string, error) {
+	if err := CheckKey(key); err != nil {
+		return "", err
+	}
 	exp := time.Now().Add(ttl).Unix()
 	segs := strings.Split(key, "/")
 	for i, s := range segs {
 		segs[i] = url.PathEscape(s)
 	}
 	q := url.Values{"exp": {strconv.FormatInt(exp, 10)}, "sig": {l.sign(key, exp)}}
-	return l.publicURL + "/files/" + strings.Join(segs, "/") + "?" + q.Encode()
+	return l.publicURL + "/files/" + strings.Join(segs, "/") + "?" + q.Encode(), nil
 }
 
 func (l *Local) sign(key string, exp int64) string {

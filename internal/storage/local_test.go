@@ -221,10 +221,19 @@ func parseURL(t *testing.T, raw string) (key string, exp int64, sig string) {
 	return strings.TrimPrefix(u.Path, "/files/"), exp, u.Query().Get("sig")
 }
 
+func mustURL(t *testing.T, s *storage.Local, key string, ttl time.Duration) string {
+	t.Helper()
+	raw, err := s.URL(key, ttl)
+	if err != nil {
+		t.Fatalf("URL %s: %v", key, err)
+	}
+	return raw
+}
+
 func TestSignedURL(t *testing.T) {
 	s, _ := setup(t)
 	key := "projects/prj_1/renders/rnd 1.mp4"
-	raw := s.URL(key, time.Hour)
+	raw := mustURL(t, s, key, time.Hour)
 	if !strings.Contains(raw, "/files/projects/prj_1/renders/rnd%201.mp4?") {
 		t.Fatalf("key not escaped in %s", raw)
 	}
@@ -253,10 +262,10 @@ func TestSignedURL(t *testing.T) {
 	other := storage.NewLocal(t.TempDir(), "http://koda.test:8080", []byte("other-secret"))
 	wantCode(t, other.Verify(key, exp, sig), storage.CodeInvalidSignature)
 	unsigned := storage.NewLocal(t.TempDir(), "http://koda.test:8080", nil)
-	_, exp2, sig2 := parseURL(t, unsigned.URL(key, time.Hour))
+	_, exp2, sig2 := parseURL(t, mustURL(t, unsigned, key, time.Hour))
 	wantCode(t, unsigned.Verify(key, exp2, sig2), storage.CodeInvalidSignature)
 
-	_, exp, sig = parseURL(t, s.URL(key, -time.Second))
+	_, exp, sig = parseURL(t, mustURL(t, s, key, -time.Second))
 	err := s.Verify(key, exp, sig)
 	wantCode(t, err, storage.CodeURLExpired)
 	if koda.ErrorKind(err) != koda.EUNAUTHORIZED {

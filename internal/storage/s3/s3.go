@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"mime"
 	"net/http"
 	"net/url"
@@ -50,7 +49,6 @@ type Config struct {
 	// PartSize is the multipart part size and threshold (default 16 MiB; S3's
 	// minimum is 5 MiB).
 	PartSize int64
-	Logger   *slog.Logger
 }
 
 // ParseURL reads s3://bucket/prefix?endpoint=…&region=…&path_style=true|false.
@@ -97,7 +95,6 @@ type Store struct {
 	upload  *transfermanager.Client
 	bucket  string
 	prefix  string
-	log     *slog.Logger
 }
 
 var _ koda.Storage = (*Store)(nil)
@@ -136,10 +133,6 @@ func New(ctx context.Context, c Config) (*Store, error) {
 	if part <= 0 {
 		part = 16 << 20
 	}
-	log := c.Logger
-	if log == nil {
-		log = slog.Default()
-	}
 	return &Store{
 		client:  client,
 		presign: awss3.NewPresignClient(client),
@@ -149,7 +142,6 @@ func New(ctx context.Context, c Config) (*Store, error) {
 		}),
 		bucket: c.Bucket,
 		prefix: c.Prefix,
-		log:    log,
 	}, nil
 }
 
@@ -284,9 +276,12 @@ func (s *Store) List(ctx context.Context, prefix string, fn func(koda.StoredFile
 }
 
 // URL presigns a GET of key valid for ttl (at most MaxURLTTL). Presigning is local
-// computation; it fails only when no credentials can be had, which Ping reports first,
-// so a failure here is logged and yields no URL.
-func (s *Store) URL(key string, ttl time.Duration) string {
+// computation; besides an invalid key it fails only when no credentials can be had
+// (EUNAVAILABLE: the credential chain may recover, so callers retry).
+func (s *Store) URL(key string, ttl time.Duration) (string, error) {
+	if err := storage.CheckKey(key); err != nil {
+		return "", err
+	}
 	ttl = min(ttl, MaxURLTTL)
 	if ttl <= 0 {
 		// S3 has no already-expired presign; one second is the shortest it signs.
@@ -296,11 +291,15 @@ func (s *Store) URL(key string, ttl time.Duration) string {
 		Bucket: aws.String(s.bucket), Key: aws.String(s.objectKey(key)),
 	}, awss3.WithPresignExpires(ttl))
 	if err != nil {
-		s.log.Error("presign download URL", "key", key, "err", err)
-		return ""
+		return "", &koda.Error{Kind: koda.EUNAVAILABLE, Code: CodeURLUnsigned,
+			Message: "no download link could be signed for a stored file; try again later",
+			Err:     fmt.Errorf("s3 presign %s: %w", key, err)}
 	}
-	return req.URL
+	return req.URL, nil
 }
+
+// CodeURLUnsigned is the error code of a download link that could not be presigned.
+const CodeURLUnsigned = "STORAGE_URL_UNAVAILABLE"
 
 // Ping checks the bucket exists and these credentials reach it.
 func (s *Store) Ping(ctx context.Context) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
@@ -119,5 +120,38 @@ func TestParseURL(t *testing.T) {
 		if _, err := s3.ParseURL(bad); err == nil {
 			t.Errorf("%s accepted", bad)
 		}
+	}
+}
+
+// TestURLWithoutCredentials: with no credentials to be had, a download link is an
+// EUNAVAILABLE error, not an empty string handed to users and webhooks.
+func TestURLWithoutCredentials(t *testing.T) {
+	srv := kodatest.MustS3(t)
+	// The standard chain finds nothing: no variables, no files, no instance role.
+	for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE",
+		"AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_WEB_IDENTITY_TOKEN_FILE"} {
+		t.Setenv(k, "")
+	}
+	none := t.TempDir() + "/none"
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", none)
+	t.Setenv("AWS_CONFIG_FILE", none)
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	bare := srv
+	bare.AccessKey, bare.SecretKey = "", ""
+	st := open(t, bare, "", 0)
+	raw, err := st.URL("projects/prj_1/renders/rnd_1.mp4", time.Hour)
+	if err == nil || raw != "" {
+		t.Fatalf("URL without credentials = %q, %v", raw, err)
+	}
+	if koda.ErrorKind(err) != koda.EUNAVAILABLE || koda.ErrorCode(err) != s3.CodeURLUnsigned {
+		t.Fatalf("kind %s code %s: %v", koda.ErrorKind(err), koda.ErrorCode(err), err)
+	}
+	// The same store with credentials signs a link the server honours.
+	withCreds := open(t, srv, "", 0)
+	if _, err := withCreds.Put(context.Background(), "projects/prj_1/renders/rnd_1.mp4", strings.NewReader("v")); err != nil {
+		t.Fatal(err)
+	}
+	if raw := storagetest.URL(t, withCreds, "projects/prj_1/renders/rnd_1.mp4", time.Hour); !strings.HasPrefix(raw, srv.Endpoint) {
+		t.Fatalf("link %s not on the server", raw)
 	}
 }

@@ -32,6 +32,7 @@ func Run(t *testing.T, newStorage func(t *testing.T) koda.Storage) {
 		{"LargeFile", testLargeFile},
 		{"ConcurrentPuts", testConcurrentPuts},
 		{"DownloadURL", testDownloadURL},
+		{"DownloadURLInvalidKey", testDownloadURLInvalidKey},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStorage(t)) })
@@ -315,6 +316,35 @@ func get(t *testing.T, raw string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
+// URL returns the download URL of key, failing the test when none can be made.
+func URL(t *testing.T, s koda.Storage, key string, ttl time.Duration) string {
+	t.Helper()
+	raw, err := s.URL(key, ttl)
+	if err != nil {
+		t.Fatalf("URL %s: %v", key, err)
+	}
+	if raw == "" {
+		t.Fatalf("URL %s: empty link and no error", key)
+	}
+	return raw
+}
+
+// testDownloadURLInvalidKey: a key no Put could have stored gets an error, never a
+// link (an empty one, or one to another file).
+func testDownloadURLInvalidKey(t *testing.T, s koda.Storage) {
+	for _, key := range []string{"", "../secret.mp4", "/abs/video.mp4", "projects/../../x.mp4", "a\\b.mp4", "projects//x.mp4"} {
+		raw, err := s.URL(key, time.Hour)
+		if err == nil || raw != "" {
+			t.Errorf("URL(%q) = %q, %v; want an error and no link", key, raw, err)
+			continue
+		}
+		wantCode(t, err, storage.CodeInvalidKey)
+		if koda.ErrorKind(err) != koda.EINVALID {
+			t.Errorf("URL(%q): kind %s", key, koda.ErrorKind(err))
+		}
+	}
+}
+
 func testDownloadURL(t *testing.T, s koda.Storage) {
 	ctx := context.Background()
 	key := "projects/prj_1/renders/rnd 1.mp4"
@@ -324,7 +354,7 @@ func testDownloadURL(t *testing.T, s koda.Storage) {
 	if _, err := s.Put(ctx, "projects/prj_2/secret.mp4", strings.NewReader("not yours")); err != nil {
 		t.Fatal(err)
 	}
-	raw := s.URL(key, time.Hour)
+	raw := URL(t, s, key, time.Hour)
 	if code, body := get(t, raw); code != http.StatusOK || body != "the video" {
 		t.Fatalf("GET %s: %d %q", raw, code, body)
 	}
@@ -336,12 +366,12 @@ func testDownloadURL(t *testing.T, s koda.Storage) {
 	if code, body := get(t, forged); code < 400 || code >= 500 || body == "not yours" {
 		t.Fatalf("a URL signed for another key served %d %q", code, body)
 	}
-	short := s.URL(key, time.Second)
+	short := URL(t, s, key, time.Second)
 	time.Sleep(2500 * time.Millisecond)
 	if code, body := get(t, short); code < 400 || code >= 500 || body == "the video" {
 		t.Fatalf("an expired URL served %d %q", code, body)
 	}
-	missing := s.URL("projects/prj_1/none.mp4", time.Hour)
+	missing := URL(t, s, "projects/prj_1/none.mp4", time.Hour)
 	if code, _ := get(t, missing); code != http.StatusNotFound && code != http.StatusForbidden {
 		t.Fatalf("a URL of a missing file answered %d", code)
 	}
