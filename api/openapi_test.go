@@ -94,6 +94,16 @@ func (s *specChecker) errors(method, path string, body []byte, hdr http.Header, 
 	if err := openapi3filter.ValidateResponse(ctx, out); err != nil {
 		errs = append(errs, fmt.Errorf("%s %s: response %d %s does not match openapi.json: %w", method, path, r.Status, trim(r.Body), err))
 	}
+	// A limit answer must be one the document names for this route, with the
+	// Retry-After it promises: the default error answer would let a route's 429 go
+	// undocumented.
+	if r.Status == http.StatusTooManyRequests {
+		if doc := route.Operation.Responses.Value("429"); doc == nil || doc.Value == nil {
+			errs = append(errs, fmt.Errorf("%s %s: answered 429 but openapi.json describes no 429 for %s", method, path, route.Path))
+		} else if h := doc.Value.Headers["Retry-After"]; h != nil && h.Value != nil && h.Value.Required && r.Header.Get("Retry-After") == "" {
+			errs = append(errs, fmt.Errorf("%s %s: answered 429 without the Retry-After openapi.json promises", method, path))
+		}
+	}
 	s.mu.Lock()
 	s.seen[method+" "+route.Path] = true
 	s.mu.Unlock()
@@ -114,6 +124,11 @@ func TestSpecCheckerCatchesDrift(t *testing.T) {
 		{"GET", "/v1/projects/prj_1", "", response{Status: 404, Header: jsonHdr, Body: []byte(`{"code":"NOT_FOUND"}`)}},
 		{"POST", "/v1/projects", `{"prompt":"x","colour":"red"}`, response{Status: 202, Header: jsonHdr, Body: []byte(`{}`)}},
 		{"GET", "/v1/nowhere", "", response{Status: 200, Header: jsonHdr, Body: []byte(`{}`)}},
+		// A 429 where the document names none, and one without Retry-After.
+		{"GET", "/v1/usage", "", response{Status: 429, Header: http.Header{"Content-Type": {"application/json"}, "Retry-After": {"5"}},
+			Body: []byte(`{"error":{"code":"QUOTA_EXCEEDED","message":"x"}}`)}},
+		{"GET", "/v1/projects/prj_1/events", "", response{Status: 429, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: []byte(`{"error":{"code":"QUOTA_EXCEEDED","message":"x"}}`)}},
 	}
 	for _, tc := range cases {
 		if errs := s.errors(tc.method, tc.path, []byte(tc.body), hdr, tc.r); len(errs) == 0 {
