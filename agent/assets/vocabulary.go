@@ -46,6 +46,8 @@ var synonyms = map[string]string{
 	"mail": "envelope", "letter": "envelope", "clock": "mantelpiece clock",
 	"lightbulb": "light bulb", "bulb": "light bulb", "idea": "light bulb", "magnifier": "magnifying glass tilted left",
 	"magnifying glass": "magnifying glass tilted left", "book": "closed book", "notebook": "notebook",
+	// A speaker plays sound: the loud one, not the muted one its keyword finds first.
+	"speaker": "fluent:speaker-high-volume", "loudspeaker": "fluent:speaker-high-volume",
 	"music": "musical note", "note": "musical note", "headphones": "headphone", "headset": "headphone",
 	"heart": "red heart", "diamond": "gem stone", "jewel": "gem stone", "confetti": "confetti ball",
 	"party": "party popper", "sparkle": "sparkles", "tick": "check mark button", "checkmark": "check mark button",

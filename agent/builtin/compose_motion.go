@@ -533,6 +533,27 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 		c.travel(e, bt, clause, a0, a0+d*0.85)
 		return true
 	case "rise":
+		if src := c.placeElement(bt, e); src != nil && e.Type == scene.TypeAsset && strings.Contains(clause, "from") {
+			// "music notes rise from a speaker": the drawings come out of it and float up,
+			// fading, one after another (an emitter, like steam from a cup).
+			k := 0
+			for _, o := range c.subjects {
+				if o == e {
+					break
+				}
+				if o.Asset == e.Asset {
+					k++
+				}
+			}
+			e.X = round3(src.X + (float64(k%3)-1)*src.Size*0.5)
+			e.Y = round3(src.Y - src.Size*frameK*0.7)
+			e.In = src.ID // they come out of it: overlapping it is meant
+			delete(trackOf(e), "x")
+			delete(trackOf(e), "y")
+			e.Motions = nil
+			c.motion(e, scene.Motion{Type: scene.MotionRise, Start: a0 + float64(k)*0.45, End: c.bd.Total, Count: 3, Amp: 0.5, Period: 2.1})
+			return true
+		}
 		if !movable(e) || steamRE.MatchString(clause) || strings.Contains(clause, "bubble") {
 			return false // steam and bubbles rise from an emitter; the cup stays
 		}
@@ -633,8 +654,8 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 			m.End = a0 + d*0.9
 		}
 		if centre != nil {
-			if c.indexOf(centre) < i {
-				// Only the first of a pair moves: the centre stays put and keeps its size.
+			if !c.orbits(e, centre, clause) {
+				// Only one of a pair moves: the centre stays put and keeps its size.
 				return true
 			}
 			m.Around = centre.ID
@@ -786,6 +807,13 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 		c.motion(e, scene.Motion{Type: scene.MotionPulse, Start: a0, End: a0 + math.Min(d*0.9, 0.75*float64(count)), Amp: 0.2, Count: float64(count)})
 		return true
 	case "spin":
+		if bt != nil && containsStr(bt.Actions, "orbit") {
+			for _, o := range c.subjects {
+				if o != e && o.Type != scene.TypeParticles && c.orbits(e, o, clause) {
+					return true // "a globe spins while a plane circles it": the plane flies round, unturned
+				}
+			}
+		}
 		if across && bt != nil && movable(e) {
 			c.travel(e, bt, clause, a0, a0+d*0.9) // "a tornado spins across a field"
 		}
@@ -796,6 +824,42 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 		return true
 	}
 	return false
+}
+
+// placeElement is the drawn subject of the clause that e acts at ("from a speaker"), or nil.
+func (c *composer) placeElement(bt *beat, e *scene.Element) *scene.Element {
+	if bt == nil {
+		return nil
+	}
+	for k, o := range c.subjects {
+		if o != e && o.Type != scene.TypeParticles && containsInt(bt.Places, c.index[k]) {
+			return o
+		}
+	}
+	return nil
+}
+
+// orbitRE finds the verb of circling in a clause.
+var orbitRE = regexp.MustCompile(`\borbit`)
+
+// orbits reports whether e is the one of the pair e, other that circles: the subject
+// named last before the verb ("a globe spins while a plane orbits it", "planets orbit
+// the sun"); when the clause does not say, the first drawn circles the second.
+func (c *composer) orbits(e, other *scene.Element, clause string) bool {
+	v := orbitRE.FindStringIndex(clause)
+	pe, po := nounAt(clause, c.b.Subjects[c.index[c.indexOf(e)]].Noun), nounAt(clause, c.b.Subjects[c.index[c.indexOf(other)]].Noun)
+	if v != nil && pe >= 0 && po >= 0 {
+		before := func(p int) bool { return p < v[0] }
+		switch {
+		case before(pe) && !before(po):
+			return true
+		case before(po) && !before(pe):
+			return false
+		case before(pe) && before(po):
+			return pe > po
+		}
+	}
+	return c.indexOf(e) < c.indexOf(other)
 }
 
 func containsElem(list []*scene.Element, e *scene.Element) bool {

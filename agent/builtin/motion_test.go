@@ -178,3 +178,52 @@ func TestMotionVerbsReachTheScene(t *testing.T) {
 		writeSheet(t, filepath.Join(dir, "motion-verbs-more.png"), sheet, 4)
 	}
 }
+
+// TestWhoCirclesAndWhatRisesFrom: the subject named before the verb of circling is the
+// one that circles ("a plane circles it"), and it does not spin; drawings that rise
+// from another come out of it as an emitter; a speaker plays sound (not muted).
+func TestWhoCirclesAndWhatRisesFrom(t *testing.T) {
+	_, sb, _ := generate(t, "A globe spins slowly while a plane circles it", "", 0)
+	d := readScene(t, sb)
+	for _, e := range d.Elements {
+		for _, m := range e.Motions {
+			if e.Label == "globe" && m.Type == scene.MotionOrbit {
+				t.Errorf("the globe orbits %q; the plane should circle the globe", m.Around)
+			}
+			if e.Label == "plane" && m.Type == scene.MotionSpin {
+				t.Errorf("the plane spins while circling")
+			}
+			if e.Label == "plane" && m.Type == scene.MotionOrbit && m.Around != "globe-1" {
+				t.Errorf("the plane circles %q, want the globe", m.Around)
+			}
+		}
+	}
+	if o := motionsOf(d)[scene.MotionOrbit]; len(o) != 1 {
+		t.Errorf("%d orbits, want the plane's one", len(o))
+	}
+	_, sb, _ = generate(t, "Music notes rise from a speaker", "", 0)
+	d = readScene(t, sb)
+	var speaker *scene.Element
+	for _, e := range d.Elements {
+		if e.Label == "speaker" {
+			speaker = e
+		}
+	}
+	if speaker == nil || speaker.Asset != "fluent:speaker-high-volume" {
+		t.Fatalf("speaker %+v, want the loud speaker drawing", speaker)
+	}
+	rises := 0
+	for _, e := range d.Elements {
+		for _, m := range e.Motions {
+			if m.Type == scene.MotionRise && e.Label == "notes" {
+				rises++
+				if e.In != speaker.ID || e.Y >= speaker.Y {
+					t.Errorf("notes at y %g in %q, want rising out of the top of the speaker (y %g)", e.Y, e.In, speaker.Y)
+				}
+			}
+		}
+	}
+	if rises == 0 {
+		t.Error("no notes rise from the speaker")
+	}
+}

@@ -39,7 +39,7 @@ var notSubjects = map[string]bool{
 	"every": true, "all": true, "both": true, "once": true, "twice": true, "thrice": true, "past": true, "some": true, "any": true, "one": true, "ones": true, "other": true,
 	"another": true, "very": true, "so": true, "too": true, "also": true, "just": true, "only": true, "again": true,
 	"get": true, "gets": true, "got": true, "make": true, "makes": true, "let": true, "lets": true, "leaving": true,
-	"leave": true, "like": true, "as": true, "if": true, "until": true, "after": true,
+	"leave": true, "like": true, "blinking": true, "blinks": true, "flashing": true, "as": true, "if": true, "until": true, "after": true,
 	"before": true, "during": true, "per": true, "same": true, "more": true, "less": true, "most": true,
 	// the frame, directions and time
 	"left": true, "right": true, "top": true, "bottom": true, "center": true, "centre": true, "middle": true,
