@@ -966,6 +966,7 @@ func (c *composer) outro(a0, a1 float64) {
 
 // polish adds light, depth and effects by style.
 func (c *composer) polish() {
+	c.widgets()
 	bg := &c.d.Background
 	bg.Glow = c.bd.Palette.Glow
 	switch c.bd.Base {
