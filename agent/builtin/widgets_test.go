@@ -62,8 +62,8 @@ func TestInterfaceWidgets(t *testing.T) {
 		}},
 		{"A battery icon charges from empty to full and turns green", func(t *testing.T, d *scene.Description) {
 			f := motionsOf(d)[scene.MotionFill]
-			if len(f) != 1 || f[0].Color != "#43a047" {
-				t.Errorf("fill %+v, want the battery filling green", f)
+			if len(f) != 1 || f[0].Color != "#43a047" || len(elementsOf(d, scene.TypeLogo)) != 0 {
+				t.Errorf("fill %+v and %d logos, want the battery (no logo: \"icon\" is no logo here) filling green", f, len(elementsOf(d, scene.TypeLogo)))
 			}
 		}},
 		{"A download arrow drops down, then a check mark appears", func(t *testing.T, d *scene.Description) {
