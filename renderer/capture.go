@@ -800,7 +800,7 @@ func (t *tab) captureAs(ctx context.Context, i int, mode captureMode) (frame, er
 	var f frame
 	err := chromedp.Run(fctx, chromedp.ActionFunc(func(ctx context.Context) error {
 		// A seek that waits for animation frames gets them under begin-frame control.
-		stopPump := t.pump(ctx, pumpDelay)
+		stopPump := t.pump(ctx, t.seekPumpDelay())
 		defer stopPump()
 		switch mode {
 		case modeCanvasRaw:
