@@ -351,6 +351,9 @@ type tab struct {
 	// screenshots taken) one at a time under bfMu (beginframe.go).
 	bf   bool
 	bfMu sync.Mutex
+	// seeksKnown: the tab's first seek found out whether its seeks need frames pumped;
+	// quietSeeks: they did not (beginframe.go).
+	seeksKnown, quietSeeks bool
 
 	crashed atomic.Bool
 
@@ -439,7 +442,7 @@ func (r *Renderer) openTab(ctx context.Context, b *browser, j *job, known *pageK
 	}
 	// Under begin-frame control the page draws nothing unless asked: frames are produced
 	// while it loads, for pages that wait for an animation frame before they are ready.
-	stopPump := func() {}
+	stopPump := func() int { return 0 }
 	if err == nil {
 		if c := chromedp.FromContext(tctx); c != nil && c.Target != nil {
 			stopPump = t.pump(cdp.WithExecutor(rctx, c.Target), 0)
@@ -801,7 +804,7 @@ func (t *tab) captureAs(ctx context.Context, i int, mode captureMode) (frame, er
 	err := chromedp.Run(fctx, chromedp.ActionFunc(func(ctx context.Context) error {
 		// A seek that waits for animation frames gets them under begin-frame control.
 		stopPump := t.pump(ctx, t.seekPumpDelay())
-		defer stopPump()
+		defer func() { t.seeked(stopPump()) }()
 		switch mode {
 		case modeCanvasRaw:
 			why, err := t.eval(ctx, rawFrameJS(sec, t.j.preset.Width, t.j.preset.Height))
