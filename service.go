@@ -116,6 +116,29 @@ type Storage interface {
 	Ping(ctx context.Context) error
 }
 
+// DefaultFileURLTTL is how long a download link lives when no lifetime is configured.
+const DefaultFileURLTTL = 24 * time.Hour
+
+// FileLinks is the one rule for the download links the API, events and webhooks hand
+// out: no key (a render without a thumbnail) gives no link, a lifetime of zero means
+// DefaultFileURLTTL, and a link the storage cannot make is an error, never "".
+type FileLinks struct {
+	Storage Storage // nil gives no links (processes that serve no files)
+	TTL     time.Duration
+}
+
+// URL is the download link of key.
+func (l FileLinks) URL(key string) (string, error) {
+	if key == "" || l.Storage == nil {
+		return "", nil
+	}
+	ttl := l.TTL
+	if ttl <= 0 {
+		ttl = DefaultFileURLTTL
+	}
+	return l.Storage.URL(key, ttl)
+}
+
 // StoredFile is one file found by Storage.List.
 type StoredFile struct {
 	Key     string

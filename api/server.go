@@ -182,13 +182,7 @@ func (s *Server) log() *slog.Logger {
 	return slog.Default()
 }
 
+// fileURL is the download link of a storage key, by the rule of koda.FileLinks.
 func (s *Server) fileURL(key string) (string, error) {
-	if key == "" || s.Storage == nil {
-		return "", nil
-	}
-	ttl := s.FileURLTTL
-	if ttl <= 0 {
-		ttl = 24 * time.Hour
-	}
-	return s.Storage.URL(key, ttl)
+	return koda.FileLinks{Storage: s.Storage, TTL: s.FileURLTTL}.URL(key)
 }

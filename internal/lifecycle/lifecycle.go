@@ -207,14 +207,7 @@ func (s *Service) webhookTo(ctx context.Context, tx koda.Store, tenantID, projec
 	return nil
 }
 
-// fileURL is a download URL for a storage key, or "" for none.
+// fileURL is the download link of a storage key, by the rule of koda.FileLinks.
 func (s *Service) fileURL(key string) (string, error) {
-	if key == "" || s.Storage == nil {
-		return "", nil
-	}
-	ttl := s.FileURLTTL
-	if ttl <= 0 {
-		ttl = 24 * time.Hour
-	}
-	return s.Storage.URL(key, ttl)
+	return koda.FileLinks{Storage: s.Storage, TTL: s.FileURLTTL}.URL(key)
 }
