@@ -327,9 +327,7 @@ func (h *Handlers) reconcileSplit(ctx context.Context, r *koda.Render) (split bo
 		}
 	}
 	giveUp := func(ctx context.Context) error {
-		_, err := h.Lifecycle.FinishRender(ctx, r.ID, lifecycle.RenderOutput{}, koda.Errorf(koda.EINTERNAL, koda.CodeRenderFailed,
-			"a chunk of the render stopped its worker %d times", maxRevivals))
-		return err
+		return h.Lifecycle.GiveUpRender(ctx, r.ID, "a chunk of the render", maxRevivals)
 	}
 	if len(isDone) >= len(ranges) {
 		n, err := h.ensure(ctx, []jobs.Args{jobs.StitchArgs{RenderID: r.ID, Attempt: r.Attempts, Count: len(ranges)}}, giveUp)

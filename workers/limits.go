@@ -144,27 +144,7 @@ func (h *Handlers) tenantOf(ctx context.Context, t *asynq.Task) (string, error) 
 	if err := json.Unmarshal(t.Payload(), &r); err != nil {
 		return "", err
 	}
-	switch {
-	case r.DeliveryID != "":
-		d, err := h.Store.GetDelivery(ctx, r.DeliveryID)
-		if err != nil {
-			return "", err
-		}
-		return d.TenantID, nil
-	case r.RenderID != "":
-		rd, err := h.Store.GetRender(ctx, r.RenderID)
-		if err != nil {
-			return "", err
-		}
-		return rd.TenantID, nil
-	case r.ProjectID != "":
-		p, err := h.Store.GetProject(ctx, r.ProjectID)
-		if err != nil {
-			return "", err
-		}
-		return p.TenantID, nil
-	}
-	return "", nil
+	return h.Lifecycle.TaskTenant(ctx, r.ProjectID, r.RenderID, r.DeliveryID)
 }
 
 // errSlotLost ends a task whose resource slot could not be kept.

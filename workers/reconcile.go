@@ -10,7 +10,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/kodahq/koda"
-	"github.com/kodahq/koda/internal/lifecycle"
 	"github.com/kodahq/koda/internal/metrics"
 	"github.com/kodahq/koda/internal/rediskey"
 	"github.com/kodahq/koda/jobs"
@@ -31,42 +30,27 @@ func (h *Handlers) reconcile(ctx context.Context, _ *asynq.Task, _ jobs.Reconcil
 	if grace <= 0 {
 		grace = 30 * time.Second
 	}
-	before := time.Now().UTC().Add(-grace)
-	n, checked := 0, 0
-	projects, err := h.Store.ListProjects(ctx, koda.ProjectFilter{Pending: true, UpdatedBefore: before, Limit: 500})
+	due, err := h.Lifecycle.DueWork(ctx, time.Now().UTC().Add(-grace))
 	if err != nil {
-		return fmt.Errorf("reconcile projects: %w", err)
+		return fmt.Errorf("reconcile: %w", err)
 	}
-	for _, p := range projects {
-		args, err := h.pendingArgs(ctx, p)
-		if err != nil {
-			h.log().Warn("reconcile project", "project", p.ID, "err", err)
-			continue
-		}
-		if args == nil {
+	n, checked := 0, 0
+	for _, st := range due.Steps {
+		p := st.Project
+		if st.Err != nil {
+			h.log().Warn("reconcile project", "project", p.ID, "err", st.Err)
 			continue
 		}
 		checked++
-		did, err := h.ensure(ctx, []jobs.Args{args}, func(ctx context.Context) error {
-			_, err := h.Lifecycle.Fail(ctx, p.ID, p.Step, koda.Errorf(koda.EINTERNAL, koda.CodeAgentFailed,
-				"the %s step stopped its worker %d times", p.Pending, maxRevivals))
-			return err
+		did, err := h.ensure(ctx, []jobs.Args{st.Task}, func(ctx context.Context) error {
+			return h.Lifecycle.GiveUpStep(ctx, p, maxRevivals)
 		})
 		if err != nil {
 			return err
 		}
 		n += did
 	}
-	renders, err := h.Store.ListRenders(ctx, koda.RenderFilter{
-		Statuses: []koda.RenderStatus{koda.RenderQueued, koda.RenderRunning}, CreatedBefore: before, Limit: 500,
-	})
-	if err != nil {
-		return fmt.Errorf("reconcile renders: %w", err)
-	}
-	for _, r := range renders {
-		if r.Kind != koda.RenderFinal {
-			continue // previews belong to their project's pending step
-		}
+	for _, r := range due.Renders {
 		checked++
 		if split, did, err := h.reconcileSplit(ctx, r); split || err != nil {
 			if err != nil {
@@ -76,22 +60,16 @@ func (h *Handlers) reconcile(ctx context.Context, _ *asynq.Task, _ jobs.Reconcil
 			continue
 		}
 		did, err := h.ensure(ctx, renderTaskIDs(r), func(ctx context.Context) error {
-			_, err := h.Lifecycle.FinishRender(ctx, r.ID, lifecycle.RenderOutput{}, koda.Errorf(koda.EINTERNAL, koda.CodeRenderFailed,
-				"the render stopped its worker %d times", maxRevivals))
-			return err
+			return h.Lifecycle.GiveUpRender(ctx, r.ID, "the render", maxRevivals)
 		})
 		if err != nil {
 			return err
 		}
 		n += did
 	}
-	deliveries, err := h.Store.ListDeliveries(ctx, koda.DeliveryFilter{Status: koda.DeliveryPending, CreatedBefore: before, Limit: 500})
-	if err != nil {
-		return fmt.Errorf("reconcile deliveries: %w", err)
-	}
-	for _, d := range deliveries {
+	for _, d := range due.Deliveries {
 		checked++
-		did, err := h.ensure(ctx, []jobs.Args{jobs.WebhookArgs{DeliveryID: d.ID}}, nil)
+		did, err := h.ensure(ctx, []jobs.Args{d}, nil)
 		if err != nil {
 			return err
 		}
@@ -256,27 +234,4 @@ func incrWithTTL(ctx context.Context, rdb redis.UniversalClient, key string, ttl
 		return 0, err
 	}
 	return int(incr.Val()), nil
-}
-
-// pendingArgs rebuilds the task a project waits for.
-func (h *Handlers) pendingArgs(ctx context.Context, p *koda.Project) (jobs.Args, error) {
-	switch p.Pending {
-	case jobs.KindPlan:
-		return jobs.PlanArgs{ProjectID: p.ID, Step: p.Step}, nil
-	case jobs.KindCodegen:
-		return jobs.CodegenArgs{ProjectID: p.ID, Step: p.Step}, nil
-	case jobs.KindPreview:
-		rs, err := h.Store.ListRenders(ctx, koda.RenderFilter{ProjectID: p.ID,
-			Statuses: []koda.RenderStatus{koda.RenderQueued, koda.RenderRunning}})
-		if err != nil {
-			return nil, err
-		}
-		for i := len(rs) - 1; i >= 0; i-- {
-			if rs[i].Kind == koda.RenderPreview {
-				return jobs.PreviewArgs{ProjectID: p.ID, Step: p.Step, RenderID: rs[i].ID}, nil
-			}
-		}
-		return nil, fmt.Errorf("pending preview has no queued preview render")
-	}
-	return nil, nil
 }
