@@ -75,3 +75,13 @@ type SandboxProvider interface {
 	// Destroy stops every process of the sandbox and removes its files.
 	Destroy(ctx context.Context, id string) error
 }
+
+// SandboxLeases counts each tenant's live sandboxes across every process of a cluster.
+// Each sandbox holds a lease that the process holding it renews while it lives, so the
+// sandboxes of a process that died stop counting once their leases lapse.
+type SandboxLeases interface {
+	// TakeSandbox leases one more sandbox for tenant unless limit (≥ 1) are leased
+	// already; ok false refuses, with held the count leased. release gives the lease
+	// back when the sandbox is gone; calling it more than once does nothing.
+	TakeSandbox(ctx context.Context, tenant string, limit int) (release func(), held int, ok bool, err error)
+}

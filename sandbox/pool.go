@@ -25,10 +25,11 @@ type PoolConfig struct {
 	MaxPerNode   int
 	// Admit, when set, is asked before every creation (the API's and Koda's own)
 	// whether the tenant may have one more sandbox while live of its sandboxes exist in
-	// this pool; an error refuses the creation (lifecycle.Service.CheckSandboxes, the
-	// tenant's live-sandbox limit, answering 429). Admissions run one at a time, so
-	// concurrent creations cannot slip past the limit together.
-	Admit func(ctx context.Context, tenant string, live int) error
+	// this pool; an error refuses the creation (lifecycle.Service.AdmitSandbox, the
+	// tenant's live-sandbox limit across the cluster, answering 429). The pool calls
+	// release once the sandbox is gone, or at once when its creation fails. Admissions
+	// run one at a time, so concurrent creations cannot slip past the limit together.
+	Admit func(ctx context.Context, tenant string, live int) (release func(), err error)
 	// IdleTimeout is how long a sandbox may sit unused before ReapIdle checkpoints and
 	// destroys it. Default 5 minutes.
 	IdleTimeout time.Duration
@@ -67,6 +68,9 @@ type entry struct {
 	// see nor touch them through the sandbox API: writing into one would change what
 	// Koda renders, and destroying it with save would overwrite the project's checkpoint.
 	internal bool
+
+	// release gives back the admission (Admit) when the sandbox is gone.
+	release func()
 
 	mu         sync.Mutex
 	lastActive time.Time
@@ -190,14 +194,17 @@ func (p *Pool) getOrCreate(ctx context.Context, spec koda.SandboxSpec, prefix st
 			p.mu.Unlock()
 			return nil, false, err
 		}
+		release := func() {}
 		if p.cfg.Admit != nil {
 			p.mu.Unlock()
-			if retry, err := p.admit(ctx, spec.TenantID, key, keyed); retry || err != nil {
+			rel, retry, err := p.admit(ctx, spec.TenantID, key, keyed)
+			if retry || err != nil {
 				if err != nil {
 					return nil, false, err
 				}
 				continue
 			}
+			release = onceFunc(rel)
 			// admit returned with mu held and the tenant's creation counted.
 		} else {
 			p.creating[spec.TenantID]++
@@ -222,7 +229,7 @@ func (p *Pool) getOrCreate(ctx context.Context, spec koda.SandboxSpec, prefix st
 		}
 		if err == nil {
 			now := p.cfg.Now()
-			e := &entry{sb: sb, key: key, prefix: prefix, created: now, lastActive: now, internal: internal}
+			e := &entry{sb: sb, key: key, prefix: prefix, created: now, lastActive: now, internal: internal, release: release}
 			if keyed {
 				p.byKey[key] = e
 			}
@@ -230,36 +237,52 @@ func (p *Pool) getOrCreate(ctx context.Context, spec koda.SandboxSpec, prefix st
 		}
 		p.mu.Unlock()
 		close(done)
+		if err != nil {
+			release()
+		}
 		return sb, restored, err
 	}
 }
 
-// admit asks cfg.Admit about one more sandbox of tenant. On success it returns with
-// mu held and the creation counted in creating; retry means another caller created the
-// keyed sandbox meanwhile (or a cap is now reached), so the caller starts over without
-// mu.
-func (p *Pool) admit(ctx context.Context, tenant string, key poolKey, keyed bool) (retry bool, err error) {
+// onceFunc makes an admission's release safe to call from every path that may see
+// its sandbox gone; nil releases nothing.
+func onceFunc(f func()) func() {
+	if f == nil {
+		return func() {}
+	}
+	return sync.OnceFunc(f)
+}
+
+// admit asks cfg.Admit about one more sandbox of tenant. On success it returns the
+// admission's release with mu held and the creation counted in creating; retry means
+// another caller created the keyed sandbox meanwhile (or a cap is now reached), so the
+// caller starts over without mu, the admission given back.
+func (p *Pool) admit(ctx context.Context, tenant string, key poolKey, keyed bool) (release func(), retry bool, err error) {
 	p.admitting.Lock()
 	defer p.admitting.Unlock()
 	p.mu.Lock()
 	live := p.tenantLiveLocked(tenant)
 	p.mu.Unlock()
-	if err := p.cfg.Admit(ctx, tenant, live); err != nil {
-		return false, err
+	release, err = p.cfg.Admit(ctx, tenant, live)
+	if err != nil {
+		return nil, false, err
 	}
+	release = onceFunc(release)
 	p.mu.Lock()
 	_, exists := p.byKey[key]
 	_, pending := p.pending[key]
 	if keyed && (exists || pending) {
 		p.mu.Unlock()
-		return true, nil
+		release()
+		return nil, true, nil
 	}
 	if err := p.admitLocked(tenant); err != nil {
 		p.mu.Unlock()
-		return false, err
+		release()
+		return nil, false, err
 	}
 	p.creating[tenant]++
-	return false, nil
+	return release, false, nil
 }
 
 // tenantLiveLocked counts the tenant's sandboxes, live or being created.
@@ -314,6 +337,11 @@ func (p *Pool) forgetLocked(e *entry) {
 		delete(p.byKey, e.key)
 	}
 	delete(p.byID, e.sb.ID())
+	// A forgotten sandbox no longer counts against its tenant's limit. The release
+	// may reach Redis, so it runs outside mu; destroy waits for it.
+	if e.release != nil {
+		go e.release()
+	}
 }
 
 func (e *entry) touch(now time.Time) {
@@ -454,6 +482,9 @@ func (p *Pool) destroy(ctx context.Context, e *entry, save bool, reason string) 
 	p.mu.Unlock()
 	if err := p.cfg.Provider.Destroy(ctx, e.sb.ID()); err != nil && koda.ErrorCode(err) != koda.CodeSandboxNotFound {
 		errs = append(errs, err)
+	}
+	if e.release != nil {
+		e.release() // waits for the one forgetLocked started
 	}
 	return errors.Join(errs...)
 }

@@ -395,14 +395,15 @@ func tarNames(t *testing.T, tgz []byte) []string {
 func TestPoolAdmitGuardsEveryCreation(t *testing.T) {
 	ctx := context.Background()
 	var asked []int
-	p, _, _ := newPool(t, sandbox.PoolConfig{Admit: func(_ context.Context, tenant string, live int) error {
+	var released atomic.Int32
+	p, _, _ := newPool(t, sandbox.PoolConfig{Admit: func(_ context.Context, tenant string, live int) (func(), error) {
 		if tenant == "t1" {
 			asked = append(asked, live)
 			if live >= 2 {
-				return koda.Errorf(koda.ELIMIT, koda.CodeLimitSandboxes, "limit")
+				return nil, koda.Errorf(koda.ELIMIT, koda.CodeLimitSandboxes, "limit")
 			}
 		}
-		return nil
+		return func() { released.Add(1) }, nil
 	}})
 	if _, err := p.CreateFor(ctx, "t1", "session", "main"); err != nil {
 		t.Fatal(err)
@@ -424,5 +425,21 @@ func TestPoolAdmitGuardsEveryCreation(t *testing.T) {
 	}
 	if want := []int{0, 1, 2, 2}; !slices.Equal(asked, want) {
 		t.Fatalf("admission asked with live counts %v, want %v", asked, want)
+	}
+	// Each admission is given back, once, when its sandbox is destroyed.
+	if n := released.Load(); n != 0 {
+		t.Fatalf("%d admissions released while their sandboxes live", n)
+	}
+	if err := p.DestroyAll(ctx, "t1", ""); err != nil {
+		t.Fatal(err)
+	}
+	if n := released.Load(); n != 2 {
+		t.Fatalf("%d admissions released after destroying t1's two sandboxes, want 2", n)
+	}
+	if err := p.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := released.Load(); n != 3 {
+		t.Fatalf("%d admissions released after closing the pool, want 3 (t2's too)", n)
 	}
 }

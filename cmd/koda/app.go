@@ -27,6 +27,7 @@ import (
 	"github.com/kodahq/koda/internal/live"
 	"github.com/kodahq/koda/internal/rediskey"
 	"github.com/kodahq/koda/internal/secretbox"
+	"github.com/kodahq/koda/internal/semaphore"
 	"github.com/kodahq/koda/internal/ssrf"
 	"github.com/kodahq/koda/internal/store"
 	"github.com/kodahq/koda/internal/tasks"
@@ -82,7 +83,10 @@ type Main struct {
 	stills    *stills.Warm // the critic's browser, kept warm between checks
 	sandboxes *local.Provider
 	pool      *sandbox.Pool
-	// stopReaper ends the pool's idle-reaping loop.
+	// leases count each tenant's live sandboxes across the cluster; this process
+	// renews those of its own sandboxes.
+	leases *semaphore.SandboxLeases
+	// stopReaper ends the pool's idle-reaping loop and the renewal of its leases.
 	stopReaper func()
 	listener   net.Listener
 	serveErr   chan error
@@ -153,11 +157,13 @@ func (m *Main) Open(ctx context.Context) (err error) {
 	if err := m.openTenancy(); err != nil {
 		return err
 	}
+	m.leases = semaphore.NewSandboxLeases(semaphore.New(m.rdb, ""), 0)
+	m.leases.Logger = log
 	m.lifecycle = &lifecycle.Service{
 		Store: m.store, Queue: jobs.NewClient(m.client), Storage: m.storage,
 		Notify: m.relay.Publish, FileURLTTL: c.FileURLTTL, Logger: log,
 		Tasks: tasks.New(asynq.NewInspectorFromRedisClient(m.rdb)), Callbacks: m.guard,
-		Chunks: rediskey.Chunks{Client: m.rdb},
+		Chunks: rediskey.Chunks{Client: m.rdb}, SandboxLeases: m.leases,
 	}
 
 	if len(m.Pools) > 0 {

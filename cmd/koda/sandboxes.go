@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"sync"
 
 	"github.com/kodahq/koda"
 	"github.com/kodahq/koda/sandbox"
@@ -40,18 +41,20 @@ func (m *Main) openSandboxes() (*sandbox.Pool, error) {
 		IdleTimeout: c.Idle,
 	}
 	if m.lifecycle != nil {
-		// The tenant's live-sandbox limit (429), for the API's sandboxes and the agent's alike.
-		pc.Admit = m.lifecycle.CheckSandboxes
+		// The tenant's live-sandbox limit (429) across the cluster, for the API's
+		// sandboxes and the agent's alike.
+		pc.Admit = m.lifecycle.AdmitSandbox
 	}
 	m.pool = sandbox.NewPool(pc)
-	// Each process reaps the idle sandboxes it holds itself (KODA_SANDBOX_IDLE).
+	// Each process reaps the idle sandboxes it holds itself (KODA_SANDBOX_IDLE), and
+	// renews their leases, which lapse when it dies.
 	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		m.pool.RunReaper(ctx)
-	}()
-	m.stopReaper = func() { stop(); <-done }
+	var wg sync.WaitGroup
+	wg.Go(func() { m.pool.RunReaper(ctx) })
+	if m.leases != nil {
+		wg.Go(func() { m.leases.Run(ctx) })
+	}
+	m.stopReaper = func() { stop(); wg.Wait() }
 	return m.pool, nil
 }
 

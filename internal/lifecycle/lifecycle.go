@@ -41,6 +41,9 @@ type Service struct {
 	Chunks koda.ChunkTally
 	// DefaultLimits apply to tenants without a row of their own (the default tenant).
 	DefaultLimits koda.Limits
+	// SandboxLeases counts live sandboxes across the cluster for the live-sandbox
+	// limit; nil counts this process's only.
+	SandboxLeases koda.SandboxLeases
 }
 
 // change collects what a transaction causes outside the database, done after commit.

@@ -194,16 +194,39 @@ func (s *Service) AggregateUsage(ctx context.Context) (int, error) {
 	return us.RollUpUsage(ctx)
 }
 
-// CheckSandboxes refuses one more sandbox for the tenant when live already exist and
-// the tenant's limit is reached; the sandbox API calls it before creating one.
-func (s *Service) CheckSandboxes(ctx context.Context, tenantID string, live int) error {
+// unlimitedSandboxes stands for "no limit" when leasing, so an unlimited tenant's
+// sandboxes still count should a limit be set later.
+const unlimitedSandboxes = 1 << 30
+
+// AdmitSandbox refuses one more sandbox for the tenant when it holds its limit of live
+// sandboxes (429 LIMIT_LIVE_SANDBOXES); sandbox.Pool asks before every creation. With
+// SandboxLeases the count is the cluster's, and the sandbox holds a lease until
+// release is called when it is gone; without, live (this process's count) decides.
+func (s *Service) AdmitSandbox(ctx context.Context, tenantID string, live int) (release func(), err error) {
 	l, err := s.limits(ctx, s.Store, tenantID)
-	if err != nil || l.LiveSandboxes <= 0 {
-		return err
+	if err != nil {
+		return nil, err
 	}
-	if live >= l.LiveSandboxes {
+	refuse := func(held int) error {
 		return limitError(koda.CodeLimitSandboxes, 60*time.Second,
-			"%d sandboxes are live, the limit of this account; destroy one first", live)
+			"%d sandboxes are live, the limit of this account; destroy one first", held)
 	}
-	return nil
+	if s.SandboxLeases == nil {
+		if l.LiveSandboxes > 0 && live >= l.LiveSandboxes {
+			return nil, refuse(live)
+		}
+		return func() {}, nil
+	}
+	limit := l.LiveSandboxes
+	if limit <= 0 {
+		limit = unlimitedSandboxes
+	}
+	release, held, ok, err := s.SandboxLeases.TakeSandbox(ctx, tenantID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("count live sandboxes of %s: %w", tenantID, err)
+	}
+	if !ok {
+		return nil, refuse(held)
+	}
+	return release, nil
 }

@@ -40,3 +40,8 @@ func ChunkFrames(renderID string, attempt int) string {
 func ChunksDone(renderID string, attempt int) string {
 	return fmt.Sprintf("%schunks:%s:%d:done", Prefix, renderID, attempt)
 }
+
+// LiveSandboxes is the semaphore resource whose holders are a tenant's live sandboxes
+// on every node (see SemaphoreKeys for its keys). The braces SemaphoreKeys adds keep
+// each tenant's keys in one Redis Cluster slot.
+func LiveSandboxes(tenant string) string { return "sandboxes:" + tenant }
