@@ -35,7 +35,7 @@ type Limits struct {
 	// ConcurrentProjects bounds projects waiting for a task (planning, code generation,
 	// preview rendering) at once.
 	ConcurrentProjects int `json:"concurrent_projects"`
-	// LiveSandboxes bounds sandboxes that exist at once.
+	// LiveSandboxes bounds sandboxes that exist at once, on every node together.
 	LiveSandboxes int `json:"live_sandboxes"`
 	// RendersPerDay bounds final renders requested per UTC day.
 	RendersPerDay int `json:"renders_per_day"`
