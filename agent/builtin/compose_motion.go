@@ -527,6 +527,10 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 		}
 		return true
 	case "slide":
+		if bt != nil && !(bt.Travel || bt.Enter || across) && movable(e) && slideInRE.MatchString(clause) && containsInt(bt.Subjects, c.index[i]) {
+			c.slideIn(e, clause, a0, a1)
+			return true
+		}
 		if bt == nil || !(bt.Travel || bt.Enter || across) || e.Type == scene.TypeParticles || e.Type == scene.TypeWave || bt.Alternate {
 			return false
 		}
@@ -824,6 +828,30 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 		return true
 	}
 	return false
+}
+
+// slideInRE: a slide that brings something into the frame ("slides in", "slides down
+// from the top").
+var slideInRE = regexp.MustCompile(`\bslid(?:es|e|ing)\s+(?:in|into|down|up|from)\b`)
+
+// slideIn is an entrance: the element slides into its place from beyond the edge the
+// clause names (down from the top, up from the bottom, from the right; else from the
+// left) as the video opens, and when the action comes it settles with a small ping.
+func (c *composer) slideIn(e *scene.Element, clause string, a0, a1 float64) {
+	x, y := value(trackOf(e), "x", e.X), value(trackOf(e), "y", e.Y)
+	m := scene.Motion{Type: scene.MotionSlide, Start: 0.1, End: round3(math.Max(0.6, math.Min(1, a0*0.5))), Ease: "easeOutCubic"}
+	switch {
+	case strings.Contains(clause, "top") || strings.Contains(clause, "down") || strings.Contains(clause, "above"):
+		m.FromY = round3(-1.5 - y)
+	case strings.Contains(clause, "bottom") || strings.Contains(clause, " up") || strings.Contains(clause, "below"):
+		m.FromY = round3(1.5 - y)
+	case strings.Contains(clause, "right"):
+		m.FromX = round3(1.6 - x)
+	default:
+		m.FromX = round3(-1.6 - x)
+	}
+	c.motion(e, m)
+	c.motion(e, scene.Motion{Type: scene.MotionPulse, Start: a0, End: a0 + (a1-a0)*0.6, Amp: 0.08, Count: 2})
 }
 
 // placeElement is the drawn subject of the clause that e acts at ("from a speaker"), or nil.

@@ -16,15 +16,18 @@ import (
 // composer's generic verbs, which read as an arbitrary sway.
 
 var (
-	switchRE   = regexp.MustCompile(`\b(toggle|switch)\b`)
-	likeRE     = regexp.MustCompile(`\b(like|favou?rite|love)\b`)
-	dotsRE     = regexp.MustCompile(`\b(loading|typing)?\s*dots?\b`)
-	ratingRE   = regexp.MustCompile(`\b(rating|light up|lights up|one by one)\b`)
-	downloadRE = regexp.MustCompile(`\bdownload`)
-	checkRE    = regexp.MustCompile(`\b(check ?marks?|checkmarks?|ticks?)\b`)
-	batteryRE  = regexp.MustCompile(`\bbattery\b`)
-	chargeRE   = regexp.MustCompile(`\b(charg\w*|fill\w*)\b`)
-	countNounRE   = regexp.MustCompile(`\b([0-9]+|one|two|three|four|five|six|seven|eight|nine|ten)[\s-]+(?:[a-z]+\s+)?(dots|stars|star)\b`)
+	switchRE    = regexp.MustCompile(`\b(toggle|switch)\b`)
+	likeRE      = regexp.MustCompile(`\b(like|favou?rite|love)\b`)
+	dotsRE      = regexp.MustCompile(`\b(loading|typing)?\s*dots?\b`)
+	ratingRE    = regexp.MustCompile(`\b(rating|light up|lights up|one by one)\b`)
+	downloadRE  = regexp.MustCompile(`\bdownload`)
+	checkRE     = regexp.MustCompile(`\b(check ?marks?|checkmarks?|ticks?)\b`)
+	batteryRE   = regexp.MustCompile(`\bbattery\b`)
+	chargeRE    = regexp.MustCompile(`\b(charg\w*|fill\w*)\b`)
+	letterOutRE = regexp.MustCompile(`\b(letter|card|note|paper)s?\s+slid(?:es|e|ing)\s+out\b`)
+	pointerRE   = regexp.MustCompile(`\b(cursor|pointer)\b`)
+	clickRE     = regexp.MustCompile(`\b(click|clicks|clicking|taps|tap|presses|press)\b`)
+	countNounRE = regexp.MustCompile(`\b([0-9]+|one|two|three|four|five|six|seven|eight|nine|ten)[\s-]+(?:[a-z]+\s+)?(dots|stars|star)\b`)
 )
 
 // actionSpan is when the prompt's action plays: after the intro, before the outro.
@@ -89,6 +92,15 @@ func (c *composer) widgets() {
 			c.battery(e, a0, a1)
 		case downloadRE.MatchString(noun) && checkRE.MatchString(low):
 			c.downloadDone(e, a0, a1)
+		case e.Asset == "fluent:envelope" && letterOutRE.MatchString(low):
+			c.letterOut(e, a0, a1)
+		case pointerRE.MatchString(noun) && clickRE.MatchString(low):
+			for k, o := range c.subjects {
+				if o.Type == scene.TypeRect && strings.Contains(c.b.Subjects[c.index[k]].Noun, "button") {
+					c.clickButton(e, o, a0, a1)
+					break
+				}
+			}
 		}
 	}
 }
@@ -261,4 +273,39 @@ func (c *composer) downloadDone(e *scene.Element, a0, a1 float64) {
 		check.Y = y[len(y)-1].V
 	}
 	c.d.Elements = append(c.d.Elements, check)
+}
+
+// letterOut: a letter comes out of the envelope: a sheet of paper behind it slides up
+// out of its top.
+func (c *composer) letterOut(e *scene.Element, a0, a1 float64) {
+	still(e)
+	paper := &scene.Element{ID: e.ID + "-letter", Type: scene.TypeRect, Label: "letter", In: e.ID,
+		X: e.X, Y: round3(e.Y - c.yUnits(e.Size*0.75)), Size: round3(e.Size * 0.55), Aspect: 1.3, Color: "#fffdf7",
+		Motions: []*scene.Motion{{Type: scene.MotionSlide, Start: a0 + (a1-a0)*0.2, End: a0 + (a1-a0)*0.7,
+			FromY: round3(c.yUnits(e.Size * 0.75)), Ease: "easeOutCubic"}}}
+	// Drawn first, so the envelope's front hides the letter until it is out.
+	for k, o := range c.d.Elements {
+		if o == e {
+			c.d.Elements = append(c.d.Elements[:k], append([]*scene.Element{paper}, c.d.Elements[k:]...)...)
+			break
+		}
+	}
+	c.motion(e, scene.Motion{Type: scene.MotionWiggle, Start: a0, End: a0 + (a1-a0)*0.2, Amp: 6, Count: 2})
+}
+
+// clickButton: the pointer glides onto the button, and the button clicks — pressed
+// in and back — with a burst where it was clicked.
+func (c *composer) clickButton(p, btn *scene.Element, a0, a1 float64) {
+	still(p)
+	still(btn)
+	bx, by := value(trackOf(btn), "x", btn.X), value(trackOf(btn), "y", btn.Y)
+	px, py := value(trackOf(p), "x", p.X), value(trackOf(p), "y", p.Y)
+	t1 := a0 + (a1-a0)*0.5
+	// The arrow's tip is its top left: it ends with the tip on the button's middle.
+	tipX, tipY := c.xUnits(p.Size*0.45), c.yUnits(p.Size*0.45)
+	c.motion(p, scene.Motion{Type: scene.MotionSlide, Start: a0, End: t1, ToX: round3(bx + tipX - px), ToY: round3(by + tipY - py), Ease: "easeInOutCubic"})
+	p.In = btn.ID
+	c.motion(btn, scene.Motion{Type: scene.MotionPulse, Start: t1, End: t1 + 0.35, Amp: -0.25, Count: 1})
+	c.motion(p, scene.Motion{Type: scene.MotionPulse, Start: t1, End: t1 + 0.35, Amp: -0.2, Count: 1})
+	c.sparkles(bx, by, t1, t1+1, btn.Color)
 }

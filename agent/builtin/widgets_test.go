@@ -77,6 +77,30 @@ func TestInterfaceWidgets(t *testing.T) {
 				t.Errorf("check %+v, want a check mark popping in after the arrow lands", check)
 			}
 		}},
+		{"A notification card slides down from the top saying 'New message'", func(t *testing.T, d *scene.Description) {
+			s := motionsOf(d)[scene.MotionSlide]
+			if len(s) != 1 || s[0].FromY > -1 || s[0].End > 1.2 {
+				t.Errorf("slides %+v, want the card entering down from above the frame as the video opens", s)
+			}
+		}},
+		{"An envelope opens and a letter slides out", func(t *testing.T, d *scene.Description) {
+			s := motionsOf(d)[scene.MotionSlide]
+			if len(s) != 1 || s[0].FromY <= 0 || d.Elements[0].Label != "letter" {
+				t.Errorf("slides %+v, want a letter, drawn behind the envelope, rising out of it", s)
+			}
+		}},
+		{"A mouse cursor moves to a 'Sign up' button and clicks it", func(t *testing.T, d *scene.Description) {
+			s := motionsOf(d)[scene.MotionSlide]
+			var press bool
+			for _, e := range elementsOf(d, scene.TypeRect) {
+				for _, m := range e.Motions {
+					press = press || (m.Type == scene.MotionPulse && m.Amp < 0 && len(s) == 1 && m.Start >= s[0].End)
+				}
+			}
+			if len(s) != 1 || s[0].ToX <= 0 || !press {
+				t.Errorf("slides %+v, press %v: want the pointer gliding right onto the button, then the button pressed", s, press)
+			}
+		}},
 	} {
 		t.Run(c.prompt[:12], func(t *testing.T) {
 			_, sb, _ := generate(t, c.prompt, "", 0)
