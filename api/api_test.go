@@ -41,7 +41,7 @@ type bundle struct {
 	life    *lifecycle.Service
 	tenants *tenant.Service
 	server  *api.Server
-	storage *storage.Local
+	storage koda.Storage
 	insp    *asynq.Inspector
 	keys    map[string]string // tenant → key
 	check   *specChecker
@@ -54,6 +54,12 @@ type eventSource struct {
 
 func setup(t *testing.T) *bundle {
 	t.Helper()
+	return setupWith(t, storage.NewLocal(filepath.Join(t.TempDir(), "storage"), "http://files.test", []byte("signing")))
+}
+
+// setupWith is setup on the given storage.
+func setupWith(t *testing.T, stor koda.Storage) *bundle {
+	t.Helper()
 	st := kodatest.MustOpenDB(t)
 	opts, err := redis.ParseURL(kodatest.MustRedis(t, 6))
 	if err != nil {
@@ -62,7 +68,6 @@ func setup(t *testing.T) *bundle {
 	rdb := redis.NewClient(opts)
 	t.Cleanup(func() { rdb.Close() })
 	insp := asynq.NewInspectorFromRedisClient(rdb)
-	stor := storage.NewLocal(filepath.Join(t.TempDir(), "storage"), "http://files.test", []byte("signing"))
 	broker := events.NewBroker()
 	life := &lifecycle.Service{Store: st, Queue: jobs.NewClient(asynq.NewClientFromRedisClient(rdb)), Storage: stor,
 		Notify: broker.Publish, Tasks: tasks.New(insp), Callbacks: &ssrf.Guard{}}

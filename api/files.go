@@ -34,3 +34,38 @@ func (s *Server) file(c *fiber.Ctx) error {
 	}
 	return nil
 }
+
+// download redirects to a download link of a render's video or thumbnail, signed now
+// for the usual lifetime: a presigned GET of the bucket with S3 storage, the signed
+// /files/ route with the local folder. The route itself never expires, so a client
+// can keep it and fetch a fresh link whenever it needs one.
+// The files of a render a download route redirects to.
+const (
+	fileVideo     = "video"
+	fileThumbnail = "thumbnail"
+)
+
+func (s *Server) download(file string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		r, err := s.Projects.GetRender(c.UserContext(), c.Params("id"))
+		if err != nil {
+			return err
+		}
+		if r.Status != koda.RenderSucceeded {
+			return koda.Errorf(koda.ECONFLICT, koda.CodeNotReady, "render %s is %s: only a succeeded render has files", r.ID, r.Status)
+		}
+		key := r.VideoKey
+		if file == fileThumbnail {
+			key = r.ThumbKey
+		}
+		if key == "" {
+			return koda.NotFound(file+" of render", r.ID)
+		}
+		link, err := s.fileURL(key)
+		if err != nil {
+			return err
+		}
+		c.Set(fiber.HeaderCacheControl, "no-store")
+		return c.Redirect(link, fiber.StatusTemporaryRedirect)
+	}
+}

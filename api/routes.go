@@ -62,6 +62,8 @@ func (s *Server) routes(app *fiber.App) {
 	v1.Get("/projects/:id/messages", s.listMessages)
 	v1.Get("/renders/:id", s.getRender)
 	v1.Post("/renders/:id/retry", s.idempotent(s.retryRender))
+	v1.Get("/renders/:id/video", s.download(fileVideo))
+	v1.Get("/renders/:id/thumbnail", s.download(fileThumbnail))
 	v1.Post("/batches", s.idempotent(s.createBatch))
 	v1.Get("/batches/:id", s.getBatch)
 	v1.Post("/batches/:id/cancel", s.idempotent(s.cancelBatch))
