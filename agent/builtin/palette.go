@@ -2,6 +2,8 @@ package builtin
 
 import (
 	"fmt"
+	"github.com/kodahq/koda/agent/assets"
+	"github.com/kodahq/koda/agent/scene"
 	"math"
 	"regexp"
 	"strconv"
@@ -164,7 +166,13 @@ func choosePalette(b *brief, style koda.Style) palette {
 					}
 					continue
 				}
-				score = math.Min(score, colorDist(c, mid))
+				score = math.Min(score, colorDist(drawnColor(b.Subjects[i], c), mid))
+			}
+			if b.TextColor == "" && len(b.Texts) > 0 {
+				// The set's own text colour must read on it when there are words to show.
+				if c := math.Min(contrast(set.text, set.colors[0]), contrast(set.text, set.colors[1])); c < 3 {
+					score = math.Min(score, (c-1)*60)
+				}
 			}
 			if b.TextColor != "" {
 				// Text must be read: score its luminance contrast, not its hue distance
@@ -207,6 +215,28 @@ func choosePalette(b *brief, style koda.Style) palette {
 		p.Glow = p.Subjects[0]
 	}
 	return p
+}
+
+// drawnColor is the colour a subject shows: a library illustration its own main colour
+// (a gold key, a gold lock, whatever colour the palette gives them), or the one it is
+// painted; any other subject c.
+func drawnColor(s subject, c string) string {
+	if s.Kind != scene.TypeAsset {
+		return c
+	}
+	a, ok := assets.Default().Get(s.Asset)
+	if !ok || a.Stroke {
+		return c
+	}
+	if s.Color != "" {
+		if _, ok := a.Tint(s.Color); ok {
+			return s.Color
+		}
+	}
+	if m, ok := a.MainColor(); ok {
+		return m
+	}
+	return c
 }
 
 func (p palette) subjectColor(b *brief, i int) string {
