@@ -77,13 +77,17 @@ type brief struct {
 	// Background2 is a second requested background colour: the gradient's other stop.
 	Background2 string
 	TextColor   string // requested colour of quoted text
-	Beats       []beat
-	Count       int       // "3 times"
-	Numbers     []float64 // other numbers (chart values, counter targets)
-	Price       string
-	Percent     bool
-	BigText     bool   // "big red text", "huge title"
-	FillColor   string // "fills with pink"
+	// TextColor2 is a second colour of the quoted text ("'Vibes' in pink and orange").
+	TextColor2 string
+	// Stack: the quotes stack up as lines that stay ("three lines stack up one by one").
+	Stack     bool
+	Beats     []beat
+	Count     int       // "3 times"
+	Numbers   []float64 // other numbers (chart values, counter targets)
+	Price     string
+	Percent   bool
+	BigText   bool   // "big red text", "huge title"
+	FillColor string // "fills with pink"
 	// Notes are what the agent tells the person about its reading: a subject drawn as a
 	// relative ("no illustration of …"), a noun it has no drawing of.
 	Notes []string
@@ -122,6 +126,9 @@ var squareAspectNext = map[string]bool{"video": true, "format": true, "frame": t
 
 var ambiguousNouns = map[string]bool{"line": true, "number": true, "progress": true, "space": true, "item": true,
 	"name": true, "sound": true, "score": true, "beat": true, "app": true, "icon": true}
+
+// sizeWords between an article and an ambiguous noun still introduce it ("a big number").
+var sizeWords = map[string]bool{"big": true, "huge": true, "large": true, "giant": true, "bold": true, "small": true, "single": true}
 
 // lineShapes introduce a line as a thing to draw ("a pencil draws a wavy line").
 var lineShapes = map[string]bool{"wavy": true, "curvy": true, "squiggly": true, "zigzag": true, "straight": true,
@@ -193,6 +200,7 @@ func analyze(prompt string) *brief {
 	b.attachData(data)
 	b.readStyle(low, tokens)
 	b.readBeats(low)
+	b.Stack = len(b.Texts) >= 2 && stackRE.MatchString(low)
 	b.readMorph()
 	b.nameTheLogo()
 	b.stillScenery()
@@ -370,7 +378,8 @@ func (b *brief) readSubjectsAndColors(tokens []string, low string) {
 				continue // an adjective in a compound: "bar chart", "square logo"
 			}
 		}
-		if ambiguousNouns[tok] && (i == 0 || !(tokens[i-1] == "a" || tokens[i-1] == "the" || isColorTok(tokens[i-1]) || lineShapes[tokens[i-1]])) {
+		if ambiguousNouns[tok] && (i == 0 || !(tokens[i-1] == "a" || tokens[i-1] == "the" || isColorTok(tokens[i-1]) || lineShapes[tokens[i-1]] ||
+			sizeWords[tokens[i-1]] && i >= 2 && (tokens[i-2] == "a" || tokens[i-2] == "the"))) {
 			continue // common words that are only subjects when introduced as one ("a line")
 		}
 		idx := -1
@@ -416,9 +425,7 @@ func (b *brief) readSubjectsAndColors(tokens []string, low string) {
 				b.setBackground(c)
 				attached = true
 			case strings.HasPrefix(t, "«q") || subjectKinds[t] == "text":
-				if b.TextColor == "" {
-					b.TextColor = c
-				}
+				b.setTextColor(c)
 				attached = true
 			default:
 				if si, ok := subjectAt[j]; ok {
@@ -439,9 +446,7 @@ func (b *brief) readSubjectsAndColors(tokens []string, low string) {
 				b.setBackground(c)
 				attached = true
 			case strings.HasPrefix(t, "«q") || subjectKinds[t] == "text":
-				if b.TextColor == "" {
-					b.TextColor, attached = c, true
-				}
+				attached = b.setTextColor(c)
 			default:
 				// "dots in orange and teal": the second colour goes to the next subject
 				// still without one rather than overwriting the first.
@@ -473,6 +478,20 @@ var colorSkipWords = map[string]bool{
 	"winter": true, "sunny": true, "cloudy": true, "deep": true, "pale": true, "soft": true, "warm": true,
 	"cool": true, "vivid": true, "pastel": true, "neon": true, "quiet": true, "calm": true, "solid": true,
 	"plain": true, "gradient": true, "shifting": true, "moving": true, "animated": true,
+}
+
+// setTextColor takes the first colour named for the text; a second one ("'Vibes' in
+// pink and orange") blends into it. It reports whether it kept c.
+func (b *brief) setTextColor(c string) bool {
+	switch {
+	case b.TextColor == "":
+		b.TextColor = c
+	case b.TextColor2 == "" && c != b.TextColor:
+		b.TextColor2 = c
+	default:
+		return false
+	}
+	return true
 }
 
 // setBackground takes the first background colour named; a second one ("gradient

@@ -788,13 +788,19 @@ func (c *composer) text(q int, a0, a1 float64) {
 		Start: a0, Y: c.textY, Size: c.textSize(c.bd.Texts[q]), Color: c.bd.Palette.Text, Reveal: c.sp.Reveal,
 		Weight: map[koda.Style]int{koda.StyleSmooth: 700}[c.bd.Base]}
 	c.placeText(e, q)
+	if c.b.TextColor2 != "" && e.Color == c.b.TextColor {
+		e.Color2 = c.b.TextColor2 // "the word 'Vibes' in pink and orange": a blend of both
+	}
+	if c.b.Stack {
+		c.stackText(e, q, a0, a1)
+	}
 	reveal := math.Min(1.4, d*0.6)
 	c.emove(e, "progress", a0, a0, 0, "")
 	c.emove(e, "progress", a0, a0+reveal, 1, "linear")
 	// A slow breath keeps the held title alive.
 	c.emove(e, "scale", a0+reveal, a0+reveal, 0.97, "")
 	c.emove(e, "scale", a0+reveal, c.bd.Total, 1.02, "easeInOutSine")
-	if prev := c.shown; prev != nil {
+	if prev := c.shown; prev != nil && !c.b.Stack {
 		c.emove(prev, "opacity", a0, a0+0.4, 0, "easeInCubic")
 		c.emove(prev, "y", a0, a0+0.4, prev.Y-0.12, "easeInCubic")
 		prev.End = round3(a0 + 0.45)

@@ -922,8 +922,10 @@ func (c *composer) alternate(a0, a1 float64) {
 	}
 }
 
-// textMotion types a quote the prompt says is typed.
+// textMotion types a quote the prompt says is typed, and plays the verbs the words do
+// themselves (wordsAct): a slam at the camera, a bounce in, a float.
 func (c *composer) textMotion(e *scene.Element, q int, a0, a1 float64) {
+	c.wordsMotion(e, q, a0, a1)
 	for _, bt := range c.b.Beats {
 		if !containsStr(bt.Actions, "type") {
 			continue
@@ -939,4 +941,67 @@ func (c *composer) textMotion(e *scene.Element, q int, a0, a1 float64) {
 			return
 		}
 	}
+}
+
+// wordsMotion plays the verbs quote q does itself on its text element e, shown from a0
+// in a scene ending at a1.
+func (c *composer) wordsMotion(e *scene.Element, q int, a0, a1 float64) {
+	d := a1 - a0
+	rest := c.bd.Total - a0
+	for _, a := range c.b.wordsActions(q) {
+		switch a {
+		case "slam", "zoom":
+			// The whole word at once, coming at the camera and landing with a jolt.
+			e.Reveal = "fade"
+			c.setProgress(e, a0, a0+0.05)
+			c.motion(e, scene.Motion{Type: scene.MotionSlam, Start: a0, End: a0 + math.Min(d, 1.6), Shake: 0.03})
+		case "bounce":
+			// Drops in from the top of a hop and bounces to rest (a fractional count
+			// starts the first arc at its top).
+			e.Reveal = "fade"
+			c.setProgress(e, a0, a0+0.05)
+			c.motion(e, scene.Motion{Type: scene.MotionBounce, Start: a0, End: a0 + math.Min(d*0.85, 2.4), Amp: 0.55, Count: 3.5, Decay: 0.5, Squash: 0.7})
+		case "float", "bob":
+			c.motion(e, scene.Motion{Type: scene.MotionFloat, Start: a0, End: c.bd.Total, Amp: 0.05, Count: math.Max(1, math.Round(rest/2.5))})
+		case "spin":
+			c.motion(e, scene.Motion{Type: scene.MotionSpin, Start: a0, End: a0 + d*0.8, Count: 1, Ease: "easeInOutCubic"})
+		case "pulse":
+			c.motion(e, scene.Motion{Type: scene.MotionPulse, Start: a0, End: c.bd.Total, Amp: 0.08, Count: math.Max(2, math.Round(rest/0.9))})
+		case "wiggle":
+			c.motion(e, scene.Motion{Type: scene.MotionWiggle, Start: a0, End: a1, Amp: 8, Count: math.Max(2, math.Round(d/0.4))})
+		case "twinkle":
+			c.motion(e, scene.Motion{Type: scene.MotionTwinkle, Start: a0, End: a1, Count: math.Max(2, math.Round(d/0.7)), Amp: 0.6})
+		case "pop":
+			e.Reveal = "pop"
+		case "fade":
+			e.Reveal = "fade"
+		case "rise":
+			c.motion(e, scene.Motion{Type: scene.MotionSlide, Start: a0, End: a0 + math.Min(d*0.7, 1.2), FromY: 0.6, Ease: "easeOutCubic"})
+		case "fall":
+			c.motion(e, scene.Motion{Type: scene.MotionSlide, Start: a0, End: a0 + math.Min(d*0.8, 1.4), FromY: -1.3, Ease: "easeOutBounce"})
+		case "slide", "fly":
+			c.motion(e, scene.Motion{Type: scene.MotionSlide, Start: a0, End: a0 + math.Min(d*0.7, 1.2), FromX: -1.5, Ease: "easeOutCubic"})
+		}
+	}
+}
+
+// setProgress replaces a text's reveal with one over [t0, t1].
+func (c *composer) setProgress(e *scene.Element, t0, t1 float64) {
+	tr := trackOf(e)
+	tr["progress"] = []scene.Keyframe{{T: round3(t0), V: 0}, {T: round3(t1), V: 1}}
+}
+
+// stackText places quote q as a line of a stack: every quote keeps its line, centred as
+// a block, and each rises into place as it comes ("three lines stack up one by one").
+func (c *composer) stackText(e *scene.Element, q int, a0, a1 float64) {
+	n := len(c.bd.Texts)
+	size := 0.11
+	for _, t := range c.bd.Texts {
+		size = math.Min(size, textSize(t))
+	}
+	// The block fits the frame's height: n lines 1.3 sizes apart.
+	size = math.Min(size, 1.5/(float64(n)*frameK*1.3))
+	e.Size = round3(size)
+	e.Y = round3(c.textY + (float64(q)-float64(n-1)/2)*size*frameK*1.3)
+	c.motion(e, scene.Motion{Type: scene.MotionSlide, Start: a0, End: a0 + math.Min((a1-a0)*0.6, 0.8), FromY: 0.35, Ease: "easeOutBack"})
 }

@@ -368,18 +368,19 @@ func indexFold(list []string, s string) int {
 }
 
 var (
-	pieRE       = regexp.MustCompile(`(?i)\bpie\b`)
-	donutRE     = regexp.MustCompile(`(?i)\b(?:donut|doughnut|ring chart)\b`)
-	lineRE      = regexp.MustCompile(`(?i)\b(?:line (?:graph|chart|plot)|trend ?line|sparkline|line over|graph (?:rising|falling|climbing|growing|going)|graph of .* over)\b`)
-	barRE       = regexp.MustCompile(`(?i)\b(?:bar|bars|column|columns|histogram)\b`)
-	chartRE     = regexp.MustCompile(`(?i)\b(?:chart|graph|plot|bars|histogram|statistics|stats|metrics)\b`)
-	countdownRE = regexp.MustCompile(`(?i)\b(?:count(?:s|ing)?[ -]?down|timer)\b`)
-	checklistRE = regexp.MustCompile(`(?i)\b(?:check ?list|to-?do(?: list)?|task list|check ?boxe?s?|tick(?:ed|s)? off|check(?:ed|s)? off|checking off|ticking off)\b`)
-	clockRE     = regexp.MustCompile(`(?i)\b(?:clock|watch face|wall clock|stopwatch)\b`)
-	progressRE  = regexp.MustCompile(`(?i)\b(?:progress|loading|upload(?:ing)?|download(?:ing)?) ?(?:bar|meter|indicator)\b|\bprogress\b.*\b(?:fills?|to|reach(?:es)?)\b.*%`)
-	counterRE   = regexp.MustCompile(`(?i)\b(?:counter|count(?:s|ing)? up|ticks? up|odometer|tally|number (?:counting|rising|climbing|going up|ticking)|counts? to)\b`)
-	risingRE    = regexp.MustCompile(`(?i)\b(?:ris(?:e|es|ing)|grow(?:s|ing|th)?|increas(?:e|es|ing)|climb(?:s|ing)?|up(?:ward)?|gain(?:s|ing)?)\b`)
-	fallingRE   = regexp.MustCompile(`(?i)\b(?:fall(?:s|ing)?|declin(?:e|es|ing)|drop(?:s|ping)?|decreas(?:e|es|ing)|down(?:ward)?|shrink(?:s|ing)?)\b`)
+	pieRE        = regexp.MustCompile(`(?i)\bpie\b`)
+	donutRE      = regexp.MustCompile(`(?i)\b(?:donut|doughnut|ring chart)\b`)
+	lineRE       = regexp.MustCompile(`(?i)\b(?:line (?:graph|chart|plot)|trend ?line|sparkline|line over|graph (?:rising|falling|climbing|growing|going)|graph of .* over)\b`)
+	graphDrawnRE = regexp.MustCompile(`(?i)\b(?:graph|plot)\b.*\b(?:draw(?:s|ing|n)?|left to right|traces?|tracing)\b`)
+	barRE        = regexp.MustCompile(`(?i)\b(?:bar|bars|column|columns|histogram)\b`)
+	chartRE      = regexp.MustCompile(`(?i)\b(?:chart|graph|plot|bars|histogram|statistics|stats|metrics)\b`)
+	countdownRE  = regexp.MustCompile(`(?i)\b(?:count(?:s|ing)?[ -]?down|timer)\b`)
+	checklistRE  = regexp.MustCompile(`(?i)\b(?:check ?list|to-?do(?: list)?|task list|check ?boxe?s?|tick(?:ed|s)? off|check(?:ed|s)? off|checking off|ticking off)\b`)
+	clockRE      = regexp.MustCompile(`(?i)\b(?:clock|watch face|wall clock|stopwatch)\b`)
+	progressRE   = regexp.MustCompile(`(?i)\b(?:progress|loading|upload(?:ing)?|download(?:ing)?) ?(?:bar|meter|indicator)\b|\bprogress\b.*\b(?:fills?|to|reach(?:es)?)\b.*%`)
+	counterRE    = regexp.MustCompile(`(?i)\b(?:counter|count(?:s|ing)? up|ticks? up|odometer|tally|number (?:counting|rising|climbing|going up|ticking)|counts? to)\b`)
+	risingRE     = regexp.MustCompile(`(?i)\b(?:ris(?:e|es|ing)|grow(?:s|ing|th)?|increas(?:e|es|ing)|climb(?:s|ing)?|up(?:ward)?|gain(?:s|ing)?)\b`)
+	fallingRE    = regexp.MustCompile(`(?i)\b(?:fall(?:s|ing)?|declin(?:e|es|ing)|drop(?:s|ping)?|decreas(?:e|es|ing)|down(?:ward)?|shrink(?:s|ing)?)\b`)
 )
 
 // dataKinds lists the data elements a prompt asks for, in prompt order.
@@ -415,6 +416,8 @@ func dataKinds(s string) []string {
 			kind = dataLine
 		case !barRE.MatchString(s) && axisLabels(s) != nil && strings.Contains(strings.ToLower(s), "graph"):
 			kind = dataLine // "a graph over the week" is a line
+		case !barRE.MatchString(s) && graphDrawnRE.MatchString(s):
+			kind = dataLine // "a graph of user growth drawing from left to right": a pen's line
 		}
 		at := loc[0]
 		for _, re := range []*regexp.Regexp{pieRE, donutRE, lineRE, barRE} {
@@ -733,9 +736,9 @@ var (
 	sentenceEndRE = regexp.MustCompile(`[.!?](?:\s+|$)|\n`)
 	chartNounRE   = regexp.MustCompile(`\b(?:(?:line|bar|column|pie|donut|doughnut|area)\s+)?(?:chart|graph|plot|histogram)s?\b`)
 	titleLeadRE   = regexp.MustCompile(`(?i)^\s*(?:of|showing|for|with|about|on)\b\s*`)
-	titleTailRE   = regexp.MustCompile(`(?i)\b(?:rising|growing|falling|climbing|dropping|that (?:rises|grows|falls)|animated|animating|which|where|with|showing|comparing|compares|versus|vs)\b.*$`)
-	titleLeadAdj  = regexp.MustCompile(`(?i)^(?:(?:a|an|the|my|our|your|show|shows|animate|create|make|draw|smooth|simple|minimal|clean|playful|animated|elegant|cinematic|neon|pastel|bold|colou?rful|big|small|nice|modern)(?:\s+|$))+`)
-	titlePrepRE   = regexp.MustCompile(`(?i)^(?:(?:from|over|to|between|for|by|in|of|on|across|during)(?:\s+|$))+|(?:\s+(?:from|over|to|between|for|by|in|of|on|across|during))+$`)
+	titleTailRE   = regexp.MustCompile(`(?i)\b(?:rising|growing|falling|climbing|dropping|that (?:rises|grows|falls)|animated|animating|drawing|draws|drawn|tracing|which|where|with|showing|comparing|compares|versus|vs)\b.*$`)
+	titleLeadAdj  = regexp.MustCompile(`(?i)^(?:(?:a|an|the|my|our|your|show|shows|animate|create|make|draw|smooth|simple|minimal|clean|playful|animated|elegant|cinematic|neon|pastel|bold|colou?rful|big|small|nice|modern|vertical|horizontal|square|portrait|landscape|story|stories|reel|reels|tiktok|instagram|youtube|post|video|clip|short|shorts)(?:\s+|$))+`)
+	titlePrepRE   = regexp.MustCompile(`(?i)^(?:(?:from|over|to|between|for|by|in|of|on|across|during)(?:\s+|$))+|(?:\s+(?:from|over|to|between|for|by|in|of|on|across|during|as(?:\s+(?:a|an|the))?))+$`)
 	titleInRE     = regexp.MustCompile(`(?i)\s+in\s+[a-z]+(?:\s+[a-z]+)?$`)
 	titleCountRE  = regexp.MustCompile(`(?i)\d+\s+(?:segments?|slices?|bars?|items?|values?|parts?|points?|categories|columns?)`)
 )
@@ -756,6 +759,14 @@ func cleanTitle(c string) string {
 		}
 	}
 	c = titleLeadAdj.ReplaceAllString(c, "")
+	// A colour is the look, not the name: "a green graph" is no chart titled "Green".
+	var kept []string
+	for _, w := range strings.Fields(c) {
+		if !isColorTok(strings.ToLower(w)) {
+			kept = append(kept, w)
+		}
+	}
+	c = strings.Join(kept, " ")
 	c = strings.TrimSpace(titlePrepRE.ReplaceAllString(strings.TrimSpace(c), ""))
 	c = strings.TrimSpace(strings.Trim(c, ":-–—, "))
 	if c == "" || len(strings.Fields(c)) > 6 || strings.ContainsAny(c, `"“”«`) || titleCountRE.MatchString(c) {

@@ -200,6 +200,9 @@ func TestChartTitle(t *testing.T) {
 		"a pie chart of 40% red, 35% blue, 25% yellow":           "",
 		"A bar chart of revenue growing in green":                "Revenue",
 		"Create a simple animated graph of signups, in blue ink": "Signups",
+		// A colour is the chart's look and the video's format no part of its name.
+		"A green graph of user growth drawing from left to right, subtle": "User growth",
+		"Vertical story poll results as a bar chart: Yes 70, No 30":       "Poll results",
 	} {
 		kind := dataBar
 		if k := dataKinds(in); len(k) > 0 {
@@ -207,6 +210,21 @@ func TestChartTitle(t *testing.T) {
 		}
 		if d := readData(kind, in); d.Title != want {
 			t.Errorf("title of %q = %q, want %q", in, readData(kind, in).Title, want)
+		}
+	}
+}
+
+// TestDrawnGraphIsALine: a graph that draws itself from left to right is a pen's line,
+// not bars.
+func TestDrawnGraphIsALine(t *testing.T) {
+	for in, want := range map[string]string{
+		"A green graph of user growth drawing from left to right, subtle": dataLine,
+		"A graph of signups that draws itself":                            dataLine,
+		"A bar graph of signups drawing in":                               dataBar,
+		"A graph of signups":                                              dataBar,
+	} {
+		if k := dataKinds(in); len(k) == 0 || k[0] != want {
+			t.Errorf("kinds of %q = %v, want %s first", in, k, want)
 		}
 	}
 }

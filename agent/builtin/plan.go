@@ -74,7 +74,9 @@ func newBoard(b *brief, style koda.Style, note string, total float64) *board {
 	for i, bt := range b.Beats {
 		var sc []role
 		if len(bt.Actions) > 0 || len(bt.Subjects) > 0 {
-			if !(len(bt.Quotes) > 0 && onlyAppear(bt.Actions) && len(bt.Subjects) == 0) {
+			// Quoted words that do the verb themselves ("'LAUNCH' slams onto the screen")
+			// play it in their own text scene.
+			if !(len(bt.Quotes) > 0 && onlyAppear(bt.Actions) && len(bt.Subjects) == 0) && b.wordsAct(i) < 0 {
 				sc = append(sc, role{Kind: roleAction, Index: i})
 			}
 		}
@@ -299,8 +301,8 @@ func planTitle(b *brief, bd *board) string {
 	var parts []string
 	if s := primarySubject(b); s != nil {
 		noun := s.Noun
-		if name := colorName(bd.Palette.subjectColor(b, 0)); name != "" && s.Kind != "particles" {
-			noun = name + " " + noun
+		if name := colorName(bd.Palette.subjectColor(b, 0)); name != "" && !strings.HasPrefix(name, "#") && s.Kind != "particles" {
+			noun = name + " " + noun // (a shade without a name is no word of a title)
 		}
 		act := ""
 		if len(b.Actions) > 0 {

@@ -242,6 +242,7 @@ func init() {
 
 var (
 	oneByOneRE  = regexp.MustCompile(`\bone by one\b`)
+	stackRE     = regexp.MustCompile(`\b(?:stack(?:s|ed|ing)?|piles? up|piling up)\b`)
 	alternateRE = regexp.MustCompile(`\b(?:alternately|alternating|alternate)\b`)
 	clauseCount = regexp.MustCompile(`\b([0-9]+|one|two|three|four|five|six|seven|eight|nine|ten|once|twice|thrice)\s*(times|x\b|turns?|revolutions?|laps?|loops?|rounds?|hops?|bounces?|beats?|swings?|flips?)?`)
 	trailRE     = regexp.MustCompile(`\b(dotted|dashed|dots|solid|trail|streak|line|path)\b`)
@@ -340,4 +341,49 @@ func containsStr(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// wordsAct is the quote that plays the verbs of beat bi, or -1: a clause that names no
+// drawing but quotes words ("'LAUNCH' slams onto the screen", "the word 'JUMP'
+// bounces in"), or, in a prompt that draws nothing, a clause of verbs after quoted
+// words ("The word 'Vibes' in pink, floating gently").
+func (b *brief) wordsAct(bi int) int {
+	if bi < 0 || bi >= len(b.Beats) {
+		return -1
+	}
+	bt := b.Beats[bi]
+	if len(bt.Subjects) > 0 || len(bt.Actions) == 0 {
+		return -1
+	}
+	if len(bt.Quotes) > 0 {
+		return bt.Quotes[0]
+	}
+	for _, s := range b.Subjects {
+		if s.Kind != "particles" {
+			return -1 // "then it spins" is the drawing's
+		}
+	}
+	for k := bi - 1; k >= 0; k-- {
+		if len(b.Beats[k].Subjects) > 0 {
+			return -1
+		}
+		if q := b.Beats[k].Quotes; len(q) > 0 {
+			return q[len(q)-1]
+		}
+	}
+	return -1
+}
+
+// wordsActions are the verbs quote q plays itself (wordsAct).
+func (b *brief) wordsActions(q int) []string {
+	var out []string
+	for bi, bt := range b.Beats {
+		if b.wordsAct(bi) != q {
+			continue
+		}
+		for _, a := range bt.Actions {
+			out = appendUnique(out, a)
+		}
+	}
+	return out
 }

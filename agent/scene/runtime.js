@@ -134,6 +134,11 @@
     return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
   }
   function rgba(hex, a) { var c = rgb(hex); return 'rgba(' + c[0] + ',' + c[1] + ',' + c[2] + ',' + a + ')'; }
+  // mix blends two colours: k = 0 is a, 1 is b.
+  function mix(a, b, k) {
+    var p = rgb(a), q = rgb(b);
+    return 'rgb(' + Math.round(lerp(p[0], q[0], k)) + ',' + Math.round(lerp(p[1], q[1], k)) + ',' + Math.round(lerp(p[2], q[2], k)) + ')';
+  }
   // shade mixes towards white (amt > 0) or black (amt < 0).
   function shade(hex, amt) {
     var c = rgb(hex), tgt = amt > 0 ? 255 : 0, k = Math.abs(amt);
@@ -487,7 +492,8 @@
         var x = x0 + offs[i] + spacing * i, cw = offs[i + 1] - offs[i];
         caretX = x + cw; caretY = y;
         ctx.save();
-        ctx.fillStyle = e.color || '#ffffff';
+        // Two colours (color2) blend across the words, left to right.
+        ctx.fillStyle = e.color2 ? mix(e.color || '#ffffff', e.color2, clamp((x + cw / 2 - x0) / Math.max(1, width), 0, 1)) : (e.color || '#ffffff');
         var alpha = 1, dy = 0, sc = 1;
         if (mode === 'pop') { sc = ease('easeOutBack')(u); alpha = clamp(u * 2, 0, 1); dy = (1 - u) * fs * 0.2; }
         else if (mode === 'rise') { var eu = ease('easeOutCubic')(u); alpha = eu; dy = (1 - eu) * fs * 0.45; }
