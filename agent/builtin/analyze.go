@@ -127,6 +127,11 @@ var squareAspectNext = map[string]bool{"video": true, "format": true, "frame": t
 var ambiguousNouns = map[string]bool{"line": true, "number": true, "progress": true, "space": true, "item": true,
 	"name": true, "sound": true, "score": true, "beat": true, "app": true, "icon": true}
 
+// greetingWords make a card the video's occasion ("holiday card", "birthday card").
+var greetingWords = map[string]bool{"holiday": true, "holidays": true, "greeting": true, "greetings": true, "birthday": true,
+	"christmas": true, "xmas": true, "valentine": true, "valentine's": true, "wedding": true, "thank-you": true, "anniversary": true,
+	"invitation": true, "festive": true, "season's": true}
+
 // sizeWords between an article and an ambiguous noun still introduce it ("a big number").
 var sizeWords = map[string]bool{"big": true, "huge": true, "large": true, "giant": true, "bold": true, "small": true, "single": true}
 
@@ -202,6 +207,7 @@ func analyze(prompt string) *brief {
 	b.readBeats(low)
 	b.Stack = len(b.Texts) >= 2 && stackRE.MatchString(low)
 	b.readMorph()
+	b.blobShapes()
 	b.nameTheLogo()
 	b.stillScenery()
 	b.readSceneWords(low)
@@ -372,6 +378,9 @@ func (b *brief) readSubjectsAndColors(tokens []string, low string) {
 		}
 		if kind == "text" {
 			continue // text nouns describe quotes or titles, handled with Texts
+		}
+		if kind == "card" && i > 0 && greetingWords[tokens[i-1]] {
+			continue // "a holiday card" is what the video is, not a product card in it
 		}
 		if i+1 < len(tokens) {
 			if _, next := subjectKinds[tokens[i+1]]; next || (tok == "square" && squareAspectNext[tokens[i+1]]) {

@@ -3,6 +3,7 @@ package builtin
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 
 	"github.com/kodahq/koda"
@@ -36,6 +37,9 @@ type composer struct {
 	group      []*scene.Element // speech bubbles that take turns
 	tileRow    []*scene.Element // tiles that flip one after another
 	quoteShown map[int]bool     // quotes shown inside a subject (a bubble's words)
+	backdrop   bool             // the background is the subject: it shifts, nothing stands in front
+	sleeper    *scene.Element   // a sleeping subject, and the Zzz it breathes out
+	zzzEl      *scene.Element
 }
 
 type pose struct{ X, Y float64 }
@@ -50,6 +54,9 @@ var kindSize = map[string]float64{
 }
 
 const groundY = 0.38
+
+// backdropRE: the prompt is about the background itself.
+var backdropRE = regexp.MustCompile(`\b(?:gradients?|backgrounds?|backdrops?|wallpaper)\b`)
 
 func newComposer(b *brief, bd *board) *composer {
 	return &composer{b: b, bd: bd, sp: styleTable[bd.Base], bounds: bd.timings(), texts: map[int]*scene.Element{},
@@ -86,9 +93,17 @@ func (c *composer) setup(title string) {
 		}
 	}
 	if len(drawn) == 0 && len(c.bd.Texts) == 0 {
-		// Nothing named: an abstract composition of the style's signature shape.
-		c.b.Subjects = append(c.b.Subjects, subject{Noun: "shape", Kind: scene.TypeCircle})
-		c.bd.Palette.Subjects = append(c.bd.Palette.Subjects, defaultSubjectColors[c.bd.Base][0])
+		if backdropRE.MatchString(strings.ToLower(c.b.Prompt)) {
+			// The background is the subject ("a slowly shifting gradient background"):
+			// faint motes drift over it, and it shifts (polish); no shape stands in front.
+			c.b.Subjects = append(c.b.Subjects, subject{Noun: "motes", Kind: scene.TypeParticles, Variant: "dust"})
+			c.bd.Palette.Subjects = append(c.bd.Palette.Subjects, "#ffffff")
+			c.backdrop = true
+		} else {
+			// Nothing named: an abstract composition of the style's signature shape.
+			c.b.Subjects = append(c.b.Subjects, subject{Noun: "shape", Kind: scene.TypeCircle})
+			c.bd.Palette.Subjects = append(c.bd.Palette.Subjects, defaultSubjectColors[c.bd.Base][0])
+		}
 		drawn = append(drawn, len(c.b.Subjects)-1)
 	}
 	solid := 0
@@ -523,6 +538,11 @@ func (c *composer) intro(a0, a1 float64) {
 			continue
 		}
 		in := math.Min(1.0, d*0.6)
+		if c.grows(i) {
+			// Fades in small, as prepareShapes set it: its own verb grows it.
+			c.emove(e, "opacity", t0, t0+in, 1, "easeOutCubic")
+			continue
+		}
 		switch c.bd.Base {
 		case koda.StylePlayful:
 			if c.bouncy[i] && !c.countedBounce(i) {
@@ -635,6 +655,12 @@ func (c *composer) action(beatIdx int, a0, a1 float64) {
 
 // signature is what a subject does when the prompt gives no verb: the style's motion.
 func (c *composer) signature(e *scene.Element) []string {
+	if e.Variant == "spinner" {
+		return []string{"spin"}
+	}
+	if pendulumNouns[e.Label] {
+		return []string{"swing"}
+	}
 	switch e.Type {
 	case scene.TypeChart, scene.TypeCounter, scene.TypeRing, scene.TypeWave, scene.TypeCountdown, scene.TypeChecklist,
 		scene.TypeClock, scene.TypeProgress:
@@ -975,6 +1001,12 @@ func (c *composer) polish() {
 	c.widgets()
 	bg := &c.d.Background
 	bg.Glow = c.bd.Palette.Glow
+	if c.backdrop {
+		// A shifting gradient: its angle turns half round and a glow of its second
+		// colour wanders over it.
+		bg.Drift = 180
+		bg.Glow = c.bd.Palette.Background[1]
+	}
 	switch c.bd.Base {
 	case koda.StyleCinematic:
 		c.d.Effects = scene.Effects{Vignette: 0.55, Letterbox: 0.075, LetterboxIn: math.Min(1.2, c.bd.Total/4)}
@@ -990,6 +1022,7 @@ func (c *composer) polish() {
 	}
 	c.polishSceneWords()
 	c.carrySteam()
+	c.carryZzz()
 	c.faceTravel()
 	for _, e := range c.subjects {
 		if e.Type != scene.TypeParticles && e.Type != scene.TypeCounter {

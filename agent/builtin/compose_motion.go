@@ -317,6 +317,151 @@ func (c *composer) prepareMotions() {
 	if steamRE.MatchString(strings.ToLower(c.b.Prompt)) {
 		c.steam()
 	}
+	c.prepareShapes()
+}
+
+var (
+	concentricRE = regexp.MustCompile(`\b(?:concentric|ripples?|rippling)\b`)
+	sleepRE      = regexp.MustCompile(`\b(?:sleep(?:s|ing|y)?|asleep|napping|naps|dozing|dozes|snoozing|snoozes)\b`)
+)
+
+// Nouns that name their own motion: a spinner spins, a pendulum swings.
+var (
+	spinnerNouns  = map[string]bool{"spinner": true, "loader": true}
+	pendulumNouns = map[string]bool{"pendulum": true}
+)
+
+// pendulumCord is a pendulum's cord, in sizes of its bob: a long one, so the swing reads.
+const pendulumCord = 2.5
+
+// prepareShapes shapes subjects whose noun or state implies a look: a spinner is an arc
+// that turns, a pendulum a bob on a long cord, concentric circles are rings sharing a
+// centre, blobs are several soft outlines, a sleeping animal breathes out Zzz, and what
+// grows starts small.
+func (c *composer) prepareShapes() {
+	low := strings.ToLower(c.b.Prompt)
+	n := len(c.subjects)
+	for i := 0; i < n; i++ {
+		e := c.subjects[i]
+		s := c.b.Subjects[c.index[i]]
+		switch {
+		case e.Type == scene.TypeRing && spinnerNouns[s.Noun] && e.To == 0:
+			// An arc that never stops turning (a spinner has no percent to fill to).
+			e.Variant = "spinner"
+			c.motion(e, scene.Motion{Type: scene.MotionSpin, Start: 0, End: c.bd.Total, Count: math.Max(2, math.Round(c.bd.Total/1.1)), Ease: "linear"})
+		case pendulumNouns[s.Noun]:
+			// The pivot high, so bob and cord hang about the middle of the frame.
+			e.Y = round3(c.homes[i].Y - (1+pendulumCord)*e.Size*frameK*0.55)
+			c.homes[i].Y = e.Y
+			e.Color2 = c.bd.Palette.Text
+		case (e.Type == scene.TypeCircle || e.Type == scene.TypeRing) && concentricRE.MatchString(low):
+			c.concentric(i)
+		case e.Type == scene.TypeMorph && strings.HasSuffix(s.Noun, "s") && !strings.HasSuffix(s.Noun, "ss"):
+			c.several(i, 3)
+		}
+		if e.Type == scene.TypeAsset && sleepRE.MatchString(low) && i == c.firstSolid() {
+			c.zzz(e)
+		}
+		if c.grows(i) {
+			// Small at first, its base where the grown one stands (it grows up, not out).
+			k := 0.15
+			trackOf(e)["scale"] = []scene.Keyframe{{T: 0, V: k}}
+			trackOf(e)["y"] = []scene.Keyframe{{T: 0, V: round3(c.homes[i].Y + e.Size*frameK*(1-k))}}
+		}
+	}
+}
+
+func (c *composer) firstSolid() int {
+	for i, e := range c.subjects {
+		if e.Type != scene.TypeParticles {
+			return i
+		}
+	}
+	return -1
+}
+
+// grows: subject i grows in the prompt and is a drawing (a chart or counter grows by
+// its own progress).
+func (c *composer) grows(i int) bool {
+	e := c.subjects[i]
+	switch e.Type {
+	case scene.TypeAsset, scene.TypeCircle, scene.TypeRect, scene.TypeStar, scene.TypeHeart, scene.TypeTriangle, scene.TypeIcon:
+		return len(c.beatsWith(i, "grow")) > 0
+	}
+	return false
+}
+
+// concentric turns circle i into four rings around one centre; the action's stagger
+// makes them pulse one after another, outwards.
+func (c *composer) concentric(i int) {
+	first := c.subjects[i]
+	first.Type = scene.TypeRing
+	rings := []*scene.Element{first}
+	for k := 1; k < 4; k++ {
+		rings = append(rings, c.clone(i, fmt.Sprintf("%s-%d", first.ID, k+1)))
+	}
+	for k, e := range rings {
+		e.Size = round3(0.07 + 0.075*float64(k))
+		e.X, e.Y = c.homes[i].X, c.homes[i].Y
+		c.homes[c.indexOf(e)] = pose{e.X, e.Y}
+	}
+}
+
+// several makes subject i n of a kind, side by side, each in its own colour of the
+// palette ("soft blobs morph and drift").
+func (c *composer) several(i, n int) {
+	first := c.subjects[i]
+	cols := []string{first.Color}
+	if np, ok := namedPalettes[c.b.PaletteName]; ok {
+		cols = np.Subjects
+	} else {
+		cols = append(cols, c.recolors(first)...)
+	}
+	group := []*scene.Element{first}
+	for k := 1; k < n; k++ {
+		group = append(group, c.clone(i, fmt.Sprintf("%s-%d", first.ID, k+1)))
+	}
+	size, home := first.Size, c.homes[i]
+	for k, e := range group {
+		e.X = round3(home.X + slotX(n, k))
+		e.Y = round3(home.Y + 0.12*float64(k%2*2-1))
+		e.Size = round3(size * (0.65 - 0.1*float64(k%2)))
+		e.Seed = first.Seed + 13*k
+		e.Color = cols[k%len(cols)]
+		c.homes[c.indexOf(e)] = pose{e.X, e.Y}
+	}
+}
+
+// zzz: a sleeping subject breathes out Zzz that rise and fade above it.
+func (c *composer) zzz(e *scene.Element) {
+	c.sleeper = e
+	z := &scene.Element{ID: "zzz", Type: scene.TypeAsset, Asset: "fluent:zzz", Label: "zzz",
+		X: round3(e.X + e.Size*0.9), Y: round3(e.Y - e.Size*frameK*0.75), Size: round3(e.Size * 0.35), In: e.ID,
+		Motions: []*scene.Motion{{Type: scene.MotionRise, Start: 0.4, End: c.bd.Total, Count: 3, Amp: 0.35, Period: 2.4}}}
+	c.d.Elements = append(c.d.Elements, z)
+	c.zzzEl = z
+}
+
+// carryZzz moves the Zzz with the sleeper when it makes room for text.
+func (c *composer) carryZzz() {
+	if c.zzzEl == nil || c.sleeper == nil {
+		return
+	}
+	for _, prop := range []string{"x", "y"} {
+		kfs := c.sleeper.Tracks[prop]
+		if len(kfs) == 0 {
+			continue
+		}
+		off := c.zzzEl.Y - c.sleeper.Y
+		if prop == "x" {
+			off = c.zzzEl.X - c.sleeper.X
+		}
+		out := make([]scene.Keyframe, len(kfs))
+		for k, kf := range kfs {
+			out[k] = scene.Keyframe{T: kf.T, V: round3(kf.V + off), Ease: kf.Ease}
+		}
+		trackOf(c.zzzEl)[prop] = out
+	}
 }
 
 // outlinePaths are the SVG outlines (2×2 box) a shape is drawn along when the prompt
@@ -678,6 +823,14 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 		}
 		c.motion(e, m)
 		return true
+	case "grow":
+		if !c.grows(i) {
+			return false
+		}
+		// From the small start (prepareShapes) to full size, its base staying put.
+		c.emove(e, "scale", a0, a0+d*0.8, 1, "easeOutBack")
+		c.emove(e, "y", a0, a0+d*0.8, c.homes[i].Y, "easeOutBack")
+		return true
 	case "sweep":
 		if e.Type == "clock" {
 			return false
@@ -693,7 +846,18 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 		if n == 0 {
 			n = math.Max(2, math.Round(d/1.1))
 		}
-		c.motion(e, scene.Motion{Type: scene.MotionSwing, Start: a0, End: a1, Amp: 32, Count: n, Decay: 0.3})
+		m := scene.Motion{Type: scene.MotionSwing, Start: a0, End: a1, Amp: 32, Count: n, Decay: 0.3}
+		if pendulumNouns[c.b.Subjects[c.index[i]].Noun] {
+			// A pendulum keeps swinging, on its long cord, from the first frame to the last.
+			cord := pendulumCord
+			m = scene.Motion{Type: scene.MotionSwing, Start: 0, End: c.bd.Total, Amp: 30, Count: math.Max(2, math.Round(c.bd.Total/1.4)), Decay: 0.75, Length: &cord}
+			for _, o := range e.Motions {
+				if o.Type == scene.MotionSwing {
+					return true
+				}
+			}
+		}
+		c.motion(e, m)
 		return true
 	case "morph":
 		if e.Type != scene.TypeMorph || len(e.Shapes) < 2 {
@@ -811,6 +975,9 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 		c.motion(e, scene.Motion{Type: scene.MotionPulse, Start: a0, End: a0 + math.Min(d*0.9, 0.75*float64(count)), Amp: 0.2, Count: float64(count)})
 		return true
 	case "spin":
+		if e.Variant == "spinner" {
+			return true // spinning from the first frame (prepareShapes)
+		}
 		if bt != nil && containsStr(bt.Actions, "orbit") {
 			for _, o := range c.subjects {
 				if o != e && o.Type != scene.TypeParticles && c.orbits(e, o, clause) {

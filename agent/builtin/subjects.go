@@ -37,6 +37,8 @@ var notSubjects = map[string]bool{
 	"where": true, "when": true, "while": true, "then": true, "there": true, "here": true, "each": true,
 	"hello": true, "hi": true, "bye": true, "goodbye": true, "yes": true, "no": true, "ok": true, "okay": true,
 	"every": true, "all": true, "both": true, "once": true, "twice": true, "thrice": true, "past": true, "some": true, "any": true, "one": true, "ones": true, "other": true,
+	// a part of another drawing, not one of its own ("a gift box with a red bow")
+	"bow":     true,
 	"another": true, "very": true, "so": true, "too": true, "also": true, "just": true, "only": true, "again": true,
 	"get": true, "gets": true, "got": true, "make": true, "makes": true, "let": true, "lets": true, "leaving": true,
 	"leave": true, "like": true, "blinking": true, "blinks": true, "flashing": true, "as": true, "if": true, "until": true, "after": true,

@@ -313,7 +313,7 @@ func (b *brief) readMorph() {
 			if len(idx) == 1 {
 				// "a blob morphs": change into the next shape of a friendly cycle.
 				first := morphShapes[b.Subjects[idx[0]].Kind]
-				b.Subjects[idx[0]].Shapes = []string{first, map[string]string{"circle": "star", "star": "heart", "heart": "circle", "square": "circle", "triangle": "circle"}[first]}
+				b.Subjects[idx[0]].Shapes = []string{first, map[string]string{"circle": "star", "star": "heart", "heart": "circle", "square": "circle", "triangle": "circle", "blob": "circle"}[first]}
 				b.Subjects[idx[0]].Kind = "morph"
 			}
 			return
@@ -331,6 +331,20 @@ func (b *brief) readMorph() {
 		}
 		s.Kind = "morph"
 		return
+	}
+}
+
+// blobShapes: a blob is a soft outline that morphs (agent/scene has no still blob),
+// from blob to circle and back when the prompt names no other shape.
+func (b *brief) blobShapes() {
+	for i := range b.Subjects {
+		s := &b.Subjects[i]
+		if s.Kind == "blob" {
+			s.Kind, s.Shapes = "morph", []string{"blob", "circle", "blob"}
+		}
+		if s.Kind == "morph" && strings.Join(s.Shapes, ",") == "blob,circle" {
+			s.Shapes = append(s.Shapes, "blob") // and back to a blob
+		}
 	}
 }
 

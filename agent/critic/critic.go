@@ -104,6 +104,12 @@ func nested(a, b *scene.Element) bool {
 	return a.In != "" && a.In == b.ID || b.In != "" && b.In == a.ID
 }
 
+// concentric: two rings around one centre (ripples, a target) are hollow, so neither
+// hides the other.
+func concentric(a, b *scene.Element) bool {
+	return a.Type == scene.TypeRing && b.Type == scene.TypeRing && math.Abs(a.X-b.X) < 0.01 && math.Abs(a.Y-b.Y) < 0.01 && a.Size != b.Size
+}
+
 // Problem is one failed check.
 type Problem struct {
 	Check   string // "frame", "safe", "clip", "overlap", "covered", "contrast", "hidden"
@@ -254,7 +260,7 @@ func checkAt(d *scene.Description, f Frame, t float64) []Problem {
 	for i, a := range poses {
 		for j := i + 1; j < len(poses); j++ {
 			b := poses[j]
-			if a.text || b.text || circles(a.e) || circles(b.e) || nested(a.e, b.e) {
+			if a.text || b.text || circles(a.e) || circles(b.e) || nested(a.e, b.e) || concentric(a.e, b.e) {
 				continue
 			}
 			if a.box.inter(b.box).area() > CoverShare*math.Min(a.box.area(), b.box.area()) {

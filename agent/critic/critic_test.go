@@ -199,6 +199,22 @@ func TestSubjectInAnotherStaysInIt(t *testing.T) {
 	}
 }
 
+// Rings around one centre (ripples) are hollow and hide nothing; two discs on one
+// spot still do.
+func TestConcentricRingsStay(t *testing.T) {
+	d := base(&scene.Element{ID: "r1", Type: scene.TypeRing, Size: 0.08, Color: "#00897b"},
+		&scene.Element{ID: "r2", Type: scene.TypeRing, Size: 0.16, Color: "#00897b"},
+		&scene.Element{ID: "r3", Type: scene.TypeRing, Size: 0.24, Color: "#00897b"})
+	if ps := Check(d, Landscape); len(ps) > 0 {
+		t.Fatalf("concentric rings: %v", checks(ps))
+	}
+	d = base(&scene.Element{ID: "c1", Type: scene.TypeCircle, Size: 0.08, Color: "#00897b"},
+		&scene.Element{ID: "c2", Type: scene.TypeCircle, Size: 0.16, Color: "#00897b"})
+	if !has(Check(d, Landscape), "covered", "c2") {
+		t.Errorf("a disc over a disc: %v", checks(Check(d, Landscape)))
+	}
+}
+
 func TestLowContrastTextIsRecoloured(t *testing.T) {
 	d := base(&scene.Element{ID: "t", Type: scene.TypeText, Text: "Clean and simple", Size: 0.08, Color: "#f5f5f5"})
 	d.Background = scene.Background{Colors: []string{"#ffffff", "#eef2f7"}}

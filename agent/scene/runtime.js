@@ -817,12 +817,13 @@
       case 'ring': {
         // With a percent (to, suffix %) the arc fills to it and the number counts up in
         // the middle, what it measures under the number, both inside the ring.
-        var pct = e.suffix === '%' && e.to > 0 ? clamp(e.to / 100, 0, 1) : 1;
+        // A spinner (variant) is an open arc, turned by its spin motion.
+        var pct = e.variant === 'spinner' ? 0.7 : e.suffix === '%' && e.to > 0 ? clamp(e.to / 100, 0, 1) : 1;
         ctx.lineWidth = r * 0.2; ctx.lineCap = 'round';
         ctx.strokeStyle = rgba(color, 0.2); ctx.beginPath(); ctx.arc(0, 0, r, 0, 6.283); ctx.stroke();
         shadowOn(e, r); ctx.strokeStyle = color; ctx.beginPath();
         ctx.arc(0, 0, r, -Math.PI / 2, -Math.PI / 2 + 6.283 * Math.max(0.001, prog * pct)); ctx.stroke(); shadowOff();
-        if (pct < 1 || e.suffix === '%') {
+        if (e.variant !== 'spinner' && (pct < 1 || e.suffix === '%')) {
           var rtc = e.text_color || color, inner = r * 1.5;
           label(fmtNumber(e.to * prog, decimalsOf([e.to])) + '%', 0, e.sub ? -r * 0.14 : 0, r * 0.62, rtc, 'center', 800, inner);
           if (e.sub) label(e.sub, 0, r * 0.4, r * 0.2, rgba(rtc, 0.8), 'center', 600, r * 1.35);

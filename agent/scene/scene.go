@@ -216,7 +216,7 @@ type Element struct {
 	To      float64  `json:"to,omitempty"`
 	Prefix  string   `json:"prefix,omitempty"`
 	Suffix  string   `json:"suffix,omitempty"`
-	Variant string   `json:"variant,omitempty"` // particles: stars, confetti, bubbles, sparkles, snow, rain, spiral, dust, fireworks; wave: line (default) or fill
+	Variant string   `json:"variant,omitempty"` // particles: stars, confetti, bubbles, sparkles, snow, rain, spiral, dust, fireworks; wave: line (default) or fill; ring: spinner (an open arc)
 	Seed    int      `json:"seed,omitempty"`
 	Depth   float64  `json:"depth,omitempty"` // camera parallax factor; 0 means 1 (moves with the camera)
 	// In is the id of the element this one is in or on (a key in its lock, a fish in
