@@ -55,7 +55,7 @@ func (h *Handlers) splitRender(ctx context.Context, renderID string) (bool, erro
 	if !h.Lifecycle.CanSplit() {
 		return false, nil // nothing would count the chunks
 	}
-	r, err := h.Store.GetRender(ctx, renderID)
+	r, err := h.Lifecycle.GetRender(ctx, renderID)
 	if err != nil {
 		return false, fmt.Errorf("render %s: %w", renderID, err)
 	}
@@ -85,11 +85,11 @@ func chunkObject(r *koda.Render, attempt, i int) string {
 // liveChunkRender returns the render a chunk or stitch task works for, or nil when the
 // task is stale: the render finished, or a newer attempt split it again.
 func (h *Handlers) liveChunkRender(ctx context.Context, renderID string, attempt int) (*koda.Render, error) {
-	r, err := h.Store.GetRender(ctx, renderID)
+	r, live, err := h.Lifecycle.ChunkRender(ctx, renderID, attempt)
 	if err != nil {
 		return nil, fmt.Errorf("render %s: %w", renderID, err)
 	}
-	if r.Status.Done() || r.Attempts != attempt {
+	if !live {
 		h.log().Info("dropped stale chunk task", "render", renderID, "attempt", attempt, "current", r.Attempts, "status", r.Status)
 		return nil, nil
 	}

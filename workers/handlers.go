@@ -23,7 +23,6 @@ import (
 // Handlers holds what the task handlers work with. Fields are set by cmd/koda.
 type Handlers struct {
 	Lifecycle *lifecycle.Service
-	Store     koda.Store
 	Storage   koda.Storage
 	Queue     koda.Queue
 	Agent     koda.Agent
@@ -192,7 +191,7 @@ func (h *Handlers) countDeliveries(next asynq.HandlerFunc) asynq.HandlerFunc {
 		if derr != nil {
 			return err
 		}
-		d, gerr := h.Store.GetDelivery(context.WithoutCancel(ctx), a.DeliveryID)
+		d, _, gerr := h.Lifecycle.GetDelivery(context.WithoutCancel(ctx), a.DeliveryID)
 		if gerr != nil {
 			return err
 		}

@@ -39,7 +39,7 @@ func (h *Handlers) aggregateUsage(ctx context.Context, _ *asynq.Task, _ jobs.Usa
 
 // purgeIdempotency deletes idempotency records past koda.IdempotencyWindow.
 func (h *Handlers) purgeIdempotency(ctx context.Context, _ *asynq.Task, _ jobs.PurgeIdempotencyArgs) error {
-	n, err := h.Store.PurgeIdempotency(ctx, time.Now().Add(-koda.IdempotencyWindow))
+	n, err := h.Lifecycle.PurgeIdempotency(ctx)
 	if err != nil {
 		return err
 	}

@@ -227,3 +227,37 @@ func TestUsageJobRollsUp(t *testing.T) {
 		t.Error("maintenance:usage is not scheduled")
 	}
 }
+
+// The hourly idempotency job forgets keys past koda.IdempotencyWindow, answered or
+// still reserved, and keeps younger ones so retries within the window replay.
+func TestIdempotencyJobPurgesOldKeys(t *testing.T) {
+	ctx := context.Background()
+	b := setup(t)
+	now := time.Now().UTC()
+	keep := func(key string, age time.Duration) {
+		t.Helper()
+		if ok, err := b.store.ReserveIdempotency(ctx, &koda.IdempotencyRecord{TenantID: "acme", Key: key,
+			RequestHash: "h", CreatedAt: now.Add(-age)}); err != nil || !ok {
+			t.Fatalf("reserve %s: %v %v", key, ok, err)
+		}
+	}
+	keep("old-answered", koda.IdempotencyWindow+time.Hour)
+	if err := b.store.CompleteIdempotency(ctx, &koda.IdempotencyRecord{TenantID: "acme", Key: "old-answered",
+		StatusCode: 201, Body: []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	keep("old-reserved", koda.IdempotencyWindow+time.Minute)
+	keep("young", koda.IdempotencyWindow-time.Hour)
+	if err := b.h.purgeIdempotency(ctx, nil, jobs.PurgeIdempotencyArgs{}); err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]bool{"old-answered": false, "old-reserved": false, "young": true} {
+		_, err := b.store.GetIdempotency(ctx, "acme", key)
+		if got := err == nil; got != want {
+			t.Errorf("key %s kept=%v after the job, want %v (%v)", key, got, want, err)
+		}
+	}
+	if _, ok := DefaultSchedule[jobs.KindIdempotency]; !ok {
+		t.Error("maintenance:idempotency is not scheduled")
+	}
+}

@@ -53,7 +53,7 @@ func setup(t *testing.T) *bundle {
 	q := jobs.NewClient(cli)
 	h := &Handlers{
 		Lifecycle: &lifecycle.Service{Store: st, Queue: q, Logger: log, Chunks: rediskey.Chunks{Client: rdb}},
-		Store:     st, Queue: q, Logger: log, Metrics: metrics.New(),
+		Queue:     q, Logger: log, Metrics: metrics.New(),
 		Enqueuer: cli, Inspector: asynq.NewInspectorFromRedisClient(rdb), Redis: rdb,
 	}
 	return &bundle{rdb: rdb, conn: conn, store: st, h: h, cli: cli}

@@ -207,7 +207,7 @@ func (m *Main) startWorkers(ctx context.Context, redisURL string) error {
 	})
 	m.stills = &stills.Warm{Chromium: cmp.Or(c.Chromium, renderer.FindChromium())}
 	h := &workers.Handlers{
-		Lifecycle: m.lifecycle, Store: m.store, Storage: m.storage, Queue: jobs.NewClient(m.client),
+		Lifecycle: m.lifecycle, Storage: m.storage, Queue: jobs.NewClient(m.client),
 		// The builtin agent's critic looks at stills of its scenes in Chromium too.
 		// One warm browser serves every check: starting Chromium per check cost about a
 		// second per preview.

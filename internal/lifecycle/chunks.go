@@ -89,3 +89,14 @@ func (s *Service) FinishJoined(ctx context.Context, renderID string, attempt int
 	}
 	return nil
 }
+
+// ChunkRender returns the render a chunk or stitch task of the given attempt works for,
+// and whether that task is still live: a finished render, or one a newer attempt split
+// again, makes it stale, and its work must be dropped rather than counted.
+func (s *Service) ChunkRender(ctx context.Context, renderID string, attempt int) (*koda.Render, bool, error) {
+	r, err := s.Store.GetRender(ctx, renderID)
+	if err != nil {
+		return nil, false, err
+	}
+	return r, !r.Status.Done() && r.Attempts == attempt, nil
+}

@@ -169,3 +169,13 @@ func (s *Service) CleanOrphans(ctx context.Context) (int, error) {
 	}
 	return n, errors.Join(errs...)
 }
+
+// PurgeIdempotency deletes idempotency records older than koda.IdempotencyWindow,
+// answered or not, and returns how many it deleted.
+func (s *Service) PurgeIdempotency(ctx context.Context) (int64, error) {
+	n, err := s.Store.PurgeIdempotency(ctx, s.now().Add(-koda.IdempotencyWindow))
+	if err != nil {
+		return 0, fmt.Errorf("purge idempotency records: %w", err)
+	}
+	return n, nil
+}
