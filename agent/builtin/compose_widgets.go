@@ -76,6 +76,9 @@ func countOf(low string) int {
 func (c *composer) widgets() {
 	low := strings.ToLower(c.b.Prompt)
 	a0, a1 := c.actionSpan()
+	if checkRE.MatchString(low) && !downloadRE.MatchString(low) {
+		c.checkInCircle(low, a0, a1)
+	}
 	for i := 0; i < len(c.subjects); i++ {
 		e := c.subjects[i]
 		noun := strings.ToLower(c.b.Subjects[c.index[i]].Noun)
@@ -308,4 +311,39 @@ func (c *composer) clickButton(p, btn *scene.Element, a0, a1 float64) {
 	c.motion(btn, scene.Motion{Type: scene.MotionPulse, Start: t1, End: t1 + 0.35, Amp: -0.25, Count: 1})
 	c.motion(p, scene.Motion{Type: scene.MotionPulse, Start: t1, End: t1 + 0.35, Amp: -0.2, Count: 1})
 	c.sparkles(bx, by, t1, t1+1, btn.Color)
+}
+
+// checkInCircle: "a check mark draws itself inside a circle" — the circle (filled in
+// the asked colour) pops in, then a white check mark is drawn on it stroke by stroke.
+// A checklist's ticks are its own; a check mark already drawn is left alone.
+func (c *composer) checkInCircle(low string, a0, a1 float64) {
+	var circle *scene.Element
+	for k, e := range c.subjects {
+		switch {
+		case e.Type == scene.TypeChecklist, e.Type == scene.TypeIcon && e.Variant == "check":
+			return
+		case circle == nil && c.b.Subjects[c.index[k]].Noun == "circle" && (e.Type == scene.TypePath || e.Type == scene.TypeCircle || e.Type == scene.TypeRing):
+			circle = e
+		}
+	}
+	if circle == nil {
+		return
+	}
+	col := orDefault(circle.Color, "#43a047")
+	still(circle)
+	delete(trackOf(circle), "progress") // a filled circle, not a drawn ring
+	circle.Type, circle.Variant, circle.Path, circle.Color, circle.Size = scene.TypeCircle, "", "", col, math.Max(circle.Size, 0.2)
+	circle.Motions = append(circle.Motions, &scene.Motion{Type: scene.MotionPop, Start: 0.2, End: c.bd.Total})
+	t0, t1 := a0+(a1-a0)*0.1, a0+(a1-a0)*0.6
+	check := &scene.Element{ID: circle.ID + "-check", Type: scene.TypeIcon, Variant: "check", Label: "check mark", In: circle.ID,
+		X: circle.X, Y: circle.Y, Size: circle.Size, Color: col, Color2: "#ffffff", Start: t0,
+		Tracks: map[string][]scene.Keyframe{}, Motions: []*scene.Motion{{Type: scene.MotionDraw, Start: t0, End: t1}}}
+	for k, v := range circle.Tracks {
+		if k != "opacity" {
+			check.Tracks[k] = append([]scene.Keyframe(nil), v...)
+		}
+	}
+	c.insertAfter(circle, check)
+	c.motion(circle, scene.Motion{Type: scene.MotionPulse, Start: t1, End: t1 + 0.5, Amp: 0.15, Count: 1})
+	c.motion(check, scene.Motion{Type: scene.MotionPulse, Start: t1, End: t1 + 0.5, Amp: 0.15, Count: 1})
 }

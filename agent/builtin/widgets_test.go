@@ -101,6 +101,21 @@ func TestInterfaceWidgets(t *testing.T) {
 				t.Errorf("slides %+v, press %v: want the pointer gliding right onto the button, then the button pressed", s, press)
 			}
 		}},
+		{"A green check mark draws itself inside a circle", func(t *testing.T, d *scene.Description) {
+			var check *scene.Element
+			for _, e := range elementsOf(d, scene.TypeIcon) {
+				if e.Variant == "check" {
+					check = e
+				}
+			}
+			circles := elementsOf(d, scene.TypeCircle)
+			if check == nil || len(circles) != 1 || circles[0].Color != "#43a047" || check.In != circles[0].ID {
+				t.Fatalf("check %+v on circles %+v, want a check mark in one green circle", check, circles)
+			}
+			if len(check.Motions) == 0 || check.Motions[0].Type != scene.MotionDraw {
+				t.Errorf("check motions %+v, want it drawn", check.Motions)
+			}
+		}},
 	} {
 		t.Run(c.prompt[:12], func(t *testing.T) {
 			_, sb, _ := generate(t, c.prompt, "", 0)
