@@ -899,7 +899,7 @@ func checkColorUsed(used []string, name string) string {
 		if !ok {
 			continue
 		}
-		if n, de := nearestName(c); n == canonColor(name) && de <= ColorTolerance {
+		if n, de := nearestName(c); readsAs(n, name) && de <= ColorTolerance {
 			return ""
 		}
 		if de := deltaE(c, ref); de < best {
@@ -921,7 +921,7 @@ func checkBackground(bg []string, name string) string {
 			continue
 		}
 		n, de := nearestName(c)
-		if n == canonColor(name) && de <= ColorTolerance {
+		if readsAs(n, name) && de <= ColorTolerance {
 			return ""
 		}
 		got = append(got, fmt.Sprintf("%s (%s)", h, n))
@@ -945,6 +945,21 @@ var namedRef = map[string]rgb{
 	"coral": {255, 112, 67}, "brown": {109, 76, 65}, "beige": {215, 204, 200}, "cream": {255, 248, 225},
 	"white": {255, 255, 255}, "black": {17, 17, 17}, "grey": {158, 158, 158}, "silver": {192, 192, 192},
 	"mint": {74, 222, 128}, "peach": {255, 171, 145}, "charcoal": {54, 69, 79},
+	// Light and dark shades of a hue a person still names by the hue (see shadeOf):
+	// without them a pale pink is nearest beige and a deep purple nearest navy.
+	"light pink": {248, 187, 208}, "dark purple": {90, 24, 110},
+}
+
+// shadeOf names the colour each shade is a kind of: a sky blue is a blue, so it
+// answers a prompt's "blue", but a plain blue does not answer "sky blue". Navy stays
+// its own name: a prompt asking for blue and getting navy reads as dark, not blue.
+var shadeOf = map[string]string{"sky blue": "blue", "light pink": "pink", "dark purple": "purple"}
+
+// readsAs reports whether a colour whose nearest reference is nearest answers a
+// prompt's colour name: the same name, or a shade of it.
+func readsAs(nearest, asked string) bool {
+	asked = canonColor(asked)
+	return nearest == asked || shadeOf[nearest] == asked
 }
 
 var colorAliases = map[string]string{"golden": "gold", "gray": "grey", "aqua": "cyan", "turquoise": "cyan",

@@ -292,6 +292,8 @@ func TestHasColorNames(t *testing.T) {
 		{"cream", c(0xed, 0xe7, 0xda), true}, {"cream", c(255, 255, 255), false}, {"cream", c(0xfd, 0xd8, 0x35), false},
 		{"grey", c(0x90, 0x91, 0x95), true}, {"grey", c(0x1a, 0x24, 0x36), false},
 		{"brown", c(0x79, 0x44, 0x36), true}, {"brown", c(0xfb, 0x8c, 0x00), false},
+		{"pink", c(0xf6, 0xc9, 0xda), true}, {"pink", c(0xd7, 0xcc, 0xc8), false}, {"pink", c(0xfa, 0xf5, 0xf7), false},
+		{"blue", c(0x7c, 0xc4, 0xfa), true}, {"blue", c(0x43, 0xa0, 0x47), false},
 	} {
 		if got := hasColor(tc.dom, tc.name); got != tc.want {
 			t.Errorf("%s on %v: %v, want %v", tc.name, tc.dom, got, tc.want)
@@ -337,5 +339,26 @@ func TestCheckSceneDropsAndRises(t *testing.T) {
 	rain := sceneJSON("#333333", `{"id":"rain","type":"particles","variant":"rain","count":80}`)
 	if got := CheckScene(rain, agent.SuiteExpect{Subjects: []string{"rain|raindrop"}, Actions: []string{"fall"}}, nil); len(got) != 0 {
 		t.Errorf("rain particles are falling rain, got %q", got)
+	}
+}
+
+// TestColorShadesReadAsTheirHue: a person names a pale pink pink, a deep purple purple
+// and a sky blue blue; a shade still answers only its own hue (a green is no blue, a
+// sky blue asked for is not met by a navy, a pale pink is no purple).
+func TestColorShadesReadAsTheirHue(t *testing.T) {
+	for _, tc := range []struct {
+		hex, asked string
+		ok         bool
+	}{
+		{"#4e135d", "purple", true}, {"#f9c6d7", "pink", true}, {"#7cc4fa", "blue", true},
+		{"#f8bbd0", "pink", true},
+		{"#43a047", "blue", false}, {"#7cc4fa", "green", false}, {"#f9c6d7", "purple", false},
+		{"#4e135d", "navy", false}, {"#1a237e", "sky blue", false}, {"#1e88e5", "sky blue", false},
+		{"#d7ccc8", "pink", false}, {"#1a237e", "purple", false},
+	} {
+		got := checkColorUsed([]string{tc.hex}, tc.asked)
+		if (got == "") != tc.ok {
+			t.Errorf("%s asked as %s: %q, want ok=%v", tc.hex, tc.asked, got, tc.ok)
+		}
 	}
 }

@@ -184,11 +184,13 @@ var colorRules = map[string]colorRule{
 	"indigo": {hue: 232, tol: 12, minS: 0.35, minV: 0.3, maxV: 1},
 	"navy":   {hue: 232, tol: 18, minS: 0.4, minV: 0.15, maxV: 0.6},
 	"purple": {hue: 285, tol: 22, minS: 0.35, minV: 0.3, maxV: 1},
-	"pink":   {hue: 340, tol: 15, minS: 0.3, minV: 0.6, maxV: 1},
-	"white":  {minV: 0.92, maxV: 1, maxS: 0.08},
-	"black":  {minV: 0, maxV: 0.12, maxS: 1},
-	"grey":   {minV: 0.35, maxV: 0.85, maxS: 0.1},
-	"brown":  {hue: 22, tol: 16, minS: 0.35, minV: 0.2, maxV: 0.65},
+	// A pale pink (#f6c9da, saturation 0.18) is still pink to a person; its hue keeps
+	// it apart from beige and cream.
+	"pink":  {hue: 340, tol: 15, minS: 0.15, minV: 0.6, maxV: 1},
+	"white": {minV: 0.92, maxV: 1, maxS: 0.08},
+	"black": {minV: 0, maxV: 0.12, maxS: 1},
+	"grey":  {minV: 0.35, maxV: 0.85, maxS: 0.1},
+	"brown": {hue: 22, tol: 16, minS: 0.35, minV: 0.2, maxV: 0.65},
 	// Cream is a pale warm white: a yellow-orange hue with little saturation.
 	"cream": {hue: 45, tol: 20, minS: 0.04, maxS: 0.3, minV: 0.88, maxV: 1},
 }
