@@ -793,6 +793,11 @@ func (c *composer) textSize(s string) float64 {
 	if c.b.BigText && len([]rune(s)) <= 20 {
 		sz *= 1.35
 	}
+	// A lone word with nothing else drawn is the video's subject ("the word 'Vibes' in
+	// pink and orange", a neon 'OPEN'): it fills the frame like one, not a caption.
+	if len(c.b.Subjects) == 0 && len(c.bd.Texts) == 1 && !strings.ContainsAny(s, " \n") && len([]rune(s)) <= 10 {
+		sz = math.Max(sz, 0.22)
+	}
 	return sz
 }
 

@@ -53,6 +53,26 @@ func TestWordsPlayTheirVerbs(t *testing.T) {
 	}
 }
 
+// TestLoneWordIsBig: a lone word with nothing else drawn is the subject and is big; a
+// sentence, or a word beside a drawn subject, keeps its caption size.
+func TestLoneWordIsBig(t *testing.T) {
+	for _, tc := range []struct {
+		prompt, text string
+		big          bool
+	}{
+		{"The word 'Vibes' in pink and orange, floating gently", "Vibes", true},
+		{"Neon sign that flickers the word 'OPEN' in pink on a dark wall", "OPEN", true},
+		{"Welcome screen that says 'Welcome to the team, Sara!' with confetti", "Welcome to the team, Sara!", false},
+		{"A red ball bounces, then the word 'Boing' appears", "Boing", false},
+	} {
+		_, sb, _ := generate(t, tc.prompt, "", 0)
+		e := textOf(t, readScene(t, sb), tc.text)
+		if got := e.Size >= 0.2; got != tc.big {
+			t.Errorf("%q: size %g, want big=%v", tc.text, e.Size, tc.big)
+		}
+	}
+}
+
 // TestLinesStackUp: "three lines stack up one by one" keeps every line, one under the
 // other, each arriving after the last.
 func TestLinesStackUp(t *testing.T) {

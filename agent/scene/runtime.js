@@ -493,7 +493,12 @@
         caretX = x + cw; caretY = y;
         ctx.save();
         // Two colours (color2) blend across the words, left to right.
-        ctx.fillStyle = e.color2 ? mix(e.color || '#ffffff', e.color2, clamp((x + cw / 2 - x0) / Math.max(1, width), 0, 1)) : (e.color || '#ffffff');
+        // Two colours (color2) split the line: the first half of the letters (the middle
+        // one included) in one, the rest in the other. A blend across every letter leaves
+        // the middle a third colour (pink and orange read as coral).
+        var c0 = offs[1] / 2, c1 = (offs[line.length - 1] + offs[line.length]) / 2;
+        var second = (offs[i] + cw / 2 - c0) / Math.max(1, c1 - c0) > 0.5 + 1e-6;
+        ctx.fillStyle = e.color2 && second ? e.color2 : (e.color || '#ffffff');
         var alpha = 1, dy = 0, sc = 1;
         if (mode === 'pop') { sc = ease('easeOutBack')(u); alpha = clamp(u * 2, 0, 1); dy = (1 - u) * fs * 0.2; }
         else if (mode === 'rise') { var eu = ease('easeOutCubic')(u); alpha = eu; dy = (1 - eu) * fs * 0.45; }
@@ -819,7 +824,8 @@
         // the middle, what it measures under the number, both inside the ring.
         // A spinner (variant) is an open arc, turned by its spin motion.
         var pct = e.variant === 'spinner' ? 0.7 : e.suffix === '%' && e.to > 0 ? clamp(e.to / 100, 0, 1) : 1;
-        ctx.lineWidth = r * 0.2; ctx.lineCap = 'round';
+        // A spinner's arc is its whole body, so it is drawn thicker than a progress ring's.
+        ctx.lineWidth = r * (e.variant === 'spinner' ? 0.3 : 0.2); ctx.lineCap = 'round';
         ctx.strokeStyle = rgba(color, 0.2); ctx.beginPath(); ctx.arc(0, 0, r, 0, 6.283); ctx.stroke();
         shadowOn(e, r); ctx.strokeStyle = color; ctx.beginPath();
         ctx.arc(0, 0, r, -Math.PI / 2, -Math.PI / 2 + 6.283 * Math.max(0.001, prog * pct)); ctx.stroke(); shadowOff();
@@ -1127,12 +1133,14 @@
     if (last < n - 1 && frac > 0) pts.push([lerp(px(last), px(last + 1), frac), py(lerp(vals[last], vals[last + 1], frac))]);
     if (pts.length > 1 || n === 1) {
       var ag = ctx.createLinearGradient(0, top, 0, base);
-      ag.addColorStop(0, rgba(col, 0.35)); ag.addColorStop(1, rgba(col, 0));
+      // The area and a bold line carry the chart's colour: a hairline over a pale wash
+      // reads as grey from across the room, not as the green (or any) colour asked for.
+      ag.addColorStop(0, rgba(col, 0.55)); ag.addColorStop(1, rgba(col, 0.12));
       ctx.fillStyle = ag; ctx.beginPath(); ctx.moveTo(pts[0][0], base);
       for (var a = 0; a < pts.length; a++) ctx.lineTo(pts[a][0], pts[a][1]);
       ctx.lineTo(pts[pts.length - 1][0], base); ctx.closePath(); ctx.fill();
-      ctx.strokeStyle = col; ctx.lineWidth = r * 0.035; ctx.lineJoin = 'round'; ctx.lineCap = 'round';
-      shadowOn({ glow: 0.4, color: col }, r * 0.2);
+      ctx.strokeStyle = col; ctx.lineWidth = r * 0.06; ctx.lineJoin = 'round'; ctx.lineCap = 'round';
+      shadowOn({ glow: 0.25, color: col }, r * 0.12);
       ctx.beginPath();
       for (var p = 0; p < pts.length; p++) { if (p === 0) ctx.moveTo(pts[p][0], pts[p][1]); else ctx.lineTo(pts[p][0], pts[p][1]); }
       ctx.stroke(); shadowOff();
@@ -1414,9 +1422,11 @@
     ctx.save();
     ctx.fillStyle = col; ctx.strokeStyle = col;
     if (m.trail === 'solid') {
-      ctx.lineWidth = Math.max(1.5, r * 0.08); ctx.lineCap = 'round';
+      // A contrail is a bold streak that stays bright behind the plane; a hairline
+      // fading from the start reads as a scratch, not as the trail asked for.
+      ctx.lineWidth = Math.max(2, r * 0.14); ctx.lineCap = 'round';
       for (var j = 1; j < pts.length; j++) {
-        ctx.globalAlpha = 0.2 + 0.7 * j / pts.length;
+        ctx.globalAlpha = 0.35 + 0.65 * Math.min(1, 1.6 * j / pts.length);
         ctx.beginPath(); ctx.moveTo(pts[j - 1][0], pts[j - 1][1]); ctx.lineTo(pts[j][0], pts[j][1]); ctx.stroke();
       }
     } else {

@@ -26,7 +26,7 @@ import (
 // longest stretch where the element is visible, opaque, fully revealed and not shrunk,
 // and answers its middle (or -1 when no element carries the text).
 const pickTimeJS = `(function (want) {
-  var S = window.__scene, K = window.__koda, best = -1, bestLen = -1, found = false, color = '', on = [];
+  var S = window.__scene, K = window.__koda, best = -1, bestLen = -1, found = false, color = '', color2 = '', on = [];
   // As runtime.js: the shapes that show their words inside, and its luma().
   var LABELLED = { circle: 1, rect: 1, star: 1, heart: 1, triangle: 1, icon: 1, asset: 1, morph: 1 };
   function luma(hex) {
@@ -64,6 +64,8 @@ const pickTimeJS = `(function (want) {
         if (len > bestLen) {
           best = (runStart + end) / 2; bestLen = len;
           color = e.type === 'text' ? e.color : e.type === 'card' ? '#1f2937' : (e.text_color || e.color2 || '#ffffff');
+          // A text in two colours (runtime.js splits its letters between them).
+          color2 = e.type === 'text' ? (e.color2 || '') : '';
           // A card's words sit on the card, not on the backdrop; a labelled shape's (a
           // speech bubble saying "Hi!") on the shape, in its text colour or the one the
           // runtime picks for the shape's lightness.
@@ -82,7 +84,7 @@ const pickTimeJS = `(function (want) {
     }
   });
   return {t: found ? (bestLen < 0 ? -2 : best) : -1, color: color || '#ffffff',
-    background: on};
+    color2: color2, background: on};
 })(%s)`
 
 // readText renders the moment text is fully shown as a w×h still and reads it with
@@ -101,6 +103,7 @@ func (r *runner) readText(ctx context.Context, dir string, _ *scene.Description,
 	var pick struct {
 		T          float64  `json:"t"`
 		Color      string   `json:"color"`
+		Color2     string   `json:"color2"`
 		Background []string `json:"background"`
 	}
 	if err := chromedp.Run(tctx,
@@ -117,11 +120,19 @@ func (r *runner) readText(ctx context.Context, dir string, _ *scene.Description,
 		return "", fmt.Errorf("it is never fully shown (hidden, transparent, unrevealed or shrunk the whole time)")
 	}
 	// Legibility first: WCAG's 3:1 for large text against every background stop.
-	for _, bg := range pick.Background {
-		if c := contrastRatio(pick.Color, bg); c < MinTextContrast {
-			return "", fmt.Errorf("its colour %s has contrast %.1f:1 with the background %s, below %.0f:1", pick.Color, c, bg, MinTextContrast)
+	// A text in two colours is masked by both, and both must be legible.
+	inks := []string{pick.Color}
+	if pick.Color2 != "" {
+		inks = append(inks, pick.Color2)
+	}
+	for _, ink := range inks {
+		for _, bg := range pick.Background {
+			if c := contrastRatio(ink, bg); c < MinTextContrast {
+				return "", fmt.Errorf("its colour %s has contrast %.1f:1 with the background %s, below %.0f:1", ink, c, bg, MinTextContrast)
+			}
 		}
 	}
+	mask := strings.Join(inks, ",")
 	got, err := r.ocrAt(ctx, tctx, base, at, w, h, 1, text, keep, "")
 	if err != nil || textMatches(text, got) {
 		return got, err
@@ -129,13 +140,13 @@ func (r *runner) readText(ctx context.Context, dir string, _ *scene.Description,
 	// Tesseract loses light words on dark, busy backdrops that a person reads at a
 	// glance; having passed the contrast check, the words are read again from a mask
 	// of the pixels in the text's colour, at twice the size.
-	got2, err := r.ocrAt(ctx, tctx, base, at, w, h, 2, text, keep, pick.Color)
+	got2, err := r.ocrAt(ctx, tctx, base, at, w, h, 2, text, keep, mask)
 	if err != nil || textMatches(text, got2) {
 		return got + " | " + got2, err
 	}
 	// Doubled, a title's glyphs grow past the sizes tesseract was trained on (a bold
 	// "50%" 200 px high reads as "590%", and still does at 1×): at half size it reads.
-	got3, err := r.ocrAt(ctx, tctx, base, at, w, h, 0.5, text, keep, pick.Color)
+	got3, err := r.ocrAt(ctx, tctx, base, at, w, h, 0.5, text, keep, mask)
 	return got + " | " + got2 + " | " + got3, err
 }
 
@@ -292,14 +303,18 @@ func contrastRatio(a, b string) float64 {
 	return (la + 0.05) / (lb + 0.05)
 }
 
-// maskColor turns a still into black text on white: pixels near the text colour black,
-// everything else white.
-func maskColor(data []byte, hex string) ([]byte, error) {
+// maskColor turns a still into black text on white: pixels near a text colour (hexes,
+// comma-separated) black, everything else white.
+func maskColor(data []byte, hexes string) ([]byte, error) {
 	img, err := png.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("decode still: %w", err)
 	}
-	cr, cg, cb := hexToRGB(hex)
+	var inks [][3]float64
+	for _, h := range strings.Split(hexes, ",") {
+		r, g, b := hexToRGB(h)
+		inks = append(inks, [3]float64{r, g, b})
+	}
 	b := img.Bounds()
 	out := image.NewGray(b)
 	// Screenshots decode as NRGBA (opaque); reading Pix directly is ~50× faster than At.
@@ -313,10 +328,12 @@ func maskColor(data []byte, hex string) ([]byte, error) {
 			} else {
 				r, g, bb, _ = img.At(x, y).RGBA()
 			}
-			dr, dg, db := float64(r>>8)-cr, float64(g>>8)-cg, float64(bb>>8)-cb
 			v := uint8(255)
-			if dr*dr+dg*dg+db*db < 70*70 {
-				v = 0
+			for _, c := range inks {
+				dr, dg, db := float64(r>>8)-c[0], float64(g>>8)-c[1], float64(bb>>8)-c[2]
+				if dr*dr+dg*dg+db*db < 70*70 {
+					v = 0
+				}
 			}
 			out.Pix[(y-b.Min.Y)*out.Stride+(x-b.Min.X)] = v
 		}
