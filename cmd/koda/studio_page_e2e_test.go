@@ -158,7 +158,13 @@ func (b *studioBrowser) count(sel string) int {
 // waitJS waits until a JavaScript expression on the page is true.
 func (b *studioBrowser) waitJS(step string, d time.Duration, expr string) {
 	b.t.Helper()
-	b.runFor(step, d, chromedp.Poll(expr, nil, chromedp.WithPollingInterval(100*time.Millisecond)))
+	b.runFor(step, d, poll(expr, chromedp.WithPollingInterval(100*time.Millisecond)))
+}
+
+// poll waits for expr to be truthy for as long as the step's deadline allows:
+// chromedp.Poll's own 30 s default would cut a three-minute wait for a render short.
+func poll(expr string, opts ...chromedp.PollOption) chromedp.Action {
+	return chromedp.Poll(expr, nil, append(opts, chromedp.WithPollingTimeout(0))...)
 }
 
 func (b *studioBrowser) checkNoProblems() {
@@ -395,8 +401,8 @@ func TestStudioPersonPath(t *testing.T) {
 	// Feedback makes a second preview.
 	b.run("feedback", chromedp.SendKeys("#preview-feedback", "the ball should be blue", chromedp.ByQuery),
 		chromedp.Click("#send-feedback", chromedp.ByQuery))
-	b.runFor("second preview", 3*time.Minute, chromedp.Poll(fmt.Sprintf(
-		`(() => { const p = document.querySelector('#preview'); return !!p && p.dataset.render !== %q && !!document.querySelector('#approve-preview'); })()`, first), nil))
+	b.runFor("second preview", 3*time.Minute, poll(fmt.Sprintf(
+		`(() => { const p = document.querySelector('#preview'); return !!p && p.dataset.render !== %q && !!document.querySelector('#approve-preview'); })()`, first)))
 	if n := b.count(".bubble.user"); n == 0 {
 		t.Error("the feedback does not show in the conversation")
 	}
@@ -454,7 +460,7 @@ func TestStudioPersonPath(t *testing.T) {
 	// Re-render to one more preset, as a batch; its row gets its own progress and link.
 	b.run("rerender", chromedp.Click(`#rerender-presets input[value="tiktok"]`, chromedp.ByQuery),
 		chromedp.Click("#rerender-go", chromedp.ByQuery))
-	b.runFor("batch rendered", 3*time.Minute, chromedp.Poll(`document.querySelectorAll('#finals a.download').length === 2`, nil))
+	b.runFor("batch rendered", 3*time.Minute, poll(`document.querySelectorAll('#finals a.download').length === 2`))
 	var batched studioProject
 	c.do(http.MethodGet, "/v1/projects/"+id, nil, &batched)
 	var tiktok int
@@ -580,11 +586,11 @@ func TestStudioOperations(t *testing.T) {
 	}
 
 	// Deliveries to the failing receiver, with their attempts, and a redelivery.
-	b.runFor("deliveries", time.Minute, chromedp.Poll(`(async () => {
+	b.runFor("deliveries", time.Minute, poll(`(async () => {
 		document.querySelector('#delivery-status').dispatchEvent(new Event('change'));
 		await new Promise((r) => setTimeout(r, 300));
 		return [...document.querySelectorAll('#deliveries-card tr[data-delivery] td:nth-child(3)')].some((td) => Number(td.textContent) >= 1);
-	})()`, nil, chromedp.WithPollingInterval(time.Second)))
+	})()`, chromedp.WithPollingInterval(time.Second)))
 	b.run("attempts", chromedp.Click(`#deliveries-card tr[data-delivery] button`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#deliveries-card tr.detail table`, chromedp.ByQuery))
 	if got := b.text(`#deliveries-card tr.detail tbody tr td:nth-child(2)`); got != "503" {
