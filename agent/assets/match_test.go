@@ -67,6 +67,13 @@ func TestFindSynonym(t *testing.T) {
 		"blimp":     "tabler:zeppelin",
 		"bike":      "fluent:bicycle",
 		"cellphone": "fluent:mobile-phone",
+		// Names that say otherwise than their drawing: Tabler's location-pin is a
+		// paper-plane arrow, its dumbbell a kettlebell.
+		"location pin": "fluent:round-pushpin",
+		"map marker":   "fluent:round-pushpin",
+		"dumbbell":     "tabler:barbell",
+		"dumbbells":    "tabler:barbell",
+		"kettlebell":   "tabler:dumbbell",
 	} {
 		if m := find(t, phrase); m.ID != want || m.Substituted {
 			t.Errorf("Find(%q) = %s (substituted %v), want %s", phrase, m.ID, m.Substituted, want)

@@ -57,6 +57,11 @@ var synonyms = map[string]string{
 	"bag": "shopping bags", "shopping bag": "shopping bags", "cart": "shopping cart", "trolley": "shopping cart",
 	"glasses": "glasses", "spectacles": "glasses", "bubble": "bubbles", "bell": "bell", "key": "key", "lock": "locked",
 	"padlock": "locked", "pin": "round pushpin", "map pin": "round pushpin", "location": "round pushpin",
+	// Tabler's location-pin is a paper-plane arrow with a small pin: the pin people mean is the round one.
+	"location pin": "round pushpin", "map marker": "round pushpin", "location marker": "round pushpin",
+	"gps pin": "round pushpin", "map pointer": "round pushpin",
+	// Tabler's "dumbbell" draws a kettlebell and its "barbell" a dumbbell.
+	"dumbbell": "tabler:barbell", "hand weight": "tabler:barbell", "kettlebell": "tabler:dumbbell",
 	"flag": "triangular flag", "brain": "brain", "eye": "eye", "hand": "raised hand", "thumbs up": "thumbs up",
 	"camera": "camera", "video camera": "video camera", "tv": "television", "robot": "robot", "rocket": "rocket",
 	"ball": "soccer ball", "football": "soccer ball", "house": "house", "building": "office building",
