@@ -301,6 +301,10 @@ func normalizeHex(h string) string {
 	return h
 }
 
+// cardDevices are what a card about software shows: the device it runs on.
+var cardDevices = map[string]string{"app": "mobile phone", "apps": "mobile phone", "phone": "mobile phone",
+	"smartphone": "mobile phone", "mobile": "mobile phone"}
+
 // productOnCard puts the product a prompt names on its product card: "a product reveal
 // for our new running shoe" is one card showing the shoe, and "Headphones product
 // teaser" one showing headphones, not a generic card beside (or without) the thing.
@@ -323,6 +327,16 @@ func (b *brief) productOnCard(tokens []string) {
 			}
 			b.Subjects = append(b.Subjects[:i], b.Subjects[i+1:]...)
 			return
+		}
+	}
+	// "the app card slides in", "the app launches": an app is shown by a phone, not
+	// by an empty badge.
+	for i, tok := range tokens {
+		if d, ok := cardDevices[tok]; ok && (tok == b.Subjects[card].Noun || i+1 < len(tokens) && tokens[i+1] == b.Subjects[card].Noun) {
+			if m, ok := assets.Find(d); ok && !m.Substituted {
+				b.Subjects[card].Asset = m.ID
+				return
+			}
 		}
 	}
 	// "Headphones product teaser": the word before the card's noun names the product.

@@ -288,6 +288,7 @@ func TestProductOnItsCard(t *testing.T) {
 	for _, c := range []struct{ prompt, asset, text string }{
 		{"A sleek product reveal for our new running shoe 'Aero Run' at $129, smooth and minimal", "fluent:running-shoe", "Aero Run"},
 		{"Headphones product teaser with a purple glow", "fluent:headphone", ""},
+		{`Show an app launch: the app card slides in and the headline "Meet Tempo" appears`, "fluent:mobile-phone", "Meet Tempo"},
 	} {
 		t.Run(c.prompt, func(t *testing.T) {
 			d, sb, _ := generateWithMessages(t, c.prompt)
