@@ -202,6 +202,7 @@ func analyze(prompt string) *brief {
 	b.readSubjectsAndColors(tokens, low)
 	b.spiralParticles()
 	b.productOnCard(tokens)
+	b.dotsInBubble(low)
 	b.attachData(data)
 	b.readStyle(low, tokens)
 	b.readBeats(low)
@@ -299,6 +300,29 @@ func normalizeHex(h string) string {
 		return "#" + string([]byte{h[1], h[1], h[2], h[2], h[3], h[3]})
 	}
 	return h
+}
+
+// typingDotsRE: dots that say someone is typing, which a chat bubble draws inside itself.
+var typingDotsRE = regexp.MustCompile(`\btyping\s+dots?\b|\bdots?\s+(?:of\s+)?typing\b`)
+
+// dotsInBubble: "a chat bubble shows three typing dots" is one bubble with its dots
+// inside (the chat drawing has them), not a bubble beside a separate dot.
+func (b *brief) dotsInBubble(low string) {
+	if !typingDotsRE.MatchString(low) {
+		return
+	}
+	chat := false
+	for _, s := range b.Subjects {
+		chat = chat || s.Kind == scene.TypeIcon && s.Variant == "chat"
+	}
+	if !chat {
+		return
+	}
+	for i, s := range b.Subjects {
+		if s.Kind == scene.TypeCircle && (s.Noun == "dots" || s.Noun == "dot") {
+			b.Subjects[i].Absorbed = true
+		}
+	}
 }
 
 // cardDevices are what a card about software shows: the device it runs on.

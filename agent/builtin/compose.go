@@ -817,6 +817,10 @@ func (c *composer) text(q int, a0, a1 float64) {
 	if q < 0 || q >= len(c.bd.Texts) {
 		return
 	}
+	if bub := c.messageBubbleFor(q); bub != nil {
+		c.messageBubble(bub, q, a0)
+		return
+	}
 	d := a1 - a0
 	e := &scene.Element{ID: fmt.Sprintf("text-%d", q+1), Type: scene.TypeText, Label: "text", Text: c.bd.Texts[q],
 		Start: a0, Y: c.textY, Size: c.textSize(c.bd.Texts[q]), Color: c.bd.Palette.Text, Reveal: c.sp.Reveal,

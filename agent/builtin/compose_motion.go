@@ -543,6 +543,61 @@ func (c *composer) bubbles(i int) {
 	}
 }
 
+// messageRE: a clause that gives what someone writes ("then the message 'On my way!'").
+var messageRE = regexp.MustCompile(`\b(?:message|messages|reply|replies|answer|answers|says|saying|writes|texts)\b`)
+
+// messageBubbleFor returns the speech bubble that quote q is written in: a chat bubble
+// with no words of its own, when the quote's clause names no other subject and says it
+// is a message. Nil when the quote is a title.
+func (c *composer) messageBubbleFor(q int) *scene.Element {
+	var bub *scene.Element
+	for _, e := range c.subjects {
+		if e.Type == scene.TypeIcon && e.Variant == "chat" && e.Text == "" {
+			bub = e
+			break
+		}
+	}
+	if bub == nil {
+		return nil
+	}
+	for _, bt := range c.b.Beats {
+		if containsInt(bt.Quotes, q) {
+			if len(bt.Subjects) > 0 || !messageRE.MatchString(bt.Text) {
+				return nil
+			}
+			return bub
+		}
+	}
+	return nil
+}
+
+// messageBubble shows quote q as the message the chat bubble was typing: the bubble of
+// dots gives way to a bubble with the words, in the same place, at the quote's time.
+func (c *composer) messageBubble(bub *scene.Element, q int, a0 float64) {
+	e := *bub
+	e.ID = fmt.Sprintf("message-%d", q+1)
+	e.Label = "message"
+	e.Text = c.b.Texts[q]
+	e.Start = round3(a0)
+	e.Size = math.Max(bub.Size, 0.22)
+	e.Motions = nil
+	e.Tracks = map[string][]scene.Keyframe{}
+	e.TextColor = "#ffffff"
+	if luminance(e.Color) > 0.6 {
+		e.TextColor = "#1f2937"
+	}
+	key(e.Tracks, "opacity", 0, 0, "")
+	c.emove(&e, "opacity", a0, a0+0.15, 1, "")
+	c.emove(&e, "scale", a0, a0, 0, "")
+	c.emove(&e, "scale", a0, a0+0.6, 1, "easeOutBack")
+	c.motion(&e, scene.Motion{Type: scene.MotionFloat, Start: a0 + 0.6, End: c.bd.Total, Amp: 0.02, Count: math.Max(0.5, (c.bd.Total-a0)/3)})
+	c.emove(bub, "opacity", a0, a0+0.25, 0, "easeInCubic")
+	c.emove(bub, "scale", a0, a0+0.25, 0.6, "easeInCubic")
+	bub.End = round3(a0 + 0.3)
+	c.quoteShown[q] = true
+	c.d.Elements = append(c.d.Elements, &e)
+}
+
 func (c *composer) indexOf(e *scene.Element) int {
 	for i, s := range c.subjects {
 		if s == e {

@@ -93,6 +93,27 @@ func TestMotionVerbPrompts(t *testing.T) {
 				t.Errorf("bubbles say %q, want Hi! then Hello!", said)
 			}
 		}},
+		{"A chat bubble shows three typing dots, then the message 'On my way!'", func(t *testing.T, d *scene.Description) {
+			var dots, message *scene.Element
+			for _, e := range d.Elements {
+				switch {
+				case e.Type == scene.TypeText:
+					t.Errorf("the message is shown as a title %q, not in a bubble", e.Text)
+				case e.Type == scene.TypeCircle:
+					t.Errorf("a dot %s beside the bubble: the typing dots are the bubble's own", e.ID)
+				case e.Type == scene.TypeIcon && e.Variant == "chat" && e.Text == "":
+					dots = e
+				case e.Type == scene.TypeIcon && e.Variant == "chat" && e.Text == "On my way!":
+					message = e
+				}
+			}
+			if dots == nil || message == nil {
+				t.Fatalf("bubbles: typing %v, message %v; want a bubble of dots, then one saying the message", dots, message)
+			}
+			if message.Start < 1 || dots.End == 0 || dots.End > message.Start+0.5 {
+				t.Errorf("typing bubble ends at %v, message starts at %v: want the dots first, then the message in their place", dots.End, message.Start)
+			}
+		}},
 		{"a ball bounces three times and settles", func(t *testing.T, d *scene.Description) {
 			b := motionsOf(d)[scene.MotionBounce]
 			if len(b) != 1 || b[0].Count != 3 || b[0].Squash == 0 || b[0].End >= d.Duration-0.5 {
