@@ -586,6 +586,14 @@ func (c *composer) messageBubble(bub *scene.Element, q int, a0 float64) {
 	if luminance(e.Color) > 0.6 {
 		e.TextColor = "#1f2937"
 	}
+	// The words have to be read: deepen the bubble until they stand out clearly.
+	for k := 0; k < 6 && contrast(e.Color, e.TextColor) < 5; k++ {
+		if e.TextColor == "#ffffff" {
+			e.Color = darken(e.Color, 0.12)
+		} else {
+			e.Color = mixHex(e.Color, "#ffffff", 0.2)
+		}
+	}
 	key(e.Tracks, "opacity", 0, 0, "")
 	c.emove(&e, "opacity", a0, a0+0.15, 1, "")
 	c.emove(&e, "scale", a0, a0, 0, "")
@@ -1058,10 +1066,12 @@ var slideInRE = regexp.MustCompile(`\bslid(?:es|e|ing)\s+(?:in|into|down|up|from
 
 // slideIn is an entrance: the element slides into its place from beyond the edge the
 // clause names (down from the top, up from the bottom, from the right; else from the
-// left) as the video opens, and when the action comes it settles with a small ping.
+// left), starting as the video opens and gliding on into the action's first half, so
+// the slide is what one sees (a slide over before the first second reads as a still
+// card); then it settles with a small ping.
 func (c *composer) slideIn(e *scene.Element, clause string, a0, a1 float64) {
 	x, y := value(trackOf(e), "x", e.X), value(trackOf(e), "y", e.Y)
-	m := scene.Motion{Type: scene.MotionSlide, Start: 0.1, End: round3(math.Max(0.6, math.Min(1, a0*0.5))), Ease: "easeOutCubic"}
+	m := scene.Motion{Type: scene.MotionSlide, Start: 0.1, End: round3(math.Max(1.2, a0+(a1-a0)*0.5)), Ease: "easeOutCubic"}
 	switch {
 	case strings.Contains(clause, "top") || strings.Contains(clause, "down") || strings.Contains(clause, "above"):
 		m.FromY = round3(-1.5 - y)
@@ -1073,7 +1083,7 @@ func (c *composer) slideIn(e *scene.Element, clause string, a0, a1 float64) {
 		m.FromX = round3(-1.6 - x)
 	}
 	c.motion(e, m)
-	c.motion(e, scene.Motion{Type: scene.MotionPulse, Start: a0, End: a0 + (a1-a0)*0.6, Amp: 0.08, Count: 2})
+	c.motion(e, scene.Motion{Type: scene.MotionPulse, Start: m.End, End: math.Min(a1, m.End+0.8), Amp: 0.08, Count: 1})
 }
 
 // placeElement is the drawn subject of the clause that e acts at ("from a speaker"), or nil.

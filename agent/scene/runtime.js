@@ -436,8 +436,9 @@
 
   // layout fits text into maxW: one line if it fits, else word-wrapped lines, shrinking
   // the font until every line fits; it never overflows the frame.
-  function layout(text, size, weight, maxW) {
-    var key = text + '|' + size.toFixed(1) + '|' + weight + '|' + maxW.toFixed(0);
+  function layout(text, size, weight, maxW, maxLines) {
+    maxLines = maxLines || 3;
+    var key = text + '|' + size.toFixed(1) + '|' + weight + '|' + maxW.toFixed(0) + '|' + maxLines;
     if (layoutCache[key]) return layoutCache[key];
     var words = String(text).split(/\s+/).filter(Boolean), fs = size, lines;
     for (var guard = 0; guard < 40; guard++) {
@@ -450,7 +451,7 @@
         if (cur && ctx.measureText(next).width > maxW) { lines.push(cur); cur = words[i]; } else cur = next;
       }
       if (cur) lines.push(cur);
-      var ok = lines.length <= 3;
+      var ok = lines.length <= maxLines;
       for (var j = 0; ok && j < lines.length; j++) ok = ctx.measureText(lines[j]).width <= maxW;
       if (ok) break;
       fs *= 0.92;
@@ -1477,10 +1478,13 @@
   // Shapes that show their text inside (a speech bubble saying "Hi!").
   var LABELLED = { circle: 1, rect: 1, star: 1, heart: 1, triangle: 1, icon: 1, asset: 1, morph: 1 };
   function drawLabel(e, s, t, r) {
-    var txt = s.back && e.sub ? e.sub : e.text, dy = e.type === 'icon' && e.variant === 'chat' ? -r * 0.15 : 0;
+    var chat = e.type === 'icon' && e.variant === 'chat';
+    var txt = s.back && e.sub ? e.sub : e.text, dy = chat ? -r * 0.15 : 0;
     var fill = e.text_color || (luma(s.color || e.color || '#ffffff') > 0.6 ? '#1f2937' : '#ffffff');
     ctx.save(); ctx.translate(0, dy);
-    var L = layout(txt, r * 0.55, 800, r * 1.45);
+    // A speech bubble is wide and short (1.8 by 1.1 sizes): its words take two lines at
+    // most, shrinking to fit, so a sentence stays inside it.
+    var L = chat ? layout(txt, r * 0.45, 800, r * 1.6, 2) : layout(txt, r * 0.55, 800, r * 1.45);
     ctx.font = font(L.size, 800); ctx.textAlign = 'center'; ctx.textBaseline = 'middle'; ctx.fillStyle = fill;
     var lh = L.size * 1.1;
     for (var i = 0; i < L.lines.length; i++) ctx.fillText(L.lines[i], 0, (i - (L.lines.length - 1) / 2) * lh);
