@@ -432,11 +432,16 @@ func (c *composer) several(i, n int) {
 	}
 }
 
-// zzz: a sleeping subject breathes out Zzz that rise and fade above it.
+// zzz: a sleeping subject breathes out Zzz that rise and fade above it, from over its
+// head (the side its drawing faces), clear of the drawing so they never hide its face.
 func (c *composer) zzz(e *scene.Element) {
 	c.sleeper = e
+	side := 1.0
+	if h, ok := assetHeading(e); ok && math.Cos(h*math.Pi/180) < -0.5 {
+		side = -1 // an emoji animal faces left: its head is on the left
+	}
 	z := &scene.Element{ID: "zzz", Type: scene.TypeAsset, Asset: "fluent:zzz", Label: "zzz",
-		X: round3(e.X + e.Size*0.9), Y: round3(e.Y - e.Size*frameK*0.75), Size: round3(e.Size * 0.35), In: e.ID,
+		X: round3(e.X + side*c.xUnits(e.Size)*0.55), Y: round3(e.Y - e.Size*frameK*1.4), Size: round3(e.Size * 0.35), In: e.ID,
 		Motions: []*scene.Motion{{Type: scene.MotionRise, Start: 0.4, End: c.bd.Total, Count: 3, Amp: 0.35, Period: 2.4}}}
 	c.d.Elements = append(c.d.Elements, z)
 	c.zzzEl = z

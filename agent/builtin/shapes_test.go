@@ -72,14 +72,21 @@ func TestNounsAndStatesShapeTheScene(t *testing.T) {
 	})
 	t.Run("sleeping", func(t *testing.T) {
 		d := gen(t, "Square 1:1 post: a sleeping cat, then 'Lazy Sunday'")
-		var z *scene.Element
+		var z, cat *scene.Element
 		for _, e := range d.Elements {
-			if e.Asset == "fluent:zzz" {
+			switch e.Asset {
+			case "fluent:zzz":
 				z = e
+			case "fluent:cat":
+				cat = e
 			}
 		}
-		if z == nil || len(z.Motions) == 0 || z.Motions[0].Type != scene.MotionRise || z.In == "" {
+		if z == nil || len(z.Motions) == 0 || z.Motions[0].Type != scene.MotionRise || z.In == "" || cat == nil {
 			t.Fatalf("zzz %+v, want Zzz rising from the cat", z)
+		}
+		// From above the cat's head (the emoji cat faces left), not over its body.
+		if z.Y+z.Size*2 > cat.Y-cat.Size*2 || z.X >= cat.X {
+			t.Errorf("zzz at (%v, %v) size %v, cat at (%v, %v) size %v: want the Zzz above the cat's head, clear of it", z.X, z.Y, z.Size, cat.X, cat.Y, cat.Size)
 		}
 	})
 	t.Run("holiday card", func(t *testing.T) {
