@@ -40,6 +40,7 @@ type composer struct {
 	backdrop   bool             // the background is the subject: it shifts, nothing stands in front
 	sleeper    *scene.Element   // a sleeping subject, and the Zzz it breathes out
 	zzzEl      *scene.Element
+	zzzOff     pose // where the Zzz are from the sleeper
 }
 
 type pose struct{ X, Y float64 }

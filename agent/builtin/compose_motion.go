@@ -432,8 +432,9 @@ func (c *composer) several(i, n int) {
 	}
 }
 
-// zzz: a sleeping subject breathes out Zzz that rise and fade above it, from over its
-// head (the side its drawing faces), clear of the drawing so they never hide its face.
+// zzz: a sleeping subject breathes out Zzz that rise and fade, from beside its head
+// (the side its drawing faces), clear of the drawing so they never hide its face; not
+// from above it, where a sleeper moved up for a title would push them out of frame.
 func (c *composer) zzz(e *scene.Element) {
 	c.sleeper = e
 	side := 1.0
@@ -441,10 +442,12 @@ func (c *composer) zzz(e *scene.Element) {
 		side = -1 // an emoji animal faces left: its head is on the left
 	}
 	z := &scene.Element{ID: "zzz", Type: scene.TypeAsset, Asset: "fluent:zzz", Label: "zzz",
-		X: round3(e.X + side*c.xUnits(e.Size)*0.55), Y: round3(e.Y - e.Size*frameK*1.4), Size: round3(e.Size * 0.35), In: e.ID,
+		X: round3(e.X + side*c.xUnits(e.Size)*1.1), Y: round3(e.Y - e.Size*frameK*0.85), Size: round3(e.Size * 0.35), In: e.ID,
 		Motions: []*scene.Motion{{Type: scene.MotionRise, Start: 0.4, End: c.bd.Total, Count: 3, Amp: 0.35, Period: 2.4}}}
 	c.d.Elements = append(c.d.Elements, z)
 	c.zzzEl = z
+	// Kept as set here: the sleeper's resting place may change later (making room).
+	c.zzzOff = pose{z.X - e.X, z.Y - e.Y}
 }
 
 // carryZzz moves the Zzz with the sleeper when it makes room for text.
@@ -457,9 +460,9 @@ func (c *composer) carryZzz() {
 		if len(kfs) == 0 {
 			continue
 		}
-		off := c.zzzEl.Y - c.sleeper.Y
+		off := c.zzzOff.Y
 		if prop == "x" {
-			off = c.zzzEl.X - c.sleeper.X
+			off = c.zzzOff.X
 		}
 		out := make([]scene.Keyframe, len(kfs))
 		for k, kf := range kfs {

@@ -84,9 +84,10 @@ func TestNounsAndStatesShapeTheScene(t *testing.T) {
 		if z == nil || len(z.Motions) == 0 || z.Motions[0].Type != scene.MotionRise || z.In == "" || cat == nil {
 			t.Fatalf("zzz %+v, want Zzz rising from the cat", z)
 		}
-		// From above the cat's head (the emoji cat faces left), not over its body.
-		if z.Y+z.Size*2 > cat.Y-cat.Size*2 || z.X >= cat.X {
-			t.Errorf("zzz at (%v, %v) size %v, cat at (%v, %v) size %v: want the Zzz above the cat's head, clear of it", z.X, z.Y, z.Size, cat.X, cat.Y, cat.Size)
+		// Beside the cat's head (the emoji cat faces left; a square frame's x unit is
+		// two sizes), clear of the drawing, not over its body.
+		if z.X > cat.X-2*cat.Size || z.Y > cat.Y-cat.Size {
+			t.Errorf("zzz at (%v, %v) size %v, cat at (%v, %v) size %v: want the Zzz beside the cat's head, clear of it", z.X, z.Y, z.Size, cat.X, cat.Y, cat.Size)
 		}
 	})
 	t.Run("holiday card", func(t *testing.T) {
