@@ -547,6 +547,13 @@ func (c *composer) intro(a0, a1 float64) {
 			c.emove(e, "y", t0, a1, round3(c.homes[i].Y+e.Size*frameK*0.55), "easeInOutSine")
 			continue
 		}
+		if c.popsIn(i) {
+			// "A thumbs up pops in": from nothing to full size with an overshoot, in any style.
+			c.emove(e, "opacity", t0, t0+0.01, 1, "")
+			c.motion(e, scene.Motion{Type: scene.MotionPop, Start: round3(t0), End: c.bd.Total})
+			c.progressOn(e, a0+d*0.2, a1, "intro")
+			continue
+		}
 		switch c.bd.Base {
 		case koda.StylePlayful:
 			if c.bouncy[i] && !c.countedBounce(i) {

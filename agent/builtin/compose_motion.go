@@ -391,6 +391,23 @@ func (c *composer) grows(i int) bool {
 	return false
 }
 
+// popsIn reports whether subject i is named popping in or up by a clause of its own ("a
+// thumbs up pops in with sparkles", "a camera pops in"): its entrance is a pop. Coming
+// out of something ("pops out of a bucket"), taking turns, and words that pop are
+// played by their own programs.
+func (c *composer) popsIn(i int) bool {
+	e := c.subjects[i]
+	if e.Type == scene.TypeText || e.Type == scene.TypeParticles || len(c.group) > 1 && containsElem(c.group, e) {
+		return false
+	}
+	for _, bt := range c.beatsWith(i, "pop") {
+		if containsInt(bt.Subjects, c.index[i]) && !withinOutOf(bt) {
+			return true
+		}
+	}
+	return false
+}
+
 // concentric turns circle i into four rings around one centre; the action's stagger
 // makes them pulse one after another, outwards.
 func (c *composer) concentric(i int) {
@@ -612,6 +629,37 @@ func (c *composer) messageBubble(bub *scene.Element, q int, a0 float64) {
 	bub.End = round3(a0 + 0.3)
 	c.quoteShown[q] = true
 	c.d.Elements = append(c.d.Elements, &e)
+}
+
+// ring puts the rank-th of n copies of a subject circling one centre on a ring of its
+// own, spread around it, the outer ones smaller and slower, so they read as separate
+// bodies; an illustration with no colour asked turns to another hue for each copy.
+func (c *composer) ring(e *scene.Element, m *scene.Motion, rank, n int) {
+	if n < 2 {
+		return
+	}
+	r := float64(rank)
+	e.Size = round3(e.Size * math.Pow(0.8, r))
+	m.Amp = round3(0.3 + 0.12*r)
+	m.Angle = round3(360 * r / float64(n))
+	m.Count = round3(math.Max(1, m.Count*math.Pow(0.7, r)))
+	if i := c.indexOf(e); rank > 0 && e.Type == scene.TypeAsset && i >= 0 && c.b.Subjects[c.index[i]].Color == "" {
+		e.Hue = round3(math.Mod(150*r, 360))
+	}
+}
+
+// copyRank is which copy of its subject the i-th element is (0 for the first drawn) and
+// how many copies of that subject there are.
+func (c *composer) copyRank(i int) (rank, n int) {
+	for k := range c.subjects {
+		if c.index[k] == c.index[i] {
+			if k < i {
+				rank++
+			}
+			n++
+		}
+	}
+	return rank, n
 }
 
 func (c *composer) indexOf(e *scene.Element) int {
@@ -855,11 +903,13 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 		c.motion(e, scene.Motion{Type: scene.MotionBob, Start: a0, End: c.bd.Total, Amp: 0.035, Count: math.Max(1, math.Round((c.bd.Total-a0)/1.8)), Angle: 7})
 		return true
 	case "orbit":
+		// The centre is another subject of the clause: a copy of this one ("two planets")
+		// circles with it, not around it.
 		var centre *scene.Element
 		if bt != nil {
 			for _, si := range bt.Subjects {
 				for k, s := range c.subjects {
-					if c.index[k] == si && s != e && s.Type != scene.TypeParticles && centre == nil {
+					if c.index[k] == si && si != c.index[i] && s.Type != scene.TypeParticles && centre == nil {
 						centre = s
 					}
 				}
@@ -881,14 +931,16 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 			m.Around = centre.ID
 			c.emove(centre, "x", a0-0.01, a0, 0, "")
 			e.Size = math.Min(e.Size, centre.Size*0.6)
-			if noun := c.b.Subjects[c.index[i]].Noun; strings.HasSuffix(noun, "s") && !strings.HasSuffix(noun, "ss") {
-				// "planets orbit the sun": a second one on a wider ring, opposite.
+			rank, n := c.copyRank(i)
+			if noun := c.b.Subjects[c.index[i]].Noun; n == 1 && strings.HasSuffix(noun, "s") && !strings.HasSuffix(noun, "ss") {
+				// "planets orbit the sun", drawn once: a second one circles with it.
 				o := c.clone(i, e.ID+"-2")
-				o.Size = round3(e.Size * 0.8)
 				om := m
-				om.Amp, om.Angle, om.Count = 0.42, 180, math.Max(1, m.Count*0.7)
+				c.ring(o, &om, 1, 2)
 				c.motion(o, om)
+				n = 2
 			}
+			c.ring(e, &m, rank, n)
 		} else {
 			m.Amp = 0.2
 		}
@@ -922,6 +974,7 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 			// A pendulum keeps swinging, on its long cord, from the first frame to the last.
 			cord := pendulumCord
 			m = scene.Motion{Type: scene.MotionSwing, Start: 0, End: c.bd.Total, Amp: 30, Count: math.Max(2, math.Round(c.bd.Total/1.4)), Decay: 0.75, Length: &cord}
+			e.Depicts = "pendulum" // the bob on its cord
 			for _, o := range e.Motions {
 				if o.Type == scene.MotionSwing {
 					return true

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/kodahq/koda/agent/scene"
@@ -136,6 +137,7 @@ func (c *composer) toggleSwitch(e *scene.Element, a0, a1 float64) {
 	on := orDefault(e.Color, "#43a047")
 	still(e)
 	e.Type, e.Asset, e.Aspect, e.Size, e.Color, e.Hue = scene.TypeRect, "", 2, 0.12, "#9ca3af", 0
+	e.Depicts = "toggle switch" // the track with its knob
 	t0 := a0 + (a1-a0)*0.2
 	e.Motions = append(e.Motions, &scene.Motion{Type: scene.MotionRecolor, Start: t0, End: t0 + 0.6, Color: on})
 	dx := c.xUnits(e.Size * 1.0)
@@ -176,8 +178,10 @@ func (c *composer) likeHeart(e *scene.Element, a0, a1 float64) {
 	e.X, e.Size, e.Color = 0, 0.16, "#b0b7c3"
 	delete(trackOf(e), "scale")
 	t0 := a0 + (a1-a0)*0.25
+	if !slices.ContainsFunc(e.Motions, func(m *scene.Motion) bool { return m.Type == scene.MotionPop }) {
+		e.Motions = append(e.Motions, &scene.Motion{Type: scene.MotionPop, Start: 0.1, End: c.bd.Total})
+	}
 	e.Motions = append(e.Motions,
-		&scene.Motion{Type: scene.MotionPop, Start: 0.1, End: c.bd.Total},
 		&scene.Motion{Type: scene.MotionPulse, Start: t0, End: t0 + 0.5, Amp: 0.5, Count: 1},
 		&scene.Motion{Type: scene.MotionRecolor, Start: t0 + 0.1, End: t0 + 0.35, Color: on})
 	c.sparkles(e.X, e.Y, t0+0.15, t0+1.2, on)
@@ -247,6 +251,7 @@ func (c *composer) battery(e *scene.Element, a0, a1 float64) {
 	col := orDefault(e.Color, "#43a047")
 	still(e)
 	e.Type, e.Asset, e.Hue, e.Aspect, e.Size, e.Color, e.Color2 = scene.TypeRect, "", 0, 0.55, 0.2, "#374151", ""
+	e.Depicts = "battery" // the body with its terminal
 	e.Motions = append(e.Motions, &scene.Motion{Type: scene.MotionFill, Start: a0, End: a0 + (a1-a0)*0.85, Color: col, Ease: "linear"})
 	cap := &scene.Element{ID: e.ID + "-cap", Type: scene.TypeRect, Label: "battery terminal", In: e.ID,
 		X: e.X, Y: round3(e.Y - c.yUnits(e.Size*1.05)), Size: round3(e.Size * 0.12), Aspect: 1.8, Color: "#374151",

@@ -21,7 +21,7 @@ var namedColors = map[string]string{
 // subjectKinds maps nouns in prompts to the element type that draws them.
 var subjectKinds = map[string]string{
 	"ball": "circle", "balls": "circle", "sphere": "circle", "circle": "circle", "circles": "circle",
-	"dot": "circle", "dots": "circle", "orb": "circle", "planet": "circle",
+	"dot": "circle", "dots": "circle", "orb": "circle",
 	"bubble": "circle", "marble": "circle",
 	"square": "rect", "squares": "rect", "box": "rect", "boxes": "rect", "cube": "rect", "block": "rect",
 	"blocks": "rect", "rectangle": "rect", "button": "rect", "tile": "rect", "tiles": "rect",

@@ -236,7 +236,6 @@ func init() {
 	}
 	// Speech bubbles are drawn as chat bubbles with their words inside.
 	subjectKinds["chats"] = "icon"
-	subjectKinds["planets"] = "circle"
 	iconVariants["chats"] = "chat"
 }
 

@@ -222,6 +222,11 @@ type Element struct {
 	// In is the id of the element this one is in or on (a key in its lock, a fish in
 	// its bowl, a tag on its hook): drawn over it on purpose, so the pair may overlap.
 	In string `json:"in,omitempty"`
+	// Depicts names what the element depicts together with its parts when no part alone
+	// is that thing: a track and its knob are a toggle switch, a body and its terminal a
+	// battery, a bob on its swing's cord a pendulum. Only a composed element may say it:
+	// one that another element is In, or that hangs on the cord of a swing.
+	Depicts string `json:"depicts,omitempty"`
 
 	Src   string `json:"src,omitempty"`   // image: a file of the project ("assets/logo.png")
 	Asset string `json:"asset,omitempty"` // asset: a library id ("fluent:airplane", "tabler:settings")
@@ -473,6 +478,13 @@ func (d *Description) Validate() error {
 		if e.In != "" && (e.In == e.ID || !all[e.In]) {
 			bad("%s: in %q is not another element's id", where, e.In)
 		}
+		if e.Depicts != "" {
+			if !depictsRE.MatchString(e.Depicts) {
+				bad("%s: depicts %q is not a short noun phrase (lower-case words)", where, e.Depicts)
+			} else if !d.composed(e) {
+				bad("%s: depicts %q but has no parts: no element is in it and it hangs on no cord", where, e.Depicts)
+			}
+		}
 		if !finite(e.Hue) || e.Hue < -360 || e.Hue > 360 {
 			bad("%s: hue %g out of range -360..360", where, e.Hue)
 		}
@@ -558,6 +570,24 @@ func (d *Description) Validate() error {
 		return fmt.Errorf("invalid scene description: %s", strings.Join(errs, "; "))
 	}
 	return nil
+}
+
+var depictsRE = regexp.MustCompile(`^[a-z]+(?:[ -][a-z]+){0,3}$`)
+
+// composed reports whether e is drawn from parts: another element is in it (a knob on
+// its track), or a swing hangs it on a cord (a length of 0 hangs it on none).
+func (d *Description) composed(e *Element) bool {
+	for _, o := range d.Elements {
+		if o != nil && o != e && o.In == e.ID {
+			return true
+		}
+	}
+	for _, m := range e.Motions {
+		if m != nil && m.Type == MotionSwing && (m.Length == nil || *m.Length > 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkMotion checks the fields of one motion that its type reads.

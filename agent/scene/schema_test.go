@@ -55,6 +55,10 @@ func TestParseRefusesWhatTheSchemaRefuses(t *testing.T) {
 		"asset without":  {`{"id":"a","type":"asset","size":0.1}`, "not in the library"},
 		"in nothing":     {`{"id":"a","type":"circle","size":0.1,"in":"bowl"}`, "not another element's id"},
 		"in itself":      {`{"id":"a","type":"circle","size":0.1,"in":"a"}`, "not another element's id"},
+		"depicts alone":  {`{"id":"a","type":"rect","size":0.1,"depicts":"toggle switch"}`, "has no parts"},
+		"depicts a sentence": {`{"id":"a","type":"rect","size":0.1,"depicts":"a Toggle; <b>"},{"id":"k","type":"circle","size":0.05,"in":"a"}`,
+			"not a short noun phrase"},
+		"cordless swing": {`{"id":"a","type":"circle","size":0.1,"depicts":"pendulum","motions":[{"type":"swing","start":0,"end":2,"length":0}]}`, "has no parts"},
 	} {
 		_, err := scene.Parse([]byte(base(c.el)))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -63,7 +67,10 @@ func TestParseRefusesWhatTheSchemaRefuses(t *testing.T) {
 	}
 	ok := `{"id":"a","type":"icon","variant":"rocket","size":0.1},{"id":"b","type":"morph","shapes":["circle","star","heart"],"size":0.2},` +
 		`{"id":"c","type":"text","items":["Fast","Secure"],"stagger":0.4,"size":0.1},{"id":"d","type":"path","path":"M-1,0 L1,0 L0,1 Z","size":0.1},` +
-		`{"id":"e","type":"image","src":"assets/logo.png","size":0.2},{"id":"f","type":"asset","asset":"fluent:airplane","size":0.2}`
+		`{"id":"e","type":"image","src":"assets/logo.png","size":0.2},{"id":"f","type":"asset","asset":"fluent:airplane","size":0.2},` +
+		// Composed widgets say what their parts depict: a track with its knob, a bob on its cord.
+		`{"id":"g","type":"rect","size":0.1,"depicts":"toggle switch"},{"id":"g-knob","type":"circle","size":0.08,"in":"g"},` +
+		`{"id":"h","type":"circle","size":0.1,"depicts":"pendulum","motions":[{"type":"swing","start":0,"end":2,"length":2.5}]}`
 	if _, err := scene.Parse([]byte(base(ok))); err != nil {
 		t.Errorf("new vocabulary refused: %v", err)
 	}

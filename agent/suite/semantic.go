@@ -335,11 +335,39 @@ func (e sceneElem) depicts(kw KeywordsFunc) []string {
 	return out
 }
 
-// checkSubject: some element depicts one of the alternatives.
+// composed lists the elements drawn from parts — another element is in them (a knob on
+// its track, a terminal on its battery), or a swing hangs them on a cord (a pendulum's
+// bob) — by id. Only these may say what they depict as a whole: a lone rect that says
+// it is a toggle switch is still a rect.
+func composed(els []sceneElem) map[string]bool {
+	out := map[string]bool{}
+	for _, e := range els {
+		if in := e.str("in"); in != "" && in != e.str("id") {
+			out[in] = true
+		}
+		for _, m := range e.motions() {
+			if t, _ := m["type"].(string); t != "swing" {
+				continue
+			}
+			if l, ok := m["length"].(float64); !ok || l > 0 {
+				out[e.str("id")] = true
+			}
+		}
+	}
+	return out
+}
+
+// checkSubject: some element depicts one of the alternatives, by itself or, when it is
+// drawn from parts, as the whole it says they make.
 func checkSubject(els []sceneElem, subject string, kw KeywordsFunc) string {
 	alts := strings.Split(subject, "|")
+	whole := composed(els)
 	for _, e := range els {
-		for _, have := range e.depicts(kw) {
+		have := e.depicts(kw)
+		if w := e.str("depicts"); w != "" && whole[e.str("id")] {
+			have = append(have, phrase(w))
+		}
+		for _, have := range have {
 			for _, a := range alts {
 				if containsPhrase(have, phrase(a)) {
 					return ""
@@ -359,6 +387,9 @@ func checkSubject(els []sceneElem, subject string, kw KeywordsFunc) string {
 				}
 				if id := e.str("asset"); id != "" && e.str("type") == "asset" {
 					what = "asset " + id
+				}
+				if w := e.str("depicts"); w != "" && !whole[e.str("id")] {
+					what += fmt.Sprintf(" that says it depicts a %s but has no parts", w)
 				}
 				stand = append(stand, what)
 				break

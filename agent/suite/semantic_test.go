@@ -42,6 +42,40 @@ func TestCheckSceneBallIsNotAPaperPlane(t *testing.T) {
 	}
 }
 
+// A widget built from parts says what the parts make: a track with its knob in it is
+// a toggle switch, a bob on its swing's cord a pendulum. A rect that only says so, with
+// no part in it, is still a rect; a part alone says nothing for the whole.
+func TestCheckSceneComposedWidgets(t *testing.T) {
+	toggle := agent.SuiteExpect{Subjects: []string{"toggle|switch"}}
+	track := `{"id":"t","type":"rect","label":"toggle switch","depicts":"toggle switch","size":0.12,"aspect":2}`
+	knob := `{"id":"t-knob","type":"circle","label":"switch knob","in":"t","size":0.1}`
+	if got := CheckScene(sceneJSON("#ffffff", track, knob), toggle, nil); len(got) != 0 {
+		t.Errorf("a track with its knob, declared a toggle switch: %q", got)
+	}
+	expectFail(t, CheckScene(sceneJSON("#ffffff", track), toggle, nil),
+		`"toggle" is not depicted: it is drawn as a rect that says it depicts a toggle switch but has no parts`)
+	stray := `{"id":"t","type":"rect","label":"toggle switch","size":0.12,"aspect":2}`
+	expectFail(t, CheckScene(sceneJSON("#ffffff", stray, knob), toggle, nil), `"toggle" is not depicted: it is drawn as a rect`)
+	// The knob claiming the whole does not make it one: nothing is in the knob.
+	claim := `{"id":"t-knob","type":"circle","depicts":"toggle switch","in":"t","size":0.1}`
+	expectFail(t, CheckScene(sceneJSON("#ffffff", stray, claim), toggle, nil), `"toggle" is not depicted`)
+	// Declared as something else, the parts are no toggle.
+	battery := `{"id":"t","type":"rect","depicts":"battery","size":0.12}`
+	expectFail(t, CheckScene(sceneJSON("#ffffff", battery, knob), toggle, nil), `"toggle" is not depicted`)
+
+	pendulum := agent.SuiteExpect{Subjects: []string{"pendulum"}}
+	bob := func(motion string) string {
+		return `{"id":"p","type":"circle","label":"pendulum","depicts":"pendulum","size":0.1,"motions":[` + motion + `]}`
+	}
+	if got := CheckScene(sceneJSON("#ffffff", bob(`{"type":"swing","start":0,"end":6,"length":2.5}`)), pendulum, nil); len(got) != 0 {
+		t.Errorf("a bob swinging on its cord, declared a pendulum: %q", got)
+	}
+	// A ball on no cord, or one that only floats, is a ball.
+	for _, m := range []string{`{"type":"swing","start":0,"end":6,"length":0}`, `{"type":"float","start":0,"end":6}`} {
+		expectFail(t, CheckScene(sceneJSON("#ffffff", bob(m)), pendulum, nil), `"pendulum" is not depicted: it is drawn as a circle`)
+	}
+}
+
 // Keywords come from the library when one is wired in: a speech balloon asset is a
 // speech bubble if the library says so, and plurals match singulars.
 func TestCheckSceneSubjectKeywordsAndPlurals(t *testing.T) {
