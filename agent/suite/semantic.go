@@ -913,6 +913,19 @@ func (d *sceneDoc) colors() []string {
 				out = append(out, s)
 			}
 		})
+		// What a motion paints is on screen too: the colour a switch turns, a rising
+		// liquid, a flip's back, a trail.
+		for _, m := range e.motions() {
+			if c, _ := m["color"].(string); hexRE.MatchString(c) {
+				out = append(out, c)
+			}
+			cs, _ := m["colors"].([]any)
+			for _, v := range cs {
+				if c, _ := v.(string); hexRE.MatchString(c) {
+					out = append(out, c)
+				}
+			}
+		}
 	}
 	return out
 }

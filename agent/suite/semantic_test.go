@@ -215,6 +215,14 @@ func TestCheckSceneColors(t *testing.T) {
 		t.Errorf("gold star on navy: %q", got)
 	}
 	expectFail(t, CheckScene(sceneJSON("#1a237e"), agent.SuiteExpect{Colors: []string{"blue"}}, nil), "reads as navy")
+	// A grey switch that turns green uses green; one that only slides does not.
+	green := agent.SuiteExpect{Colors: []string{"green"}}
+	turns := sceneJSON("#ffffff", `{"id":"t","type":"rect","size":0.1,"color":"#9ca3af","motions":[{"type":"recolor","start":1,"end":2,"color":"#43a047"}]}`)
+	if got := CheckScene(turns, green, nil); len(got) != 0 {
+		t.Errorf("a switch turning green: %q", got)
+	}
+	slides := sceneJSON("#ffffff", `{"id":"t","type":"rect","size":0.1,"color":"#9ca3af","motions":[{"type":"slide","start":1,"end":2,"from_x":-0.2}]}`)
+	expectFail(t, CheckScene(slides, green, nil), "colour green is not used")
 }
 
 // Every expectation in prompts.json is one the checks understand: a known action kind,
