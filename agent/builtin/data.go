@@ -759,10 +759,12 @@ func cleanTitle(c string) string {
 		}
 	}
 	c = titleLeadAdj.ReplaceAllString(c, "")
-	// A colour is the look, not the name: "a green graph" is no chart titled "Green".
+	// A colour is the look, not the name: "a green graph" is no chart titled "Green";
+	// nor is the video's format ("Square 1:1 donut chart" is no chart titled "1:1").
 	var kept []string
 	for _, w := range strings.Fields(c) {
-		if !isColorTok(strings.ToLower(w)) {
+		lw := strings.ToLower(w)
+		if _, aspect := aspectWords[lw]; !isColorTok(lw) && !aspect {
 			kept = append(kept, w)
 		}
 	}

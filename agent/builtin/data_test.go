@@ -248,10 +248,15 @@ func TestReadChartPhrasings(t *testing.T) {
 		"A donut chart of 3 segments in pastel":      "",
 		"Sales up 40% this year":                     "",
 		"A pie chart of browser share in blue tones": "Browser share",
+		"Vertical 9:16 sales bar chart":              "Sales",
 	} {
 		if got := chartTitle(in, len(in)); got != want {
 			t.Errorf("title of %q = %q, want %q", in, got, want)
 		}
+	}
+	// The video's format is no chart title.
+	if d := readData(dataDonut, "Square 1:1 donut chart: Rent 50%, Food 30%, Fun 20%"); d.Title != "" {
+		t.Errorf("square 1:1 donut: title %q, want none", d.Title)
 	}
 	if got := countdownItems("A countdown timer from 10 with big numbers"); len(got) != 10 || got[0] != "10" {
 		t.Errorf("countdown timer from 10: %q", got)
