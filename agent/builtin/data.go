@@ -857,6 +857,7 @@ func readCounter(d *dataSpec, s string, nums []numTok) {
 var (
 	descRunRE   = regexp.MustCompile(`\b(\d{1,2})(?:\s*(?:[,.…;]+|-|–|—)\s*|\s+)(\d{1,2})(?:(?:\s*(?:[,.…;]+|-|–|—)\s*|\s+)(\d{1,2}))*`)
 	countFromRE = regexp.MustCompile(`(?i)\bcount(?:s|ing)?[ -]?down\s+(?:(?:timer|clock|sequence)\s+)?(?:from\s+)?(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|sixty)\b(?:\s+to\s+(\d{1,2}|zero|one))?`)
+	endWordRE   = regexp.MustCompile(`(?i)\b(?:then|ending|ends|end|followed by|finally|before)\b(?:\s+(?:with|on|in|by|at|showing|saying|reading|revealing))?(?:\s+(?:the|a|an|big|bold|final|last))*(?:\s+(?:words?|text|title|message))?[\s:,]*["“'‘]([^"”'’]{1,24})["”'’]`)
 	finalWordRE = regexp.MustCompile(`^\s*(?:[,.…;:–—-]+\s*|\s+)(?:(?:and\s+)?then\s+)?["“']?([\p{L}][\p{L}'’]*(?:\s+[\p{L}][\p{L}'’]*){0,2}\s*!+|[\p{Lu}][\p{L}'’]*(?:\s+[\p{L}][\p{L}'’]*){0,2})`)
 )
 
@@ -924,6 +925,13 @@ func countdownItems(s string) []string {
 	var out []string
 	for v := from; v >= to; v-- {
 		out = append(out, strconv.Itoa(v))
+	}
+	// The word the countdown ends on ("… ending with the word 'Launch'", "…, then
+	// 'LIVE'") is its last item: shown after the last number, in its place.
+	if loc := countdownRE.FindStringIndex(s); loc != nil {
+		if m := endWordRE.FindStringSubmatch(s[loc[1]:]); m != nil {
+			out = append(out, strings.TrimSpace(m[1]))
+		}
 	}
 	return out
 }

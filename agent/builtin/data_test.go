@@ -258,6 +258,16 @@ func TestReadChartPhrasings(t *testing.T) {
 	if d := readData(dataDonut, "Square 1:1 donut chart: Rent 50%, Food 30%, Fun 20%"); d.Title != "" {
 		t.Errorf("square 1:1 donut: title %q, want none", d.Title)
 	}
+	// The word a countdown ends on comes after its last number, as its last item.
+	for in, want := range map[string]string{
+		"A dramatic countdown from 10 ending with the word 'Launch'":    "10 9 8 7 6 5 4 3 2 1 Launch",
+		"Vertical 9:16 countdown from 5 for a live stream, then 'LIVE'": "5 4 3 2 1 LIVE",
+		"A countdown from 3 with the title 'Big Sale'":                  "3 2 1",
+	} {
+		if got := strings.Join(countdownItems(in), " "); got != want {
+			t.Errorf("countdown items of %q = %q, want %q", in, got, want)
+		}
+	}
 	if got := countdownItems("A countdown timer from 10 with big numbers"); len(got) != 10 || got[0] != "10" {
 		t.Errorf("countdown timer from 10: %q", got)
 	}
