@@ -1023,6 +1023,8 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 		}
 		col := orDefault(c.b.FillColor, "#ec407a")
 		c.motion(e, scene.Motion{Type: scene.MotionFill, Start: a0, End: a0 + d*0.8, Color: col})
+		// Filling up swells the shape a little, so the fill reads as a beat, not a tint.
+		c.emove(e, "scale", a0, a0+d*0.8, 1.15*value(trackOf(e), "scale", 1), "easeInOutSine")
 		return true
 	case "draw":
 		if e.Type == scene.TypeAsset && drawnRE.MatchString(clause) {

@@ -1129,6 +1129,11 @@ func unquoteData(prompt string, data []*dataSpec) string {
 				return m
 			}
 		}
+		if !strings.ContainsAny(text, "0123456789") {
+			// A word the element shows ("ending with the word 'Launch'") is no verb or
+			// subject of the prompt: it goes, not just its quote marks.
+			return ""
+		}
 		return stripQuoteMarks(m)
 	})
 }

@@ -268,6 +268,11 @@ func TestReadChartPhrasings(t *testing.T) {
 			t.Errorf("countdown items of %q = %q, want %q", in, got, want)
 		}
 	}
+	// The word it shows is gone from the prompt the verbs are read from ("Launch" is no fly).
+	launch := "A dramatic countdown from 10 ending with the word 'Launch'"
+	if got := unquoteData(launch, readAllData(launch)); strings.Contains(strings.ToLower(got), "launch") {
+		t.Errorf("unquoted countdown prompt %q still says launch", got)
+	}
 	if got := countdownItems("A countdown timer from 10 with big numbers"); len(got) != 10 || got[0] != "10" {
 		t.Errorf("countdown timer from 10: %q", got)
 	}

@@ -248,3 +248,51 @@ func TestWhoCirclesAndWhatRisesFrom(t *testing.T) {
 		t.Error("no notes rise from the speaker")
 	}
 }
+
+// TestIntroAndOutroDoNotHoldStill: what a subject keeps doing (a flame's flicker) plays
+// from its entrance to the end, a fill swells the shape, and the outro drifts enough to
+// read as alive, so no intro or outro looks like a frozen frame.
+func TestIntroAndOutroDoNotHoldStill(t *testing.T) {
+	_, sb, _ := generate(t, "A flame flickers and grows bigger", "", 0)
+	d := readScene(t, sb)
+	tw := motionsOf(d)[scene.MotionTwinkle]
+	if len(tw) != 1 || tw[0].Start > d.Scenes[0].End/2 || tw[0].End < d.Scenes[len(d.Scenes)-1].Start+0.5 {
+		t.Errorf("flicker %+v, want one from the intro into the outro (scenes %+v)", tw, d.Scenes)
+	}
+	_, sb, _ = generate(t, "A heart beats twice and then fills with pink", "", 0)
+	d = readScene(t, sb)
+	fill := motionsOf(d)[scene.MotionFill]
+	if len(fill) != 1 {
+		t.Fatalf("fills %+v, want one", fill)
+	}
+	var heart *scene.Element
+	for _, e := range d.Elements {
+		if len(e.Motions) > 0 && e.Type == scene.TypeHeart {
+			heart = e
+		}
+	}
+	if heart == nil {
+		t.Fatal("no heart")
+	}
+	swell := false
+	for _, k := range heart.Tracks["scale"] {
+		if k.T > fill[0].Start && k.T <= fill[0].End+0.01 && k.V >= 1.1 {
+			swell = true
+		}
+	}
+	if !swell {
+		t.Errorf("heart scale %+v does not swell while it fills %+v", heart.Tracks["scale"], fill[0])
+	}
+	_, sb, _ = generate(t, "A square morphs into a circle and then into a triangle", "", 0)
+	d = readScene(t, sb)
+	last := d.Scenes[len(d.Scenes)-1]
+	moving := false
+	for _, m := range motionsOf(d)[scene.MotionFloat] {
+		if m.Start >= last.Start-0.01 && m.Amp >= 0.035 && m.Count >= 1 {
+			moving = true
+		}
+	}
+	if !moving {
+		t.Errorf("the outro %+v has no drift that reads", last)
+	}
+}
