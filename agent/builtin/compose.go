@@ -543,8 +543,8 @@ func (c *composer) intro(a0, a1 float64) {
 			// Fades in small, as prepareShapes set it, and starts growing; its own verb
 			// grows it the rest of the way (its base stays put).
 			c.emove(e, "opacity", t0, t0+in, 1, "easeOutCubic")
-			c.emove(e, "scale", t0, a1, 0.45, "easeInOutSine")
-			c.emove(e, "y", t0, a1, round3(c.homes[i].Y+e.Size*frameK*0.55), "easeInOutSine")
+			c.emove(e, "scale", t0, a1, 0.55, "easeInOutSine")
+			c.emove(e, "y", t0, a1, round3(c.homes[i].Y+e.Size*frameK*0.45), "easeInOutSine")
 			continue
 		}
 		if c.popsIn(i) {

@@ -829,6 +829,16 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 		c.motion(e, scene.Motion{Type: scene.MotionSlide, Start: a0, End: a0 + d*0.8, FromY: 0.6, Ease: "easeOutCubic"})
 		return true
 	case "fall":
+		if src := c.placeElement(bt, e); src != nil && e.Type == scene.TypeParticles && strings.Contains(clause, "from") {
+			// "rain falling from a grey cloud": what it falls from hangs at the top of the
+			// frame, so the drops fall from under it.
+			if k := c.indexOf(src); k >= 0 && value(trackOf(src), "y", src.Y) > -0.2 {
+				src.Y = round3(-0.62 + src.Size*frameK*0.5)
+				delete(trackOf(src), "y")
+				c.homes[k].Y = src.Y
+			}
+			return true
+		}
 		if !movable(e) {
 			return false
 		}

@@ -295,4 +295,11 @@ func TestIntroAndOutroDoNotHoldStill(t *testing.T) {
 	if !moving {
 		t.Errorf("the outro %+v has no drift that reads", last)
 	}
+	_, sb, _ = generate(t, "Rain falling from a grey cloud", "", 0)
+	d = readScene(t, sb)
+	for _, e := range d.Elements {
+		if strings.Contains(e.ID, "cloud") && e.Y > -0.2 {
+			t.Errorf("the cloud the rain falls from is at y %g, want at the top of the frame", e.Y)
+		}
+	}
 }
