@@ -276,10 +276,13 @@ func (a *Asset) Tint(want string) (map[string]string, bool) {
 		return nil, false
 	}
 	wh, ws, wl := hsl(strings.ToLower(want))
+	areas := a.colorAreas()
+	if ws < 0.3 && wl >= 0.25 && wl <= 0.8 {
+		return greyed(areas, wh, ws, wl)
+	}
 	if ws < 0.3 || wl < 0.12 || wl > 0.9 {
 		return nil, false
 	}
-	areas := a.colorAreas()
 	vivid := func(c string) bool { _, s, l := hsl(c); return s >= 0.3 && l > 0.12 && l < 0.9 }
 	main, mainA := "", 0.0
 	for c, ar := range areas {
@@ -309,6 +312,29 @@ func (a *Asset) Tint(want string) (map[string]string, bool) {
 		out[c] = hexHSL(wh, math.Min(1, ws*s/ps), math.Max(0.05, math.Min(0.95, wl+l-pl)))
 	}
 	return out, true
+}
+
+// greyed paints a pale drawing a grey ("a grey cloud" of a white one): its lightest
+// fill becomes the grey and the others keep their distance below it (the shading).
+// False for a drawing with colour in it (a grey car keeps its own paint).
+func greyed(areas map[string]float64, wh, ws, wl float64) (map[string]string, bool) {
+	top := 0.0
+	for c := range areas {
+		_, s, l := hsl(c)
+		if s >= 0.3 && l <= 0.85 {
+			return nil, false
+		}
+		top = math.Max(top, l)
+	}
+	if top < 0.75 {
+		return nil, false
+	}
+	out := map[string]string{}
+	for c := range areas {
+		_, _, l := hsl(c)
+		out[c] = hexHSL(wh, ws, math.Max(0.05, wl+l-top))
+	}
+	return out, len(out) > 0
 }
 
 // TintedSVG is the asset's SVG document painted want (see Tint); false when Tint is.

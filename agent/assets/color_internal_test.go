@@ -53,6 +53,16 @@ func TestTintPaintsTheMainPart(t *testing.T) {
 			}
 		}
 	}
+	// A white cloud asked grey is grey, its shading kept.
+	m, ok = get("fluent:cloud").Tint("#9e9e9e")
+	if !ok || len(m) == 0 {
+		t.Fatalf("grey cloud: %v %v", m, ok)
+	}
+	for from, to := range m {
+		if _, s, l := hsl(to); s > 0.3 || l > 0.8 {
+			t.Errorf("grey cloud paints %s as %s, not a grey", from, to)
+		}
+	}
 	if got := TintFile("fluent:bus", "#FDD835"); got != "assets/lib/fluent/bus-fdd835.svg" {
 		t.Errorf("TintFile %s", got)
 	}
