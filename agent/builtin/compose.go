@@ -998,17 +998,16 @@ func (c *composer) detail(v int, a0, a1 float64) {
 	}
 }
 
-// carryOngoing stretches what a subject keeps doing (a flame's flicker) from its
-// entrance to the end: a state, unlike a counted action, does not wait for the action
-// scene, and an intro or outro without it holds still.
-func (c *composer) carryOngoing(e *scene.Element, i int, end float64) {
+// carryOngoing starts what a subject keeps doing (a flame's flicker) at its entrance:
+// a state, unlike a counted action, does not wait for the action scene, and an intro
+// without it holds still. It still ends with the action (the last frame shows it whole).
+func (c *composer) carryOngoing(e *scene.Element, i int) {
 	for _, m := range e.Motions {
 		if m.Type != scene.MotionTwinkle {
 			continue
 		}
 		rate := m.Count / math.Max(0.05, m.End-m.Start)
 		m.Start = round3(math.Min(m.Start, c.bounds[0]+0.15*float64(i)))
-		m.End = round3(math.Max(m.End, end))
 		m.Count = math.Round(rate * (m.End - m.Start))
 	}
 }
@@ -1024,9 +1023,14 @@ func (c *composer) outro(a0, a1 float64) {
 			c.motion(e, scene.Motion{Type: scene.MotionBounce, Start: a0, End: a0 + d*0.6, Amp: 0.18, Count: 1, Squash: 1})
 		} else {
 			// Enough drift to read as alive: a still last scene looks like a frozen frame.
-			c.motion(e, scene.Motion{Type: scene.MotionFloat, Start: a0, End: a1 + 0.5, Amp: 0.04, Count: math.Max(1, d/1.8)})
+			// A chart or counter is read, not watched: it keeps the gentle drift.
+			amp, n := 0.04, math.Max(1, d/1.8)
+			if isDataType(e.Type) {
+				amp, n = 0.025, math.Max(0.5, d/2.5)
+			}
+			c.motion(e, scene.Motion{Type: scene.MotionFloat, Start: a0, End: a1 + 0.5, Amp: amp, Count: n})
 		}
-		c.carryOngoing(e, i, a1)
+		c.carryOngoing(e, i)
 		// The settle: a small scale-down so the exit reads, while the last frame stays full.
 		s := value(trackOf(e), "scale", 1)
 		c.emove(e, "scale", a1-d*0.35, a1, s*0.94, c.sp.Exit)
