@@ -82,3 +82,28 @@ type Usage struct {
 	Period UsageQuery
 	Hours  []UsageHour
 }
+
+// Page sizes of every list the API answers: Limit unset or above MaxPageSize means
+// DefaultPageSize.
+const (
+	DefaultPageSize = 50
+	MaxPageSize     = 200
+)
+
+// PageSize is the number of items a list answers for a requested limit.
+func PageSize(limit int) int {
+	if limit <= 0 || limit > MaxPageSize {
+		return DefaultPageSize
+	}
+	return limit
+}
+
+// Page cuts items, fetched as size+1 after the cursor in ID order, to one page of size
+// and returns the next page's cursor: the last item's ID, or "" when nothing follows.
+func Page[T any](items []T, size int, id func(T) string) ([]T, string) {
+	if len(items) <= size {
+		return items, ""
+	}
+	items = items[:size]
+	return items, id(items[size-1])
+}

@@ -29,20 +29,13 @@ func tenantOf(ctx context.Context) string {
 // List returns a page of the caller's projects, oldest first, and the cursor of the
 // next page ("" when this is the last).
 func (s *Service) List(ctx context.Context, q koda.ProjectQuery) ([]*koda.Project, string, error) {
-	limit := q.Limit
-	if limit <= 0 || limit > 200 {
-		limit = 50
-	}
+	size := koda.PageSize(q.Limit)
 	ps, err := s.Store.ListProjects(ctx, koda.ProjectFilter{TenantID: tenantOf(ctx), Phase: q.Phase,
-		CreatedAfter: q.CreatedAfter, AfterID: q.Cursor, Limit: limit + 1})
+		CreatedAfter: q.CreatedAfter, AfterID: q.Cursor, Limit: size + 1})
 	if err != nil {
 		return nil, "", err
 	}
-	next := ""
-	if len(ps) > limit {
-		ps = ps[:limit]
-		next = ps[limit-1].ID
-	}
+	ps, next := koda.Page(ps, size, func(p *koda.Project) string { return p.ID })
 	return ps, next, nil
 }
 
@@ -342,20 +335,13 @@ func (s *Service) RetryRender(ctx context.Context, id string) (*koda.Render, err
 // ListDeliveries returns a page of the caller's webhook deliveries, oldest first, and
 // the next page's cursor.
 func (s *Service) ListDeliveries(ctx context.Context, q koda.DeliveryQuery) ([]*koda.WebhookDelivery, string, error) {
-	limit := q.Limit
-	if limit <= 0 || limit > 200 {
-		limit = 50
-	}
+	size := koda.PageSize(q.Limit)
 	ds, err := s.Store.ListDeliveries(ctx, koda.DeliveryFilter{TenantID: tenantOf(ctx), ProjectID: q.ProjectID,
-		Status: q.Status, AfterID: q.Cursor, Limit: limit + 1})
+		Status: q.Status, AfterID: q.Cursor, Limit: size + 1})
 	if err != nil {
 		return nil, "", err
 	}
-	next := ""
-	if len(ds) > limit {
-		ds = ds[:limit]
-		next = ds[limit-1].ID
-	}
+	ds, next := koda.Page(ds, size, func(d *koda.WebhookDelivery) string { return d.ID })
 	return ds, next, nil
 }
 

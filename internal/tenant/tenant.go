@@ -229,22 +229,15 @@ func (s *Service) CreateKey(ctx context.Context, tenantID, name string) (*koda.A
 }
 
 // ListKeys returns a page of a tenant's keys, revoked ones included, oldest first, and
-// the next page's cursor ("" on the last page). The page holds q.Limit keys, 50 when
-// unset or above 200, as every list of the API does.
+// the next page's cursor ("" on the last page), paged as every list of the API is
+// (koda.PageSize).
 func (s *Service) ListKeys(ctx context.Context, tenantID string, q koda.KeyQuery) ([]*koda.APIKey, string, error) {
-	limit := q.Limit
-	if limit <= 0 || limit > 200 {
-		limit = 50
-	}
-	ks, err := s.Store.ListAPIKeys(ctx, koda.APIKeyFilter{TenantID: tenantID, AfterID: q.Cursor, Limit: limit + 1})
+	size := koda.PageSize(q.Limit)
+	ks, err := s.Store.ListAPIKeys(ctx, koda.APIKeyFilter{TenantID: tenantID, AfterID: q.Cursor, Limit: size + 1})
 	if err != nil {
 		return nil, "", err
 	}
-	next := ""
-	if len(ks) > limit {
-		ks = ks[:limit]
-		next = ks[limit-1].ID
-	}
+	ks, next := koda.Page(ks, size, func(k *koda.APIKey) string { return k.ID })
 	return ks, next, nil
 }
 
