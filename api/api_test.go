@@ -61,7 +61,7 @@ func setup(t *testing.T) *bundle {
 func setupWith(t *testing.T, stor koda.Storage) *bundle {
 	t.Helper()
 	st := kodatest.MustOpenDB(t)
-	opts, err := redis.ParseURL(kodatest.MustRedis(t, 6))
+	opts, err := redis.ParseURL(kodatest.MustRedis(t, kodatest.DBAPI))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,8 +71,8 @@ type frameResult struct {
 }
 
 // capture captures frames [j.start, j.end) with up to cfg.Browsers browsers and calls
-// emit for each in frame order. A raw frame's buffer goes back to the pool once emit
-// returned, so emit must copy what it keeps.
+// emit for each in frame order. emit owns a raw frame's buffer: it puts it back in
+// j.pixels once nothing reads it any more.
 func (r *Renderer) capture(ctx context.Context, j *job, emit func(i int, f frame) error) error {
 	n := r.browsers(j)
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -153,11 +153,7 @@ collect:
 				break
 			}
 			delete(pending, want)
-			err := emit(want, f)
-			if f.raw {
-				j.pixels.put(f.data)
-			}
-			if err != nil {
+			if err := emit(want, f); err != nil {
 				fail(err)
 				break collect
 			}

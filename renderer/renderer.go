@@ -248,16 +248,30 @@ func (r *Renderer) render(ctx context.Context, j *job, pr *progress) (*koda.Rend
 		if f.raw != enc.raw {
 			// A tab whose page did not pass the canvas check again captured screenshots
 			// while the others send pixels, or the other way round: rare, and converted.
-			var err error
-			if f, err = convertFrame(f, j.preset.Width, j.preset.Height); err != nil {
+			conv, err := convertFrame(f, j.preset.Width, j.preset.Height)
+			if err != nil {
 				return fmt.Errorf("frame %d: %w", i, err)
 			}
+			if f.raw {
+				j.pixels.put(f.data)
+			}
+			f = conv
 		}
 		if i == mid {
 			thumb = frame{data: bytes.Clone(f.data), raw: f.raw}
 		}
-		if err := enc.write(f.data); err != nil {
-			return err
+		if !f.raw {
+			if err := enc.write(f.data); err != nil {
+				return err
+			}
+		} else {
+			free, err := enc.writeRaw(f.data)
+			for _, b := range free {
+				j.pixels.put(b)
+			}
+			if err != nil {
+				return err
+			}
 		}
 		pr.frames(i - j.start + 1)
 		return nil

@@ -36,7 +36,7 @@ type bundle struct {
 
 func setup(t *testing.T) *bundle {
 	t.Helper()
-	url := kodatest.MustRedis(t, 8)
+	url := kodatest.MustRedis(t, kodatest.DBWorkers)
 	opts, err := redis.ParseURL(url)
 	if err != nil {
 		t.Fatal(err)

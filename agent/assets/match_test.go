@@ -228,3 +228,33 @@ func TestNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestShowsContainer: a drawing that already shows what its subject comes in says so
+// (the popcorn emoji is a striped bucket, a hot beverage a cup), and a keyword that
+// only says where a thing lives is no container of the drawing.
+func TestShowsContainer(t *testing.T) {
+	for _, c := range []struct {
+		phrase, container string
+		want              bool
+	}{
+		{"popcorn", "striped bucket", true},
+		{"popcorn", "buckets", true},
+		{"popcorn", "box", true},
+		{"coffee", "cup", true},
+		{"coffee", "mug", true},
+		{"potted plant", "pot", true},
+		{"popcorn", "bowl", false},
+		{"goldfish", "bowl", false},
+		{"jellyfish", "aquarium", false},
+		{"key", "lock", false},
+	} {
+		m := find(t, c.phrase)
+		a, ok := assets.Default().Get(m.ID)
+		if !ok {
+			t.Fatalf("%q: %s not in the library", c.phrase, m.ID)
+		}
+		if got := a.ShowsContainer(c.container); got != c.want {
+			t.Errorf("%s (%q) shows a %q: %v, want %v", m.ID, c.phrase, c.container, got, c.want)
+		}
+	}
+}

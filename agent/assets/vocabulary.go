@@ -1,5 +1,10 @@
 package assets
 
+import (
+	"slices"
+	"strings"
+)
+
 // synonyms name, for a word people use, the drawing they mean: another name or CLDR
 // label of the library, or an asset id where no name says it ("paper plane" is
 // Tabler's send icon). CLDR keywords already cover most synonyms; these are the ones
@@ -144,6 +149,10 @@ var relatives = map[string]string{
 	"bank": "bank", "church": "church", "palace": "castle", "fortress": "castle", "windmill": "tabler:windmill",
 	"lantern": "red paper lantern", "candle": "candle", "torch": "flashlight", "flashlight": "flashlight",
 	"vase": "amphora", "jar": "jar", "bucket": "bucket", "basket": "basket", "bowl": "bowl with spoon",
+	// A fish bowl or tank has no drawing of its own: the nearest names, which the builtin
+	// agent redraws as glass and water (its habitat program).
+	"fishbowl": "bowl with spoon", "fish bowl": "bowl with spoon", "goldfish bowl": "bowl with spoon",
+	"fish tank": "tabler:tank", "fishtank": "tabler:tank",
 	"spoon": "spoon", "fork": "fork and knife", "plate": "fork and knife with plate",
 	"chair": "chair", "sofa": "couch and lamp", "couch": "couch and lamp", "bed": "bed", "desk": "desktop computer",
 	"monitor": "desktop computer", "screen": "desktop computer", "tablet": "mobile phone", "keyboard": "keyboard",
@@ -180,4 +189,52 @@ var relatives = map[string]string{
 	"monster": "ogre", "alien": "alien", "skeleton": "skull", "pirate": "pirate flag", "ninja": "ninja",
 	"smile": "grinning face", "smiley": "grinning face", "face": "grinning face", "emoji": "grinning face",
 	"laugh": "face with tears of joy", "tears": "crying face", "kiss": "kiss mark", "love": "red heart",
+}
+
+// containerWords are the things food, drink and plants come in. Only these count as a
+// drawing's own container: a keyword such as "aquarium" on a jellyfish says where it
+// lives, not that the drawing shows one.
+var containerWords = map[string]bool{
+	"bucket": true, "pail": true, "tub": true, "box": true, "carton": true, "bag": true, "cup": true,
+	"mug": true, "glass": true, "bowl": true, "pot": true, "jar": true, "bottle": true, "can": true,
+	"vase": true, "basket": true, "cone": true, "plate": true, "dish": true, "teacup": true,
+}
+
+// drawnIn names, for drawings whose keywords do not say so, the containers the drawing
+// already shows its subject in (the popcorn emoji is a striped bucket of popcorn).
+var drawnIn = map[string][]string{
+	"popcorn":        {"bucket", "pail", "tub", "box", "carton", "bag"},
+	"hot beverage":   {"cup", "mug"},
+	"soft ice cream": {"cone"},
+	"bouquet":        {"vase"},
+	"french fries":   {"box", "carton"},
+	"cup with straw": {"glass"},
+	"beverage box":   {"carton"},
+	"shaved ice":     {"bowl", "cup"},
+	"spaghetti":      {"plate", "dish", "bowl"},
+	"curry rice":     {"plate", "dish"},
+	"green salad":    {"bowl"},
+	"pot of food":    {"pot"},
+	"potted plant":   {"pot"},
+	"ice cream":      {"bowl", "cup"},
+	"bubble tea":     {"cup"},
+}
+
+// ShowsContainer reports whether the drawing already includes the container word names
+// ("bucket" for popcorn, "cup" for a hot beverage), so a prompt's "popcorn in a bucket"
+// needs no second, separate bucket.
+func (a *Asset) ShowsContainer(word string) bool {
+	word = strings.ToLower(strings.TrimSpace(word))
+	if f := strings.Fields(word); len(f) > 0 {
+		word = f[len(f)-1] // "striped bucket": the bucket
+	}
+	for _, w := range append([]string{word}, singulars(word)...) {
+		if !containerWords[w] {
+			continue
+		}
+		if a.hasWord(w) || slices.Contains(drawnIn[a.Name], w) || a.Label != "" && slices.Contains(drawnIn[a.Label], w) {
+			return true
+		}
+	}
+	return false
 }

@@ -206,6 +206,7 @@ func analyze(prompt string) *brief {
 	b.attachData(data)
 	b.readStyle(low, tokens)
 	b.readBeats(low)
+	b.containersDrawn()
 	b.Stack = len(b.Texts) >= 2 && stackRE.MatchString(low)
 	b.readMorph()
 	b.blobShapes()
@@ -396,7 +397,9 @@ func (b *brief) readSubjectsAndColors(tokens []string, low string) {
 				b.Subjects = append(b.Subjects, subject{Noun: noun, Kind: "asset", Asset: sp.match.ID, Note: sp.match.Message,
 					Many: howMany(tokens, i, sp), Scenery: scenery[sp.match.Category] || scenery[sp.match.ID]})
 				idx = len(b.Subjects) - 1
-				if sp.match.Message != "" {
+				// A fish bowl or aquarium is drawn from shapes (the habitat program), not
+				// as the relative the library offers.
+				if sp.match.Message != "" && !habitatNounRE.MatchString(noun) {
 					b.Notes = append(b.Notes, sp.match.Message)
 				}
 			}
@@ -820,6 +823,46 @@ func (b *brief) nameTheLogo() {
 func containsInt(list []int, v int) bool {
 	for _, x := range list {
 		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// containersDrawn drops the container a clause puts a drawing in when the drawing
+// already shows it: "popcorn pops out of a striped bucket" is the popcorn emoji, which
+// is a striped bucket of popcorn, not a second bucket behind it; the same for coffee in
+// a cup or a bouquet in a vase. The place stays in the clause (Within), so the actor is
+// still known to come out of it.
+func (b *brief) containersDrawn() {
+	for _, bt := range b.Beats {
+		for pi, prep := range bt.Within {
+			if prep != "in" && prep != "into" && prep != "inside" && prep != "out of" {
+				continue
+			}
+			place := b.Subjects[pi]
+			if place.Kind != scene.TypeAsset || place.Scenery || place.Many > 1 {
+				continue
+			}
+			for _, si := range bt.Subjects {
+				s := b.Subjects[si]
+				if si == pi || containsInt(bt.Places, si) || s.Kind != scene.TypeAsset || s.Absorbed {
+					continue
+				}
+				if a, ok := assets.Default().Get(s.Asset); ok && a.ShowsContainer(place.Noun) {
+					b.Subjects[pi].Absorbed = true
+					break
+				}
+			}
+		}
+	}
+}
+
+// ownContainer: the clause has its actor come out of a container its own drawing
+// shows (containersDrawn), so what comes out are pieces of it, not the drawing.
+func (b *brief) ownContainer(bt *beat) bool {
+	for pi, prep := range bt.Within {
+		if prep == "out of" && b.Subjects[pi].Absorbed {
 			return true
 		}
 	}

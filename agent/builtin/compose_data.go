@@ -85,7 +85,15 @@ func (c *composer) decorateData(e *scene.Element, s subject) {
 		switch d.Kind {
 		case dataPie, dataDonut:
 			e.Variant = map[string]string{dataPie: scene.ChartPie, dataDonut: scene.ChartDonut}[d.Kind]
-			e.Colors = dataColors(len(d.Values), d.Colors, e.Color, bg)
+			given := d.Colors
+			if given == nil && d.Scale != nil {
+				// Slices have no heights to scale by: the scale steps from slice to slice.
+				given = make([]string, len(d.Values))
+				for i := range given {
+					given[i] = mixHex(d.Scale[0], d.Scale[1], float64(i)/float64(len(given)-1))
+				}
+			}
+			e.Colors = dataColors(len(d.Values), given, e.Color, bg)
 			e.Color = e.Colors[0]
 			e.Color2 = mix(bg[0], bg[1]) // the thin gaps between slices
 		case dataLine:
@@ -96,6 +104,9 @@ func (c *composer) decorateData(e *scene.Element, s subject) {
 			if len(d.Colors) > 0 {
 				e.Colors = dataColors(len(d.Values), d.Colors, e.Color, bg)
 			}
+			// A scale says what the values are like (cold to hot), so it colours by
+			// value, not by a bar's place in the row.
+			e.ColorScale = d.Scale
 			e.Color2 = darken(e.Color, 0.3)
 			e.Aspect = math.Min(1.8, 1.1+0.12*float64(len(d.Values)))
 		}

@@ -704,6 +704,26 @@ func (c *composer) steam() {
 	c.d.Elements = append(c.d.Elements, e)
 }
 
+// popping adds the kernels that pop out of the top of drawing e from t0 to the end: a
+// popcorn particle field at the top of its filling, behind it, so they come up from
+// inside and fall back in.
+func (c *composer) popping(e *scene.Element, t0 float64) {
+	x, y := value(trackOf(e), "x", e.X), value(trackOf(e), "y", e.Y)
+	p := &scene.Element{ID: e.ID + "-pops", Type: scene.TypeParticles, Variant: "popcorn", Label: "popping kernels",
+		X: x, Y: round3(y - e.Size*frameK*0.3), Size: round3(e.Size * 0.25), Count: 7, Start: round3(t0), End: c.bd.Total,
+		Color: "#fff8e1", Color2: "#ffc107", Seed: 41,
+		// The kernels are what pops: each one bursts out of the bucket in turn.
+		Motions: []*scene.Motion{{Type: scene.MotionPop, Start: round3(t0), End: c.bd.Total}}}
+	at := len(c.d.Elements)
+	for i, el := range c.d.Elements {
+		if el == e {
+			at = i
+			break
+		}
+	}
+	c.d.Elements = append(c.d.Elements[:at], append([]*scene.Element{p}, c.d.Elements[at:]...)...)
+}
+
 // carrySteam moves the steam with what it rises from: a steam train's smoke travels
 // with the train.
 func (c *composer) carrySteam() {
@@ -1006,6 +1026,13 @@ func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0,
 		c.motion(e, scene.Motion{Type: scene.MotionSlam, Start: a0, End: a0 + math.Min(d, 1.6), Shake: 0.02})
 		return true
 	case "pop", "appear":
+		if bt != nil && a == "pop" && e.Type == scene.TypeAsset && withinOutOf(bt) && c.b.ownContainer(bt) {
+			// "Popcorn pops out of a bucket" when the drawing is that bucket of popcorn:
+			// the bucket stays as it came in, and kernels pop up out of its top, again
+			// and again.
+			c.popping(e, a0+0.1)
+			return true
+		}
 		if bt != nil && a == "pop" && e.Type == scene.TypeAsset && withinOutOf(bt) {
 			// "pops out of a bucket": up out of it with a pop.
 			c.motion(e, scene.Motion{Type: scene.MotionSlide, Start: a0, End: a0 + math.Min(d*0.5, 0.8), FromY: 0.25, Ease: "easeOutBack"})

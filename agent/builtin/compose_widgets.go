@@ -77,6 +77,7 @@ func countOf(low string) int {
 func (c *composer) widgets() {
 	low := strings.ToLower(c.b.Prompt)
 	a0, a1 := c.actionSpan()
+	c.habitats()
 	if checkRE.MatchString(low) && !downloadRE.MatchString(low) {
 		c.checkInCircle(low, a0, a1)
 	}

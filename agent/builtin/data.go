@@ -30,6 +30,7 @@ type dataSpec struct {
 	Labels []string  // one per value (categories, days, slices)
 	Values []float64 // as written, before the unit ("12" of "12k")
 	Colors []string  // per-value colours the prompt names ("40% red"), "" where none
+	Scale  []string  // a colour scale, low to high, the prompt names ("blue to red")
 	Prefix string    // "$"
 	Suffix string    // "%", "k", "M"
 	From   float64   // counter start
@@ -636,7 +637,7 @@ func readChart(d *dataSpec, s string, nums []numTok) {
 		d.Labels[i] = lab
 	}
 	if colored == 0 {
-		d.Colors = listColors(s[min(l.Nums[len(l.Nums)-1].End, len(s)):], len(d.Values))
+		d.Colors, d.Scale = listColors(s[min(l.Nums[len(l.Nums)-1].End, len(s)):], len(d.Values))
 	}
 	if nonEmpty(d.Labels) < (len(d.Labels)+1)/2 {
 		// "Mon–Sun: 3, 5, 4…": unlabelled values take the axis the prompt names.
@@ -668,10 +669,10 @@ func readChart(d *dataSpec, s string, nums []numTok) {
 // bars", "blue to red".
 var seriesColorRE = regexp.MustCompile(`[a-z]+`)
 
-// listColors colours a chart's n entries from the colour words written after its
-// list: one colour each in order ("orange and blue bars"), or a ramp from the first to
-// the last ("blue to red"); nil when the words are not that.
-func listColors(rest string, n int) []string {
+// listColors reads the colour words written after a chart's list of n entries: one
+// colour each in order ("orange and blue bars"), or a scale from the first to the last
+// ("blue to red"); nil for both when the words are not that.
+func listColors(rest string, n int) (each, scale []string) {
 	var cs []string
 	ramp := false
 	for _, w := range seriesColorRE.FindAllString(strings.ToLower(rest), -1) {
@@ -683,17 +684,13 @@ func listColors(rest string, n int) []string {
 	}
 	switch {
 	case n < 2 || len(cs) < 2:
-		return nil
+		return nil, nil
 	case len(cs) == n && !ramp:
-		return cs
+		return cs, nil
 	case ramp && len(cs) == 2:
-		out := make([]string, n)
-		for i := range out {
-			out[i] = mixHex(cs[0], cs[1], float64(i)/float64(n-1))
-		}
-		return out
+		return nil, cs
 	}
-	return nil
+	return nil, nil
 }
 
 // onePercent is the prompt's only number when it is a share of a whole (0–100 %).

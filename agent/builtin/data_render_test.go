@@ -443,3 +443,71 @@ func shrink(img image.Image, k int) image.Image {
 	}
 	return out
 }
+
+// TestBarChartColourScale: "blue to red" over temperatures colours by value, whatever
+// the bars' order: the coldest month's bar is blue, the hottest's red, and the months
+// between stop on the way, the milder further along.
+func TestBarChartColourScale(t *testing.T) {
+	_, sb, _ := generate(t, "Bar chart of temperatures: Jan 5, Apr 14, Jul 28, Oct 16, blue to red", "", 0)
+	d := readScene(t, sb)
+	ch := dataElement(t, d, scene.TypeChart)
+	if len(ch.ColorScale) != 2 || len(ch.Colors) != 0 {
+		t.Fatalf("colour scale %v and colours %v, want a scale of two and no colour per bar", ch.ColorScale, ch.Colors)
+	}
+	img := render(t, browser(t), sb.Dir(), 1280, 720, d.Duration).frames[0]
+	b := img.Bounds()
+	hue := func(x, y int) (float64, bool) {
+		r, g, bb := rgbAt(img, x, y)
+		if !saturatedBright(r, g, bb) {
+			return 0, false
+		}
+		mx, mn := math.Max(r, math.Max(g, bb)), math.Min(r, math.Min(g, bb))
+		switch mx {
+		case r:
+			return 60 * math.Mod((g-bb)/(mx-mn)+6, 6), true
+		case g:
+			return 60 * ((bb-r)/(mx-mn) + 2), true
+		}
+		return 60 * ((r-g)/(mx-mn) + 4), true
+	}
+	// The bars: runs of bar pixels along the lowest row that has four; each bar's
+	// colour is read a few pixels above the baseline, in the middle of its run.
+	var hues []float64
+	for y := b.Dy() * 9 / 10; y > b.Dy()/3 && len(hues) != 4; y-- {
+		hues = hues[:0]
+		start := -1
+		for x := 0; x <= b.Dx(); x++ {
+			_, ok := hue(x, y)
+			if ok && x < b.Dx() && start < 0 {
+				start = x
+			}
+			if (!ok || x == b.Dx()) && start >= 0 {
+				if x-start > 8 {
+					h, _ := hue((start+x)/2, y-4)
+					hues = append(hues, h)
+				}
+				start = -1
+			}
+		}
+	}
+	if len(hues) != 4 {
+		t.Fatalf("found %d bars, want 4", len(hues))
+	}
+	// Hue from blue (about 210°) on towards red (360°) through violet.
+	along := func(h float64) float64 {
+		if h < 90 {
+			h += 360
+		}
+		return h
+	}
+	if h := along(hues[0]); h < 190 || h > 235 {
+		t.Errorf("Jan (5, the coldest) is hue %.0f°, want blue", hues[0])
+	}
+	if h := along(hues[2]); h < 345 || h > 375 {
+		t.Errorf("Jul (28, the hottest) is hue %.0f°, want red", hues[2])
+	}
+	apr, oct := along(hues[1]), along(hues[3])
+	if apr <= 240 || oct >= 345 || apr >= oct {
+		t.Errorf("Apr (14) is hue %.0f° and Oct (16) %.0f°, want both between blue and red, Oct further along", hues[1], hues[3])
+	}
+}

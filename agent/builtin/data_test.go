@@ -287,7 +287,7 @@ func TestOneShareDonut(t *testing.T) {
 }
 
 // TestListColors: colour words after a chart's list colour its entries in order, or
-// ramp from the first to the last ("blue to red").
+// make a scale from the first to the last ("blue to red").
 func TestListColors(t *testing.T) {
 	d := readData(dataBar, "Bar chart comparing Cats 30 and Dogs 45 with orange and blue bars")
 	if len(d.Colors) != 2 || d.Colors[0] == d.Colors[1] {
@@ -299,8 +299,8 @@ func TestListColors(t *testing.T) {
 	d = readData(dataBar, "Bar chart of temperatures: Jan 5, Apr 14, Jul 28, Oct 16, blue to red")
 	blue, _ := colorOf("blue")
 	red, _ := colorOf("red")
-	if len(d.Colors) != 4 || d.Colors[0] != blue || d.Colors[3] != red || d.Colors[1] == blue || d.Colors[2] == red {
-		t.Errorf("colors %v, want a ramp from %s to %s", d.Colors, blue, red)
+	if d.Colors != nil || len(d.Scale) != 2 || d.Scale[0] != blue || d.Scale[1] != red {
+		t.Errorf("colors %v scale %v, want no colour per entry and a scale from %s to %s", d.Colors, d.Scale, blue, red)
 	}
 	if d := readData(dataBar, "Q1 12, Q2 18, Q3 25, Q4 31"); d.Colors != nil {
 		t.Errorf("colors %v for a list without colour words, want none", d.Colors)

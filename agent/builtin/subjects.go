@@ -382,7 +382,7 @@ func (c *composer) faceTravel() {
 			continue
 		}
 		h, ok := assetHeading(e)
-		if !ok || (h != 0 && h != 180) {
+		if !ok || (h != 0 && h != 180) || turnsItself(e) {
 			continue
 		}
 		dx := 0.0

@@ -105,6 +105,9 @@ func TestPlacesAndCompanions(t *testing.T) {
 	if len(b.Beats) != 1 || len(b.Subjects) != 2 || b.Beats[0].Within[1] != "out of" || !withinOutOf(&b.Beats[0]) {
 		t.Errorf("out of: beats %+v, want the bucket as the place it pops out of", b.Beats)
 	}
+	if !b.Subjects[1].Absorbed || b.Subjects[0].Absorbed || !b.ownContainer(&b.Beats[0]) {
+		t.Errorf("out of: subjects %+v, want the bucket drawn by the popcorn (its emoji is one)", b.Subjects)
+	}
 	b = analyze("A golden key turns in a lock")
 	if b.Beats[0].Within[1] != "in" {
 		t.Errorf("in: beats %+v, want the key in the lock", b.Beats)

@@ -37,6 +37,8 @@ var verbPhrases = strings.NewReplacer(
 	"flies up", "flies upward", "fly up", "fly upward",
 	// A bell or a phone that rings shakes; "rings" after it is no ring to draw.
 	"it rings", "it chimes", "bell rings", "bell chimes", "phone rings", "phone chimes",
+	// A fish tank is an aquarium, not a fish beside an armoured tank.
+	"fish tanks", "aquariums", "fish tank", "aquarium", "fishtank", "aquarium",
 	"blasts off", "launches", "turns on", "glows on", "switches on", "glows on", "lights up", "glows on", "takes off", "launches",
 )
 

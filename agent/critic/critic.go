@@ -100,8 +100,12 @@ func circles(e *scene.Element) bool {
 
 // nested: one of the two is in or on the other (Element.In: a key in its lock, a fish
 // in its bowl), drawn over it on purpose; their overlap is the picture, not a fault.
+// A shape drawn as part of the element the other is in (the glass of a fish's bowl)
+// is one picture with it too; but two things in one place (notes rising from one
+// speaker) are still parted.
 func nested(a, b *scene.Element) bool {
-	return a.In != "" && a.In == b.ID || b.In != "" && b.In == a.ID
+	sameHome := a.In != "" && a.In == b.In && (a.Type == scene.TypePath || b.Type == scene.TypePath)
+	return sameHome || a.In != "" && a.In == b.ID || b.In != "" && b.In == a.ID
 }
 
 // concentric: two rings around one centre (ripples, a target) are hollow, so neither

@@ -199,6 +199,24 @@ func TestSubjectInAnotherStaysInIt(t *testing.T) {
 	}
 }
 
+// A shape drawn as part of the place a subject is in (the glass of a fish's bowl) is one
+// picture with the subject; two things in one place (notes rising from one speaker)
+// are still parted when one hides the other.
+func TestPartsOfOnePlace(t *testing.T) {
+	speaker := &scene.Element{ID: "speaker", Type: scene.TypeAsset, Asset: "fluent:speaker-high-volume", Label: "speaker", Size: 0.2}
+	fish := &scene.Element{ID: "fish", Type: scene.TypeAsset, Asset: "fluent:fish", Label: "fish", Size: 0.12, In: "speaker"}
+	glass := &scene.Element{ID: "glass", Type: scene.TypePath, Label: "glass", Size: 0.2, In: "speaker", Color: "#5f9fc4",
+		Path: "M -1 0 A 1 1 0 0 0 1 0"}
+	if ps := Check(base(speaker, fish, glass), Landscape); has(ps, "covered", "fish") || has(ps, "covered", "glass") {
+		t.Errorf("a fish under the glass of its bowl: %v", checks(ps))
+	}
+	n1 := &scene.Element{ID: "n1", Type: scene.TypeAsset, Asset: "fluent:musical-notes", Label: "notes", Size: 0.12, In: "speaker"}
+	n2 := &scene.Element{ID: "n2", Type: scene.TypeAsset, Asset: "fluent:musical-notes", Label: "notes", Size: 0.12, In: "speaker"}
+	if ps := Check(base(speaker, n1, n2), Landscape); !has(ps, "covered", "n1") && !has(ps, "covered", "n2") {
+		t.Errorf("two notes on one spot in one speaker: %v", checks(ps))
+	}
+}
+
 // Rings around one centre (ripples) are hollow and hide nothing; two discs on one
 // spot still do.
 func TestConcentricRingsStay(t *testing.T) {

@@ -392,7 +392,7 @@ func sceneFromFixture(t *testing.T, provider string, b []byte) *scene.Descriptio
 // TestLimiterSharedAcrossWorkers: twenty callers with their own limiter (as separate
 // worker processes would have) never hold more than the limit of one provider at once.
 func TestLimiterSharedAcrossWorkers(t *testing.T) {
-	opt, err := redis.ParseURL(kodatest.MustRedis(t, 9))
+	opt, err := redis.ParseURL(kodatest.MustRedis(t, kodatest.DBLLM))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -152,6 +152,25 @@
     return out;
   }
 
+  // mixHue: k of the way from a to b around the hue circle's shorter arc, saturation and
+  // lightness in step, so blue to red passes through violet, not through a grey that
+  // neither end has.
+  function mixHue(a, b, k) {
+    function hsl(c) {
+      var r = c[0] / 255, g = c[1] / 255, bl = c[2] / 255, mx = Math.max(r, g, bl), mn = Math.min(r, g, bl), l = (mx + mn) / 2, d = mx - mn, h = 0;
+      if (d > 0) h = mx === r ? ((g - bl) / d + 6) % 6 : mx === g ? (bl - r) / d + 2 : (r - g) / d + 4;
+      return [h * 60, d === 0 ? 0 : d / (1 - Math.abs(2 * l - 1)), l];
+    }
+    var p = hsl(rgb(a)), q = hsl(rgb(b)), dh = q[0] - p[0];
+    if (dh > 180) dh -= 360; else if (dh < -180) dh += 360;
+    if (p[1] < 0.05) p[0] = q[0] - dh; // a grey end has no hue of its own
+    var h = ((p[0] + dh * k) % 360 + 360) % 360, s = lerp(p[1], q[1], k), l = lerp(p[2], q[2], k);
+    var c = (1 - Math.abs(2 * l - 1)) * s, x = c * (1 - Math.abs((h / 60) % 2 - 1)), m = l - c / 2;
+    var seg = [[c, x, 0], [x, c, 0], [0, c, x], [0, x, c], [x, 0, c], [c, 0, x]][Math.floor(h / 60) % 6], out = '#';
+    for (var i = 0; i < 3; i++) out += ('0' + Math.round(clamp(seg[i] + m, 0, 1) * 255).toString(16)).slice(-2);
+    return out;
+  }
+
   // ---- state of an element at t --------------------------------------------------------
   function envelope(t, m) {
     var r = Math.min(0.3, (m.end - m.start) / 4);
@@ -537,6 +556,7 @@
     var pal = [e.color || '#ffffff', e.color2 || '#ffd54f', '#ff6b6b', '#4dd0e1', '#b388ff', '#69f0ae'];
     var prog = clamp(s.prog, 0, 1);
     if (v === 'fireworks') { drawFireworks(e, s, t, r, pal); return; }
+    if (v === 'popcorn') { drawPopcorn(e, s, t, r); return; }
     for (var i = 0; i < n; i++) {
       var rx = r(), ry = r(), rs = r(), rp = r(), rc = r();
       var x, y, size = U * (e.size || 0.01) * (0.4 + rs), a = 1;
@@ -609,6 +629,42 @@
       ctx.fillStyle = pal[v === 'dust' ? 0 : (rc < 0.8 ? 0 : 1)];
       if (v === 'stars' && rs > 0.7) { ctx.rotate(t * 0.3); starPath(size * 1.8, 4, 0.28); ctx.fill(); }
       else { ctx.beginPath(); ctx.arc(0, 0, size * 0.6, 0, 6.283); ctx.fill(); }
+      ctx.restore();
+    }
+  }
+
+  // drawPopcorn: kernels popping out of the top of what they are in, at the element's
+  // point: one after another each jumps up on an arc with a quick puff of scale, and
+  // falls back in or, thrown wider, lands beside it, fading; the pops repeat every period
+  // until the element ends. count is the kernels per period, size a kernel's size (the
+  // arcs scale with it, so a bigger bucket pops higher); color is the popped kernel,
+  // color2 its buttery hull.
+  function drawPopcorn(e, s, t, r) {
+    var n = clamp(Math.round(e.count || 8), 1, 40), period = 1.6, k = U * (e.size || 0.03);
+    var since = t - (e.start || 0), light = e.color || '#fff8e1', hull = e.color2 || '#ffc107';
+    if (since < 0) return;
+    for (var i = 0; i < n; i++) {
+      var rx = r(), rd = r(), rh = r(), rt = r(), rp = r();
+      // In turn, a little out of step, so it never reads as a fountain.
+      var at = (i + 0.6 * (rp - 0.5)) / n * period + 0.05;
+      if (since < at) continue;
+      var flight = period * (0.55 + 0.3 * rt), u = ((since - at) % period) / flight;
+      if (u >= 1) continue;
+      // The highest arc stays in the frame over a drawing at the middle.
+      var wide = Math.abs(rd - 0.5) > 0.3, peak = k * (3.5 + 4 * rh);
+      var x = s.cx + (rx - 0.5) * k * 3 + (rd - 0.5) * k * (wide ? 9 : 3.5) * u;
+      var y = s.cy - 4 * peak * u * (1 - u) + (wide ? k * 7 : k * 0.8) * u * u;
+      var puff = clamp(u / 0.08, 0, 1), sz = k * (0.45 + 0.55 * puff) * (0.85 + 0.3 * rh);
+      ctx.save();
+      ctx.globalAlpha *= clamp(u / 0.04, 0, 1) * clamp((1 - u) / 0.15, 0, 1);
+      ctx.translate(x, y); ctx.rotate((rp - 0.5) * 8 * u + rp * 6.28);
+      var lobes = [[-0.35, 0.05], [0.32, -0.08], [0, -0.38], [0.05, 0.3]];
+      ctx.fillStyle = rgba('#8d6e63', 0.55);
+      for (var j = 0; j < lobes.length; j++) { ctx.beginPath(); ctx.arc(lobes[j][0] * sz, lobes[j][1] * sz, sz * 0.52, 0, 6.283); ctx.fill(); }
+      ctx.fillStyle = light;
+      for (j = 0; j < lobes.length; j++) { ctx.beginPath(); ctx.arc(lobes[j][0] * sz, lobes[j][1] * sz, sz * 0.44, 0, 6.283); ctx.fill(); }
+      ctx.fillStyle = hull;
+      ctx.beginPath(); ctx.arc(sz * 0.05, sz * 0.08, sz * 0.16, 0, 6.283); ctx.fill();
       ctx.restore();
     }
   }
@@ -1065,6 +1121,8 @@
     var base = r * 0.78 * tall, top = (e.text ? -r * 0.62 : -r * 0.8) * tall, span = base - top - r * 0.16;
     var gap = cw * 2 / n, bw = gap * Math.min(0.7, 0.45 + n * 0.03);
     var prog = clamp(s.prog, 0, 1), fs = Math.min(r * 0.12, gap * 0.34);
+    var scale = e.color_scale && e.color_scale.length === 2 ? e.color_scale : null, lo = Infinity, hi = -Infinity;
+    for (var q = 0; q < n; q++) { lo = Math.min(lo, vals[q]); hi = Math.max(hi, vals[q]); }
     chartTitle(e, -r * 0.92 * tall, r, cw, tc);
     // Faint gridlines, then the axis baseline.
     ctx.strokeStyle = rgba(tc, 0.12); ctx.lineWidth = Math.max(1, r * 0.008);
@@ -1077,7 +1135,14 @@
       var bh = span * (Math.max(0, vals[b]) / (max || 1)) * bp;
       var bx = -cw + gap * b + (gap - bw) / 2, col = seriesColor(e, (e.colors && e.colors.length) ? b : 0);
       var g = ctx.createLinearGradient(0, base - bh, 0, base);
-      g.addColorStop(0, shade(col, 0.2)); g.addColorStop(1, (e.colors && e.colors[b]) ? shade(col, -0.2) : (e.color2 || shade(col, -0.25)));
+      if (scale) {
+        // The lowest value takes the scale's first colour and the highest its last, and
+        // a bar's colour is flat enough to read as one: the value, not a shading.
+        col = mixHue(scale[0], scale[1], hi > lo ? (vals[b] - lo) / (hi - lo) : 1);
+        g.addColorStop(0, shade(col, 0.08)); g.addColorStop(1, shade(col, -0.08));
+      } else {
+        g.addColorStop(0, shade(col, 0.2)); g.addColorStop(1, (e.colors && e.colors[b]) ? shade(col, -0.2) : (e.color2 || shade(col, -0.25)));
+      }
       ctx.fillStyle = g; shadowOn(e, r * 0.3);
       if (bh > 0.5) { roundRect(bx, base - bh, bw, bh, Math.min(bw * 0.16, bh / 2)); ctx.fill(); }
       shadowOff();

@@ -211,14 +211,18 @@ type Element struct {
 	Labels []string `json:"labels,omitempty"`
 	// Colors colour the chart's values one by one ("40% red"); "" or missing entries
 	// take the element's palette.
-	Colors  []string `json:"colors,omitempty"`
-	From    float64  `json:"from,omitempty"` // counter
-	To      float64  `json:"to,omitempty"`
-	Prefix  string   `json:"prefix,omitempty"`
-	Suffix  string   `json:"suffix,omitempty"`
-	Variant string   `json:"variant,omitempty"` // particles: stars, confetti, bubbles, sparkles, snow, rain, spiral, dust, fireworks; wave: line (default) or fill; ring: spinner (an open arc)
-	Seed    int      `json:"seed,omitempty"`
-	Depth   float64  `json:"depth,omitempty"` // camera parallax factor; 0 means 1 (moves with the camera)
+	Colors []string `json:"colors,omitempty"`
+	// ColorScale colours a bar chart by value ("blue to red" temperatures): the lowest
+	// bar takes the first colour, the highest the last, those between their place on
+	// the scale, so colour and height tell the same thing whatever the bars' order.
+	ColorScale []string `json:"color_scale,omitempty"`
+	From       float64  `json:"from,omitempty"` // counter
+	To         float64  `json:"to,omitempty"`
+	Prefix     string   `json:"prefix,omitempty"`
+	Suffix     string   `json:"suffix,omitempty"`
+	Variant    string   `json:"variant,omitempty"` // particles: stars, confetti, bubbles, sparkles, snow, rain, spiral, dust, fireworks, popcorn (kernels popping out of x, y); wave: line (default) or fill; ring: spinner (an open arc)
+	Seed       int      `json:"seed,omitempty"`
+	Depth      float64  `json:"depth,omitempty"` // camera parallax factor; 0 means 1 (moves with the camera)
 	// In is the id of the element this one is in or on (a key in its lock, a fish in
 	// its bowl, a tag on its hook): drawn over it on purpose, so the pair may overlap.
 	In string `json:"in,omitempty"`
@@ -508,6 +512,9 @@ func (d *Description) Validate() error {
 			if !contains(chartVariants, e.Variant) {
 				bad("%s: unknown chart variant %q (known: bar, pie, donut, line)", where, e.Variant)
 			}
+			if len(e.ColorScale) > 0 && (len(e.ColorScale) != 2 || e.Variant != "" && e.Variant != ChartBar) {
+				bad("%s: a colour scale is two colours on a bar chart, has %d on a %q chart", where, len(e.ColorScale), e.Variant)
+			}
 			if len(e.Labels) > len(e.Values) || len(e.Colors) > len(e.Values) {
 				bad("%s: %d labels and %d colours for %d values", where, len(e.Labels), len(e.Colors), len(e.Values))
 			}
@@ -520,6 +527,11 @@ func (d *Description) Validate() error {
 		for _, c := range e.Colors {
 			if c != "" && !hexRE.MatchString(c) {
 				bad("%s: %q is not a colour", where, c)
+			}
+		}
+		for _, c := range e.ColorScale {
+			if !hexRE.MatchString(c) {
+				bad("%s: %q in the colour scale is not a colour", where, c)
 			}
 		}
 		if (e.Type == TypeCountdown || e.Type == TypeChecklist) && len(e.Items) == 0 {

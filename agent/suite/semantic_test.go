@@ -336,6 +336,10 @@ func TestHasColorNames(t *testing.T) {
 		{"brown", c(0x79, 0x44, 0x36), true}, {"brown", c(0xfb, 0x8c, 0x00), false},
 		{"pink", c(0xf6, 0xc9, 0xda), true}, {"pink", c(0xd7, 0xcc, 0xc8), false}, {"pink", c(0xfa, 0xf5, 0xf7), false},
 		{"blue", c(0x7c, 0xc4, 0xfa), true}, {"blue", c(0x43, 0xa0, 0x47), false},
+		// A shaded bar split over two buckets is seen when its halves together reach the
+		// share, not when either half alone is all there is.
+		{"blue", []rgbColor{{r: 0x22, g: 0x87, b: 0xe4, share: 0.0015}, {r: 0x27, g: 0x7b, b: 0xc8, share: 0.0012}}, true},
+		{"blue", []rgbColor{{r: 0x22, g: 0x87, b: 0xe4, share: 0.0015}, {r: 0xe5, g: 0x39, b: 0x35, share: 0.0012}}, false},
 	} {
 		if got := hasColor(tc.dom, tc.name); got != tc.want {
 			t.Errorf("%s on %v: %v, want %v", tc.name, tc.dom, got, tc.want)

@@ -147,8 +147,9 @@ const (
 	// its median colour (one flat colour: a white page, a black frame, a failed draw).
 	BlankShare = 0.985
 	blankTol   = 10.0
-	// DominantShare is the share of the sampled pixels a colour bucket needs to count as
-	// dominant: 0.25 % of 320×180 is 144 pixels, a dot of radius 7 px, on every frame.
+	// DominantShare is the share of the sampled pixels a colour needs to count as seen
+	// (and a bucket to be listed as dominant): 0.25 % of 320×180 is 144 pixels, a dot
+	// of radius 7 px, on every frame.
 	DominantShare = 0.0025
 )
 
@@ -388,12 +389,12 @@ func (r *runner) run(ctx context.Context, sp agent.SuitePrompt) *Result {
 			res.failf("scene %q (%.2f–%.2fs) barely moves: motion energy %.3f < %.2f", sc.Name, sc.StartS, sc.EndS, e, MinSceneMotion)
 		}
 	}
-	dom := dominantColors(frames)
-	for _, c := range dom {
+	buckets := colorBuckets(frames)
+	for _, c := range dominant(buckets) {
 		res.Dominant = append(res.Dominant, c.hex())
 	}
 	for _, name := range sp.Expect.Colors {
-		if !hasColor(dom, name) {
+		if !hasColor(buckets, name) {
 			res.failf("colour %s not among the dominant colours %v", name, res.Dominant)
 		}
 	}

@@ -110,10 +110,10 @@ func (c rgbColor) hex() string {
 	return fmt.Sprintf("#%02x%02x%02x", int(c.r+0.5), int(c.g+0.5), int(c.b+0.5))
 }
 
-// dominantColors buckets the pixels of every third frame at 3 bits per channel and
-// returns the mean colour of each bucket holding at least DominantShare of them, most
-// common first. Coarse buckets keep a shaded ball's body in one or two buckets.
-func dominantColors(frames []frame) []rgbColor {
+// colorBuckets buckets the pixels of every third frame at 3 bits per channel and
+// returns the mean colour and share of every bucket, most common first. Coarse buckets
+// keep a shaded ball's body in one or two buckets.
+func colorBuckets(frames []frame) []rgbColor {
 	type acc struct{ n, r, g, b float64 }
 	var buckets [512]acc
 	total := 0.0
@@ -131,12 +131,21 @@ func dominantColors(frames []frame) []rgbColor {
 	}
 	var out []rgbColor
 	for _, a := range buckets {
-		if a.n/total >= DominantShare {
+		if a.n > 0 {
 			out = append(out, rgbColor{r: a.r / a.n, g: a.g / a.n, b: a.b / a.n, share: a.n / total})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].share > out[j].share })
 	return out
+}
+
+// dominant keeps the buckets holding at least DominantShare of the pixels.
+func dominant(buckets []rgbColor) []rgbColor {
+	i := 0
+	for i < len(buckets) && buckets[i].share >= DominantShare {
+		i++
+	}
+	return buckets[:i]
 }
 
 // hsv returns hue in degrees, saturation and value in 0..1.
@@ -195,8 +204,11 @@ var colorRules = map[string]colorRule{
 	"cream": {hue: 45, tol: 20, minS: 0.04, maxS: 0.3, minV: 0.88, maxV: 1},
 }
 
-// hasColor reports whether a dominant colour reads as the named colour.
-func hasColor(dom []rgbColor, name string) bool {
+// hasColor reports whether the pixels that read as the named colour hold at least
+// DominantShare of the video, summed over every bucket whose mean reads as it: a bar
+// shaded across a bucket's edge is still one blue bar to a person, and was missed
+// when each half had to reach the share alone.
+func hasColor(buckets []rgbColor, name string) bool {
 	if name == "gray" {
 		name = "grey"
 	}
@@ -204,27 +216,30 @@ func hasColor(dom []rgbColor, name string) bool {
 	if !ok {
 		return false
 	}
-	for _, c := range dom {
-		h, s, v := hsv(c)
-		if v < rule.minV || v > rule.maxV {
-			continue
-		}
-		if rule.tol == 0 {
-			if s <= rule.maxS {
-				return true
-			}
-			continue
-		}
-		if s < rule.minS || rule.maxS > 0 && s > rule.maxS {
-			continue
-		}
-		d := math.Abs(h - rule.hue)
-		if d > 180 {
-			d = 360 - d
-		}
-		if d <= rule.tol {
-			return true
+	share := 0.0
+	for _, c := range buckets {
+		if rule.reads(c) {
+			share += c.share
 		}
 	}
-	return false
+	return share >= DominantShare
+}
+
+// reads reports whether a colour reads as the rule's colour.
+func (rule colorRule) reads(c rgbColor) bool {
+	h, s, v := hsv(c)
+	if v < rule.minV || v > rule.maxV {
+		return false
+	}
+	if rule.tol == 0 {
+		return s <= rule.maxS
+	}
+	if s < rule.minS || rule.maxS > 0 && s > rule.maxS {
+		return false
+	}
+	d := math.Abs(h - rule.hue)
+	if d > 180 {
+		d = 360 - d
+	}
+	return d <= rule.tol
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/internal/kodatest"
 	"github.com/kodahq/koda/jobs"
 )
 
@@ -20,7 +21,7 @@ import (
 // preset, checking the MP4s with ffprobe, the frames by decoding them, the text with
 // OCR, and every webhook with the Standard Webhooks library.
 func TestAutoApproveToFinalAndBatch(t *testing.T) {
-	for name, redisURL := range redisTargets(t, 1) {
+	for name, redisURL := range redisTargets(t, kodatest.DBKodaEndToEnd) {
 		t.Run(name+"_redis", func(t *testing.T) {
 			m := startKoda(t, redisURL())
 			hooks := newWebhookReceiver(t)
@@ -238,7 +239,7 @@ func TestManualLifecycle(t *testing.T) {
 // 4xx with a clear code, and that no project was stored and no task enqueued.
 func TestBadInputStoresNothing(t *testing.T) {
 	redisURL := ""
-	for name, target := range redisTargets(t, 2) {
+	for name, target := range redisTargets(t, kodatest.DBKodaBatch) {
 		if name == "real" {
 			redisURL = target()
 		}

@@ -93,7 +93,7 @@ func tail(s string, lines int) string {
 }
 
 // redisTargets lists the Redis servers the end-to-end tests run against.
-func redisTargets(t *testing.T, db int) map[string]func() string {
+func redisTargets(t *testing.T, db kodatest.RedisDB) map[string]func() string {
 	targets := map[string]func() string{
 		"embedded": func() string { return "" }, // koda starts its own
 	}

@@ -45,7 +45,7 @@ func TestSeveralProcessesAndAKilledWorker(t *testing.T) {
 	}
 	redisURL := ""
 	if kodatest.RedisKind() == "real" {
-		redisURL = kodatest.MustRedis(t, 5)
+		redisURL = kodatest.MustRedis(t, kodatest.DBKodaMultiprocess)
 	} else {
 		rs, err := embedredis.Start("127.0.0.1:0")
 		if err != nil {

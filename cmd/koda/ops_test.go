@@ -28,7 +28,7 @@ var tinyPresets = []any{
 func TestRedisWipedMidBatch(t *testing.T) {
 	redisURL := ""
 	if kodatest.RedisKind() == "real" {
-		redisURL = kodatest.MustRedis(t, 6)
+		redisURL = kodatest.MustRedis(t, kodatest.DBKodaOps)
 	}
 	m := startKoda(t, redisURL)
 	hooks := newWebhookReceiver(t)

@@ -233,7 +233,7 @@ func (b *studioBrowser) signIn(key string) {
 // from the page, byte for byte the MP4 the API reports.
 func TestStudioPersonPath(t *testing.T) {
 	agent := &gatedAgent{Agent: builtin.New(slog.New(slog.DiscardHandler)), gate: make(chan struct{}), held: make(chan struct{})}
-	m := startTuned(t, kodatest.MustRedis(t, 7), func(m *Main) { m.Agent = agent })
+	m := startTuned(t, kodatest.MustRedis(t, kodatest.DBKodaStudio), func(m *Main) { m.Agent = agent })
 	c := client{t: t, base: m.PublicURL}
 	b := newStudioBrowser(t, m.PublicURL)
 
@@ -566,7 +566,7 @@ func fetchBytes(t *testing.T, url string) []byte {
 // a failing webhook's deliveries with their attempts and a redelivery, the webhook
 // secret rotating, an API key made and revoked, and the Asynqmon link.
 func TestStudioOperations(t *testing.T) {
-	m := startKoda(t, kodatest.MustRedis(t, 7))
+	m := startKoda(t, kodatest.MustRedis(t, kodatest.DBKodaStudio))
 	c := client{t: t, base: m.PublicURL}
 	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusServiceUnavailable)
@@ -681,7 +681,7 @@ func (a hostileAgent) Generate(ctx context.Context, p *koda.Project, sb koda.San
 // preview and checks it can neither read the Studio's session storage (where the key
 // is), nor its page, nor call the API as the signed-in person.
 func TestStudioPreviewFrameIsConfined(t *testing.T) {
-	m := startTuned(t, kodatest.MustRedis(t, 7), func(m *Main) {
+	m := startTuned(t, kodatest.MustRedis(t, kodatest.DBKodaStudio), func(m *Main) {
 		m.Agent = hostileAgent{builtin.New(slog.New(slog.DiscardHandler))}
 	})
 	c := client{t: t, base: m.PublicURL}
@@ -738,7 +738,7 @@ func TestStudioPreviewFrameIsConfined(t *testing.T) {
 // checks the page reconnects with Last-Event-ID, shows what happened meanwhile, and
 // shows every event exactly once.
 func TestStudioStreamResumes(t *testing.T) {
-	m := startKoda(t, kodatest.MustRedis(t, 7))
+	m := startKoda(t, kodatest.MustRedis(t, kodatest.DBKodaStudio))
 	c := client{t: t, base: m.PublicURL}
 	target, err := url.Parse(m.PublicURL)
 	if err != nil {
@@ -818,7 +818,7 @@ func (a *failOnceAgent) Generate(ctx context.Context, p *koda.Project, sb koda.S
 // TestStudioRetryFromError shows a project stopped in error with its reason, and the
 // person's retry taking it on to a preview.
 func TestStudioRetryFromError(t *testing.T) {
-	m := startTuned(t, kodatest.MustRedis(t, 7), func(m *Main) {
+	m := startTuned(t, kodatest.MustRedis(t, kodatest.DBKodaStudio), func(m *Main) {
 		m.Agent = &failOnceAgent{Agent: builtin.New(slog.New(slog.DiscardHandler))}
 	})
 	c := client{t: t, base: m.PublicURL}

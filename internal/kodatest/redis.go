@@ -13,11 +13,32 @@ import (
 	"github.com/kodahq/koda/internal/embedredis"
 )
 
+// RedisDB is a database number on the shared test Redis. `go test ./...` runs
+// packages in parallel and MustRedis flushes the database it hands out, so two
+// packages that share a number wipe each other's queues mid-test (the Studio's
+// redelivery once timed out because the semaphore tests flushed its database). Every
+// number is given out here, once; tests within one package run one after another.
+type RedisDB int
+
+const (
+	DBKodaEndToEnd     RedisDB = 1  // cmd/koda: the submit-to-webhook path
+	DBKodaBatch        RedisDB = 2  // cmd/koda: batches
+	DBKodaMultiprocess RedisDB = 5  // cmd/koda: several processes, kill -9
+	DBKodaOps          RedisDB = 6  // cmd/koda: operations
+	DBKodaStudio       RedisDB = 7  // cmd/koda: the Studio in a browser
+	DBWorkers          RedisDB = 8  // workers
+	DBLLM              RedisDB = 9  // agent/llm
+	DBAPI              RedisDB = 10 // api
+	DBSemaphore        RedisDB = 11 // internal/semaphore
+	DBRedisKey         RedisDB = 12 // internal/rediskey
+	DBLifecycle        RedisDB = 13 // internal/lifecycle
+)
+
 // MustRedis returns the URL of an empty Redis database for a test. With
 // KODA_TEST_REDIS_URL set (CI sets it when a Redis answers) it uses database db of
-// that server, flushed first; test packages pass different db numbers so they can run
-// in parallel. Otherwise it starts the embedded Redis, as `koda serve` would.
-func MustRedis(tb testing.TB, db int) string {
+// that server, flushed first. Otherwise it starts the embedded Redis, as `koda serve`
+// would.
+func MustRedis(tb testing.TB, db RedisDB) string {
 	tb.Helper()
 	base := os.Getenv("KODA_TEST_REDIS_URL")
 	if base == "" {

@@ -38,7 +38,7 @@ func startNode(t *testing.T, st koda.Store, rdb redis.UniversalClient, lease tim
 func TestLiveSandboxLimitHoldsAcrossNodes(t *testing.T) {
 	ctx := context.Background()
 	st := kodatest.MustOpenDB(t)
-	opts, err := redis.ParseURL(kodatest.MustRedis(t, 13))
+	opts, err := redis.ParseURL(kodatest.MustRedis(t, kodatest.DBLifecycle))
 	if err != nil {
 		t.Fatal(err)
 	}

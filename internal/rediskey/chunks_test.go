@@ -15,7 +15,7 @@ import (
 // upload) counts once, frames sum over chunks with a chunk's latest report winning,
 // attempts are apart, and forgetting clears the attempt.
 func TestChunksCountOnce(t *testing.T) {
-	opts, err := redis.ParseURL(kodatest.MustRedis(t, 12))
+	opts, err := redis.ParseURL(kodatest.MustRedis(t, kodatest.DBRedisKey))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 
 func newSem(t *testing.T) (*semaphore.Semaphore, redis.UniversalClient) {
 	t.Helper()
-	opts, err := redis.ParseURL(kodatest.MustRedis(t, 7))
+	opts, err := redis.ParseURL(kodatest.MustRedis(t, kodatest.DBSemaphore))
 	if err != nil {
 		t.Fatal(err)
 	}
