@@ -468,23 +468,42 @@ func summary(rows []row, ref map[string]row) {
 		if !ok {
 			continue
 		}
+		// Peers start a fresh browser, as koda cold does; a worker keeps its browsers,
+		// as koda warm does. Each lead is given against both, cold first.
+		var warm *row
+		for _, r := range rows {
+			if r.cas == c && r.err == nil && r.who == "koda warm" {
+				warm = &r
+			}
+		}
+		lead := func(r row) string {
+			s := fmt.Sprintf("%.2f×", r.u.wall.Seconds()/k.u.wall.Seconds())
+			if warm != nil {
+				s += fmt.Sprintf(" / %.2f×", r.u.wall.Seconds()/warm.u.wall.Seconds())
+			}
+			return s
+		}
 		var parts []string
+		if warm != nil {
+			parts = append(parts, fmt.Sprintf("cold %.2f s / warm %.2f s wall", k.u.wall.Seconds(), warm.u.wall.Seconds()))
+		}
 		for _, r := range rows {
 			if r.cas != c || r.err != nil {
 				continue
 			}
 			switch {
 			case r.best:
-				parts = append(parts, fmt.Sprintf("%.2f× faster than %s", r.u.wall.Seconds()/k.u.wall.Seconds(), r.who))
-			case r.who == "koda warm":
-				parts = append(parts, fmt.Sprintf("warm %.2f s wall", r.u.wall.Seconds()))
+				parts = append(parts, fmt.Sprintf("%s faster than %s", lead(r), r.who))
 			case r.who == "floor" && strings.HasSuffix(r.settings, koda.DefaultEncoderSpeed):
-				parts = append(parts, fmt.Sprintf("%.2f× the floor's own core-s (machine core-s %.2f×)",
-					k.u.ownCoreS/r.u.ownCoreS, k.u.machineCoreS/r.u.machineCoreS))
+				s := fmt.Sprintf("%.2f× the floor's own core-s cold", k.u.ownCoreS/r.u.ownCoreS)
+				if warm != nil {
+					s += fmt.Sprintf(", %.2f× warm", warm.u.ownCoreS/r.u.ownCoreS)
+				}
+				parts = append(parts, s)
 			}
 		}
 		if len(parts) > 0 {
-			fmt.Printf("%s: koda %s\n", c, strings.Join(parts, ", "))
+			fmt.Printf("%s: koda %s\n", c, strings.Join(parts, "; "))
 		}
 	}
 }
