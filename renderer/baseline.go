@@ -56,7 +56,7 @@ func (bl *Baseline) render(ctx context.Context, j *job, pr *progress) (*koda.Ren
 	defer stop()
 	j.url = pageURL
 	if j.req.URL == "" {
-		j.hooks = scanHooks(j.req.Dir, j.req.Entry)
+		j.hooks = scanPage(j.req.Dir, j.req.Entry).hooks
 	}
 	frames, err := os.MkdirTemp("", "koda-baseline-*")
 	if err != nil {

@@ -244,6 +244,17 @@ func (r *Renderer) worker(ctx context.Context, j *job, w int, verdict func() (*p
 	// one browser, 31 s with two). The surplus leaves once the probe says raw.
 	surplus := func() bool { return known != nil && known.raw && w >= (r.browsers(j)+1)/2 }
 
+	// A page whose scripts draw on a canvas most likely sends raw frames, so a worker
+	// that would be surplus then waits for the probe before it starts a browser: one
+	// started meanwhile would load the page, compete with the probing browser for the
+	// cores, and be closed unused.
+	if known == nil && j.canvas && w >= (r.browsers(j)+1)/2 {
+		var ok bool
+		if known, ok = verdict(); !ok || surplus() {
+			return nil
+		}
+	}
+
 	// i is the frame this worker is on; it takes the next once its tab is ready, so a
 	// frame never waits for a browser to start or a page to load.
 	i := -1

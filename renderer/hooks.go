@@ -33,27 +33,37 @@ const (
 // scanLimit bounds how much of a page folder is read looking for the export hooks.
 const scanLimit = 64 << 20
 
-// scanHooks reports whether the entry page or any script file in dir mentions
-// __exportSeekTo. A page that does not cannot implement the protocol, so it is driven
-// by the virtual clock from its first script on, without a trial load. Other HTML
-// files are other pages and do not count. Only regular files are read, never through
-// a symlink, each and all together within scanLimit: the folder may be a live sandbox
-// holding links to host files or to /dev/zero.
-func scanHooks(dir, entry string) hookState {
+// pageScan is what a page folder's text says before the page is loaded.
+type pageScan struct {
+	hooks hookState
+	// canvas: the page or its scripts call getContext, so it most likely draws on a
+	// canvas and, when that canvas fills the frame, sends its pixels raw.
+	canvas bool
+}
+
+// scanPage reports whether the entry page or any script file in dir mentions
+// __exportSeekTo, and whether any calls getContext. A page that does not mention the
+// hooks cannot implement the protocol, so it is driven by the virtual clock from its
+// first script on, without a trial load. Other HTML files are other pages and do not
+// count. Only regular files are read, never through a symlink, each and all together
+// within scanLimit: the folder may be a live sandbox holding links to host files or
+// to /dev/zero.
+func scanPage(dir, entry string) pageScan {
 	if entry == "" {
 		entry = "index.html"
 	}
 	pfs, err := openPageFS(dir)
 	if err != nil {
-		return hooksAbsent
+		return pageScan{hooks: hooksAbsent}
 	}
 	defer pfs.Close()
 	entryPath := path.Clean(strings.TrimLeft(entry, "/"))
-	needle := []byte("__exportSeekTo")
+	hooks, canvas := []byte("__exportSeekTo"), []byte("getContext")
+	var sc pageScan
 	found := false
 	var read int64
 	_ = fs.WalkDir(pfs.root.FS(), ".", func(name string, d fs.DirEntry, err error) error {
-		if err != nil || found || read >= scanLimit {
+		if err != nil || read >= scanLimit {
 			return fs.SkipAll
 		}
 		if d.IsDir() {
@@ -79,14 +89,16 @@ func scanHooks(dir, entry string) hookState {
 			return nil
 		}
 		read += int64(len(b))
-		if bytes.Contains(b, needle) {
-			found = true
+		found = found || bytes.Contains(b, hooks)
+		sc.canvas = sc.canvas || bytes.Contains(b, canvas)
+		if found && sc.canvas {
 			return fs.SkipAll
 		}
 		return nil
 	})
+	sc.hooks = hooksAbsent
 	if found {
-		return hooksPresent
+		sc.hooks = hooksPresent
 	}
-	return hooksAbsent
+	return sc
 }

@@ -66,16 +66,16 @@ func TestPageFolderStaysInside(t *testing.T) {
 	}
 
 	began := time.Now()
-	if got := scanHooks(dir, ""); got != hooksAbsent {
-		t.Errorf("scanHooks = %v", got)
+	if got := scanPage(dir, "").hooks; got != hooksAbsent {
+		t.Errorf("scanPage = %v", got)
 	}
 	if d := time.Since(began); d > 2*time.Second {
-		t.Errorf("scanHooks took %v over links to /dev/zero and a FIFO", d)
+		t.Errorf("scanPage took %v over links to /dev/zero and a FIFO", d)
 	}
 	// A link to a script that holds the hooks is not followed either.
 	must(os.WriteFile(secret, []byte("window.__exportSeekTo = t => {}"), 0o600))
 	must(os.Symlink(secret, filepath.Join(dir, "hooks.js")))
-	if got := scanHooks(dir, ""); got != hooksAbsent {
-		t.Errorf("scanHooks read a file outside the folder through a link")
+	if got := scanPage(dir, "").hooks; got != hooksAbsent {
+		t.Errorf("scanPage read a file outside the folder through a link")
 	}
 }

@@ -125,6 +125,7 @@ type job struct {
 	total      int // frames in the whole video
 	url        string
 	hooks      hookState
+	canvas     bool       // the page's text calls getContext (scanPage)
 	quality    int        // JPEG quality of captured frames
 	sink       *frameSink // where raw canvas frames arrive; nil for a URL's page
 	pixels     *pixelPool // buffers of raw frames
@@ -214,7 +215,8 @@ func (r *Renderer) render(ctx context.Context, j *job, pr *progress) (*koda.Rend
 		j.quality = min(j.quality, draftJPEGQuality)
 	}
 	if j.req.URL == "" {
-		j.hooks = scanHooks(j.req.Dir, j.req.Entry)
+		sc := scanPage(j.req.Dir, j.req.Entry)
+		j.hooks, j.canvas = sc.hooks, sc.canvas
 	}
 
 	if err := os.MkdirAll(filepath.Dir(j.req.VideoPath), 0o755); err != nil {

@@ -193,3 +193,23 @@ indexedDB.databases().then(dbs => { if (dbs.length) found += "indexedDB "; windo
 		t.Fatalf("%d browsers started; the second render must use the warm one", n)
 	}
 }
+
+// TestCanvasPageStartsOneBrowser: a page whose scripts draw on a canvas is captured
+// raw by one browser, so a cold render does not start a second one while the first
+// probes, only to close it unused. (DOM pages still get two: TestWarmBrowsersReused.)
+func TestCanvasPageStartsOneBrowser(t *testing.T) {
+	var launches launchCounter
+	r, _ := setup(t, func(c *renderer.Config) { c.Browsers, c.Logger = 2, slog.New(&launches) })
+	// Above the small-frame size, where a canvas page alone would not say one browser.
+	hd := koda.PresetSpec{Name: "test", Width: 1280, Height: 720, FPS: 15, CRF: 28, Format: koda.FormatMP4}
+	req := koda.RenderRequest{Dir: fixture("canvas"), Preset: hd, DurationS: 2, VideoPath: filepath.Join(t.TempDir(), "c.mp4")}
+	if _, _, err := render(t, r, req); err != nil {
+		t.Fatal(err)
+	}
+	if n := launches.n.Load(); n != 1 {
+		t.Errorf("%d browsers started, want 1", n)
+	}
+	if s := ffprobe(t, req.VideoPath).Streams[0]; s.NbFrames != "30" {
+		t.Errorf("%s frames, want 30", s.NbFrames)
+	}
+}
