@@ -4,11 +4,15 @@
 // writes the contact sheet (four frames per prompt) and prints its path. It exits 1 when
 // a prompt fails.
 //
-//	go run ./agent/cmd/promptsuite [-only id,substring] [-sheet out.png] [-scenes] [-keep dir] [-v]
+// With -prompts it runs another file of prompts in the same shape (a first-look set under
+// agent/suite/fresh/, whose "expect" may be empty: it is judged by eye from the sheet).
+//
+//	go run ./agent/cmd/promptsuite [-prompts file.json] [-only id,substring] [-sheet out.png] [-scenes] [-keep dir] [-v]
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -16,6 +20,7 @@ import (
 	"os/signal"
 	"strings"
 
+	"github.com/kodahq/koda/agent"
 	"github.com/kodahq/koda/agent/suite"
 )
 
@@ -26,6 +31,7 @@ func main() {
 	keep := flag.String("keep", "", "folder to keep videos and OCR stills in (default: a temporary folder, removed)")
 	parallel := flag.Int("parallel", 2, "prompts run at once")
 	verbose := flag.Bool("v", false, "log each prompt and print measured values")
+	file := flag.String("prompts", "", "JSON file of prompts in the suite's shape (default: agent/testdata/prompts.json)")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -50,7 +56,18 @@ func main() {
 	if *only != "" {
 		cfg.Only = strings.Split(*only, ",")
 	}
-	rep, err := suite.Run(ctx, cfg, nil)
+	var prompts []agent.SuitePrompt
+	if *file != "" {
+		b, err := os.ReadFile(*file)
+		if err == nil {
+			err = json.Unmarshal(b, &prompts)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "promptsuite: read prompts %s: %v\n", *file, err)
+			os.Exit(2)
+		}
+	}
+	rep, err := suite.Run(ctx, cfg, prompts)
 	if rep != nil {
 		if *verbose {
 			for _, r := range rep.Results {
