@@ -56,12 +56,15 @@ bench: deps build
 	$(GO) run ./cmd/koda-bench
 	$(GO) run ./renderer/cmd/renderbench -scale 5,30,120
 	-$(GO) run ./agent/cmd/promptsuite -sheet $(SHEET)
+	-$(GO) run ./agent/cmd/vbench
 	$(GO) run ./cmd/koda-load -koda $(BIN)
 
 ## assets: regenerate the embedded asset library from the npm packages pinned in
-## agent/assets/sources.lock (scripts/fetch-assets --latest re-pins them).
+## agent/assets/sources.lock (scripts/fetch-assets --latest re-pins them), then the
+## WordNet lexicon that leads nouns to its drawings.
 assets:
 	scripts/fetch-assets
+	scripts/fetch-lexicon
 
 clean:
 	rm -rf bin data

@@ -34,9 +34,22 @@ const minScore = 45
 // read otherwise ("up" a direction, "bar" a chart).
 func Named(phrase string) (Match, bool) { return Default().Named(phrase) }
 
-// Named: see the package function.
+// Named: see the package function. A synonym WordNet gives of a drawing's name names
+// it too ("cell phone" is the mobile phone).
 func (l *Library) Named(phrase string) (Match, bool) {
-	m, ok := l.Find(phrase)
+	if m, ok := l.NamedOnly(phrase); ok {
+		return m, true
+	}
+	if m, ok := l.lexiconMatch(phrase); ok && !m.Substituted {
+		return m, true
+	}
+	return Match{}, false
+}
+
+// NamedOnly is Named by the library's own names alone, without the lexicon: what the
+// lexicon is built from.
+func (l *Library) NamedOnly(phrase string) (Match, bool) {
+	m, ok := l.direct(phrase, normalize(phrase))
 	if !ok || m.Substituted {
 		return Match{}, false
 	}
@@ -61,7 +74,25 @@ func (l *Library) Find(phrase string) (Match, bool) {
 	if len(ws) == 0 {
 		return Match{}, false
 	}
-	if m, ok := l.direct(phrase, ws); ok {
+	// A drawing named by the phrase beats what WordNet says of it, which beats a loose
+	// keyword ("spaniel" is a dog, though some drawing may list the word).
+	m, ok := l.direct(phrase, ws)
+	if ok && m.Score >= 99 {
+		return m, true
+	}
+	lm, lok := l.lexiconMatch(phrase)
+	// An illustration listing the word beats a line icon WordNet names ("couch": the
+	// couch and lamp, not the sofa outline).
+	if lok && !lm.Substituted && !(lm.Stroke && ok && m.Score >= 75 && !m.Stroke) {
+		return lm, true
+	}
+	if ok && m.Score >= 75 {
+		return m, true
+	}
+	if lok {
+		return lm, true
+	}
+	if ok {
 		return m, true
 	}
 	// "coffee cup with steam", "sailboat on waves": the subject comes before the
@@ -83,6 +114,10 @@ func (l *Library) Find(phrase string) (Match, bool) {
 	}
 	if len(core) > 0 && len(core) < len(ws) {
 		if m, ok := l.direct(phrase, core); ok {
+			return m, true
+		}
+		if m, ok := l.lexiconMatch(strings.Join(core, " ")); ok {
+			m.Query = phrase
 			return m, true
 		}
 		ws = core
@@ -127,6 +162,52 @@ func (l *Library) Find(phrase string) (Match, bool) {
 				return substitute(m, phrase, best, ""), true
 			}
 		}
+	}
+	return Match{}, false
+}
+
+// Compound returns the lexicon's drawing for a phrase of several words that WordNet
+// knows whole ("fire truck", "baseball glove", "coffee table"): an exact compound beats
+// its head noun, even when it is drawn as a relative.
+func Compound(phrase string) (Match, bool) {
+	ws := normalize(phrase)
+	if len(ws) < 2 {
+		return Match{}, false
+	}
+	return Default().lexiconMatch(phrase)
+}
+
+// lexiconMatch is the lexicon's drawing for the phrase (as given or made singular).
+func (l *Library) lexiconMatch(phrase string) (Match, bool) {
+	ws := normalize(phrase)
+	if len(ws) == 0 {
+		return Match{}, false
+	}
+	fs := forms(strings.Join(ws, " "))
+	if len(ws) > 1 {
+		fs = append(fs, strings.Join(ws, "")) // "cell phone": WordNet's "cellphone"
+	}
+	for _, f := range fs {
+		s, ok := Lexicon(f)
+		if !ok {
+			continue
+		}
+		a, ok := l.byID[s.ID]
+		if !ok {
+			continue // a lexicon built from another library
+		}
+		m := Match{Asset: a, Query: phrase, Score: 99}
+		switch {
+		case s.Depth > 0:
+			m.Score = 90 - float64(s.Depth)
+			m = substitute(m, phrase, s.Via, "")
+			m.Message += fmt.Sprintf(" (WordNet: a %s is a kind of %s)", f, s.Via)
+		case s.Depth < 0:
+			m.Score = 90
+			m = substitute(m, phrase, s.Via, "")
+			m.Message += fmt.Sprintf(" (WordNet: a %s is a kind of %s)", s.Via, f)
+		}
+		return m, true
 	}
 	return Match{}, false
 }

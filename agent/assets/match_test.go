@@ -104,7 +104,7 @@ func TestFindDescribedSubject(t *testing.T) {
 // match says what was substituted, in words.
 func TestFindFallback(t *testing.T) {
 	for _, c := range []struct{ phrase, want, mention string }{
-		{"limousine", "fluent:automobile", "transport-ground"}, // a relative in its category
+		{"limousine", "fluent:automobile", "a limousine is a kind of car"}, // WordNet's hypernym
 		{"jaguar", "fluent:leopard", "animal-mammal"},
 		{"wooden boat", "fluent:sailboat", "boat"}, // the head noun
 		{"elefant", "fluent:elephant", "elephant"}, // a close spelling
@@ -255,6 +255,44 @@ func TestShowsContainer(t *testing.T) {
 		}
 		if got := a.ShowsContainer(c.container); got != c.want {
 			t.Errorf("%s (%q) shows a %q: %v, want %v", m.ID, c.phrase, c.container, got, c.want)
+		}
+	}
+}
+
+// TestLexicon: WordNet leads a noun the library has no drawing named for to the drawing
+// of its synonym (as good as the name) or of its nearest drawn relative (said).
+func TestLexicon(t *testing.T) {
+	for _, c := range []struct {
+		phrase, want string
+		substituted  bool
+	}{
+		{"fire truck", "fluent:fire-engine", false}, // a synonym, whole compound
+		{"earphones", "fluent:headphone", false},    // plural, synonym
+		{"spaniel", "fluent:dog", true},             // hypernym, three steps
+		{"dachshunds", "fluent:dog", true},
+		{"refrigerator", "tabler:fridge", true},   // a kind of it is drawn
+		{"couch", "fluent:couch-and-lamp", false}, // an illustration listing the word beats the sofa outline
+		{"tie", "fluent:necktie", false},          // a synonym beats a loose keyword
+		{"suitcase", "fluent:luggage", false},     // its own keyword; not "bag"'s shopping bags, which bag means first
+	} {
+		m := find(t, c.phrase)
+		if m.ID != c.want || m.Substituted != c.substituted {
+			t.Errorf("Find(%q) = %s (substituted %v), want %s (substituted %v)", c.phrase, m.ID, m.Substituted, c.want, c.substituted)
+		}
+		if c.substituted && !strings.Contains(m.Message, "WordNet") {
+			t.Errorf("Find(%q) message %q does not say WordNet led there", c.phrase, m.Message)
+		}
+	}
+	if m, ok := assets.Named("fire truck"); !ok || m.ID != "fluent:fire-engine" {
+		t.Errorf("Named(fire truck) = %v %v, want the fire engine", m.ID, ok)
+	}
+	if m, ok := assets.Compound("baseball glove"); ok && m.ID == "fluent:baseball" {
+		t.Errorf("Compound(baseball glove) = the baseball: a compound is not its first word")
+	}
+	// Abstract nouns lead nowhere: the lexicon holds only things one can draw.
+	for _, w := range []string{"freedom", "speed", "idea"} {
+		if s, ok := assets.Lexicon(w); ok {
+			t.Errorf("Lexicon(%q) = %v, want nothing for an abstract noun", w, s)
 		}
 	}
 }

@@ -173,6 +173,15 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 					found = true
 					continue
 				}
+				// A compound WordNet knows whole is that thing, drawn as its nearest
+				// relative when nothing draws it ("golden retriever" a dog, "oak tree" a
+				// tree), never as its first word.
+				if m, hit := assets.Compound(phrase); hit && !m.Stroke {
+					spans[i] = assetSpan{end: i + n, match: m}
+					i += n - 1
+					found = true
+					continue
+				}
 			}
 			ok, exactOnly := true, false
 			for k := i; k < i+n; k++ {

@@ -222,13 +222,15 @@ func CheckVBench(raw []byte, c VBenchCase) []string {
 	}
 	var out []string
 	drawn := make([]sceneElem, len(c.Objects))
+	taken := map[string]bool{}
 	for i, o := range c.Objects {
-		e, ok := drawing(d.Elements, o)
+		e, ok := drawing(d.Elements, o, taken)
 		if !ok {
 			out = append(out, fmt.Sprintf("%s is not drawn (%s)", o, d.drawn()))
 			continue
 		}
 		drawn[i] = e
+		taken[e.str("id")] = true
 	}
 	if len(out) > 0 {
 		return out
@@ -249,11 +251,20 @@ func CheckVBench(raw []byte, c VBenchCase) []string {
 	return out
 }
 
-// drawing is the element that draws an object by a drawing of that object: an asset
-// whose name, label or keywords say it, or a primitive that is that thing.
-func drawing(els []sceneElem, object string) (sceneElem, bool) {
+// drawing is the element, not taken by another object, that draws an object by a
+// drawing of that object: the drawing the library names so (by its name, label or a
+// WordNet synonym: a cell phone is the mobile phone), an asset whose keywords say it,
+// or a primitive that is that thing.
+func drawing(els []sceneElem, object string, taken map[string]bool) (sceneElem, bool) {
 	want := phrase(object)
+	named, isNamed := assets.Named(object)
 	for _, e := range els {
+		if taken[e.str("id")] {
+			continue
+		}
+		if isNamed && e.str("asset") == named.ID && e.str("type") == "asset" {
+			return e, true
+		}
 		for _, have := range e.depicts(LibraryKeywords) {
 			if containsPhrase(have, want) || containsPhrase(want, have) && len(strings.Fields(have)) > 1 {
 				return e, true

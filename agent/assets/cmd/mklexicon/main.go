@@ -1,0 +1,327 @@
+// Command mklexicon derives the agent's lexicon (agent/assets/lexicon.tsv.gz) from
+// WordNet 3.0 (Debian's wordnet-base, the documented WNDB files) and the embedded
+// asset library: for every noun lemma, the nearest drawing of the thing it means, by
+// synonym (the lemma's own synset names a drawing: "cell phone" is the mobile phone)
+// and then by hypernym ("spaniel" is a kind of dog). Only what the library cannot
+// already find by the lemma's own name is written. scripts/fetch-lexicon runs it.
+//
+//	go run ./agent/assets/cmd/mklexicon -wordnet /usr/share/wordnet -out agent/assets/lexicon.tsv.gz
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/kodahq/koda/agent/assets"
+)
+
+func main() {
+	dir := flag.String("wordnet", "/usr/share/wordnet", "folder of the WordNet 3.0 database files (data.noun, index.noun)")
+	out := flag.String("out", "agent/assets/lexicon.tsv.gz", "lexicon to write")
+	flag.Parse()
+	if err := run(*dir, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "mklexicon:", err)
+		os.Exit(1)
+	}
+}
+
+// synset is one noun sense of WordNet.
+type synset struct {
+	lexfile int
+	lemmas  []string // spaces for underscores, lower case, in WordNet's order
+	hyper   []int    // hypernym and instance-hypernym offsets
+	hypo    []int
+}
+
+// maxDepth is how many hypernym steps a lemma may climb to a drawing: a spaniel is a
+// dog in one, a violin a bowed stringed instrument, a stringed instrument, a musical
+// instrument in three.
+const maxDepth = 4
+
+// maxBreadth bounds how general a hypernym may be (its count of descendant synsets):
+// "bird" (about 1,300) still names what a robin looks like; "artifact" or "organism"
+// (tens of thousands) name nothing a person would draw.
+const maxBreadth = 3000
+
+func run(dir, out string) error {
+	syn, err := readData(filepath.Join(dir, "data.noun"))
+	if err != nil {
+		return err
+	}
+	index, err := readIndex(filepath.Join(dir, "index.noun"))
+	if err != nil {
+		return err
+	}
+	for off, s := range syn {
+		for _, h := range s.hyper {
+			if hs, ok := syn[h]; ok {
+				hs.hypo = append(hs.hypo, off)
+			}
+		}
+	}
+	breadth := map[int]int{}
+	var count func(int) int
+	count = func(off int) int {
+		if n, ok := breadth[off]; ok {
+			return n
+		}
+		breadth[off] = 0 // a cycle, should WordNet have one, counts once
+		n := 0
+		for _, h := range syn[off].hypo {
+			n += 1 + count(h)
+		}
+		breadth[off] = n
+		return n
+	}
+
+	lib := assets.Default()
+	drawn := map[int]*assets.Asset{}
+	drawnBy := map[int]string{}
+	drawable := func(off int) (*assets.Asset, string) {
+		if a, ok := drawn[off]; ok {
+			return a, drawnBy[off]
+		}
+		s := syn[off]
+		var best *assets.Asset
+		via := ""
+		for _, l := range s.lemmas {
+			// The word must mean this sense first: "bag" names the shopping bags, but a
+			// suitcase (a sense of "bag" far down its list) is no shopping bag.
+			if senses := index[l]; len(senses) == 0 || senses[0] != off {
+				continue
+			}
+			m, ok := lib.NamedOnly(l)
+			if ok && compatible(m.Category, s.lexfile) {
+				best, via = m.Asset, l
+				break
+			}
+		}
+		drawn[off], drawnBy[off] = best, via
+		return best, via
+	}
+
+	type entry struct {
+		lemma, id, via string
+		depth          int
+	}
+	var entries []entry
+	for lemma, senses := range index {
+		if _, own := lib.NamedOnly(lemma); own {
+			continue // the library names it itself
+		}
+		// The first senses are the common ones (WordNet orders them by frequency);
+		// past the second a reader rarely means it.
+		for _, off := range senses[:min(2, len(senses))] {
+			if !concrete[syn[off].lexfile] {
+				continue
+			}
+			a, via, depth := climb(off, syn, drawable, count)
+			if a != nil {
+				entries = append(entries, entry{lemma, a.ID, via, depth})
+			}
+			break
+		}
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].lemma < entries[j].lemma })
+	var b strings.Builder
+	b.WriteString("# Derived from WordNet 3.0 (Princeton University; licence in LICENSES/wordnet.txt) and the asset library by agent/assets/cmd/mklexicon.\n")
+	b.WriteString("# lemma\tasset\tdepth (0: a synonym of the drawing's name, n: n hypernym steps, -1: the drawing is of a kind of it)\tthe WordNet lemma that names the drawing\n")
+	for _, e := range entries {
+		fmt.Fprintf(&b, "%s\t%s\t%d\t%s\n", e.lemma, e.id, e.depth, e.via)
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	if err := assets.EncodeLexicon(f, b.String()); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "mklexicon: %d lemmas of %d lead to a drawing; wrote %s\n", len(entries), len(index), out)
+	return nil
+}
+
+// climb walks up from a synset, breadth first, to the nearest synset that names a
+// drawing, within maxDepth steps and below maxBreadth.
+func climb(start int, syn map[int]*synset, drawable func(int) (*assets.Asset, string), breadth func(int) int) (*assets.Asset, string, int) {
+	level := []int{start}
+	seen := map[int]bool{start: true}
+	for depth := 0; depth <= maxDepth && len(level) > 0; depth++ {
+		for _, off := range level {
+			if depth > 0 && breadth(off) > maxBreadth {
+				continue
+			}
+			if a, via := drawable(off); a != nil {
+				return a, via, depth
+			}
+		}
+		if depth == 0 {
+			// A kind of it, drawn, depicts it: a fridge is a refrigerator, a tangerine
+			// an orange. Only one step down, and only from the lemma's own sense.
+			for _, h := range syn[start].hypo {
+				if a, via := drawable(h); a != nil {
+					return a, via, -1
+				}
+			}
+		}
+		var next []int
+		for _, off := range level {
+			for _, h := range syn[off].hyper {
+				if !seen[h] {
+					seen[h] = true
+					next = append(next, h)
+				}
+			}
+		}
+		level = next
+	}
+	return nil, "", 0
+}
+
+// concrete are the WordNet lexicographer files of things one can draw (lexnames(5WN)).
+var concrete = map[int]bool{
+	5:  true, // noun.animal
+	6:  true, // noun.artifact
+	8:  true, // noun.body
+	13: true, // noun.food
+	17: true, // noun.object
+	18: true, // noun.person
+	19: true, // noun.phenomenon
+	20: true, // noun.plant
+	27: true, // noun.substance
+}
+
+// categories are the library categories (by prefix) that can depict each
+// lexicographer file: an animal sense is drawn by an animal, never by the club that
+// shares its name ("bat").
+var categories = map[int][]string{
+	5:  {"animals-nature/animal", "tabler/animals", "smileys-emotion/cat-face", "smileys-emotion/monkey-face"},
+	6:  {"objects/", "travel-places/", "activities/", "food-drink/dishware", "food-drink/drink", "symbols/transport-sign", "flags/", "tabler/"},
+	8:  {"people-body/", "smileys-emotion/heart"},
+	13: {"food-drink/", "tabler/food", "animals-nature/plant"},
+	17: {"travel-places/sky-weather", "travel-places/place-geographic", "animals-nature/", "tabler/nature", "tabler/weather"},
+	18: {"people-body/"},
+	19: {"travel-places/sky-weather", "tabler/weather", "tabler/nature", "activities/event"},
+	20: {"animals-nature/plant", "food-drink/food-fruit", "food-drink/food-vegetable", "tabler/nature"},
+	27: {"food-drink/", "objects/", "travel-places/sky-weather", "tabler/"},
+}
+
+func compatible(category string, lexfile int) bool {
+	if category == "" {
+		return true
+	}
+	for _, p := range categories[lexfile] {
+		if strings.HasPrefix(category, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// readData reads data.noun: "offset lex_filenum ss_type w_cnt word lex_id … p_cnt
+// [ptr_symbol offset pos source/target]… | gloss" (wndb(5WN)).
+func readData(path string) (map[int]*synset, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open WordNet data (install Debian's wordnet-base): %w", err)
+	}
+	defer f.Close()
+	out := map[int]*synset{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "  ") {
+			continue // the licence header
+		}
+		data, _, _ := strings.Cut(line, " | ")
+		fs := strings.Fields(data)
+		if len(fs) < 4 {
+			continue
+		}
+		off, err1 := strconv.Atoi(fs[0])
+		lex, err2 := strconv.Atoi(fs[1])
+		wc, err3 := strconv.ParseInt(fs[3], 16, 32)
+		if err1 != nil || err2 != nil || err3 != nil {
+			return nil, fmt.Errorf("%s: bad synset line %.40q", path, line)
+		}
+		s := &synset{lexfile: lex}
+		i := 4
+		for k := 0; k < int(wc) && i+1 < len(fs); k++ {
+			w := strings.ToLower(strings.ReplaceAll(fs[i], "_", " "))
+			if p := strings.IndexByte(w, '('); p > 0 { // adjective markers: "(a)"
+				w = w[:p]
+			}
+			s.lemmas = append(s.lemmas, w)
+			i += 2
+		}
+		if i >= len(fs) {
+			return nil, fmt.Errorf("%s: short synset line at %d", path, off)
+		}
+		pc, err := strconv.Atoi(fs[i])
+		if err != nil {
+			return nil, fmt.Errorf("%s: pointer count at %d: %w", path, off, err)
+		}
+		i++
+		for k := 0; k < pc && i+3 < len(fs); k++ {
+			sym, target, pos := fs[i], fs[i+1], fs[i+2]
+			// Instance hypernyms are left out: a person's or a place's name is no
+			// thing to draw ("Aaron Copland" is no artist on screen).
+			if sym == "@" && pos == "n" {
+				if t, err := strconv.Atoi(target); err == nil {
+					s.hyper = append(s.hyper, t)
+				}
+			}
+			i += 4
+		}
+		out[off] = s
+	}
+	return out, sc.Err()
+}
+
+// readIndex reads index.noun: "lemma pos synset_cnt p_cnt [ptr_symbol…] sense_cnt
+// tagsense_cnt synset_offset…", senses in order of frequency.
+func readIndex(path string) (map[string][]int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open WordNet index: %w", err)
+	}
+	defer f.Close()
+	out := map[string][]int{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "  ") {
+			continue
+		}
+		fs := strings.Fields(line)
+		if len(fs) < 6 {
+			continue
+		}
+		n, err1 := strconv.Atoi(fs[2])
+		p, err2 := strconv.Atoi(fs[3])
+		if err1 != nil || err2 != nil || len(fs) < 6+p+n {
+			return nil, fmt.Errorf("%s: bad index line %.40q", path, line)
+		}
+		var offs []int
+		for _, o := range fs[6+p : 6+p+n] {
+			v, err := strconv.Atoi(o)
+			if err != nil {
+				return nil, fmt.Errorf("%s: offset %q: %w", path, o, err)
+			}
+			offs = append(offs, v)
+		}
+		out[strings.ReplaceAll(fs[0], "_", " ")] = offs
+	}
+	return out, sc.Err()
+}

@@ -1,0 +1,83 @@
+package assets
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// The lexicon: every WordNet 3.0 noun lemma whose thing the library can draw though no
+// drawing is named by it, with the drawing of its nearest relative (cmd/mklexicon
+// derives it at build time, scripts/fetch-lexicon runs that; the licence is in
+// LICENSES/wordnet.txt). A synonym of a drawing's name ("cell phone", "fire truck") is
+// that drawing; a kind of a drawn thing ("spaniel", "dachshund") is drawn as that thing
+// and said.
+
+//go:embed lexicon.tsv.gz
+var lexiconGz []byte
+
+// Sense is what the lexicon knows of a lemma.
+type Sense struct {
+	ID    string // the drawing: "fluent:dog"
+	Depth int    // 0: a synonym of the drawing's name; n: n steps up WordNet's hypernyms; -1: the drawing is of a kind of it
+	Via   string // the WordNet lemma that names the drawing ("dog")
+}
+
+var lexicon = sync.OnceValue(func() map[string]Sense {
+	m, err := decodeLexicon(bytes.NewReader(lexiconGz))
+	if err != nil {
+		panic(fmt.Sprintf("assets: embedded lexicon: %v", err))
+	}
+	return m
+})
+
+// Lexicon returns what the lexicon knows of a lemma ("spaniel", "fire truck"), lower
+// case and singular as WordNet spells it.
+func Lexicon(lemma string) (Sense, bool) {
+	s, ok := lexicon()[lemma]
+	return s, ok
+}
+
+// EncodeLexicon writes the lexicon's text (lines "lemma\tid\tdepth\tvia", # comments)
+// gzip'd, the form embedded in the binary.
+func EncodeLexicon(w io.Writer, text string) error {
+	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	if err != nil {
+		return err
+	}
+	if _, err := io.WriteString(zw, text); err != nil {
+		return fmt.Errorf("encode lexicon: %w", err)
+	}
+	return zw.Close()
+}
+
+func decodeLexicon(r io.Reader) (map[string]Sense, error) {
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]Sense{}
+	sc := bufio.NewScanner(zr)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != 4 {
+			return nil, fmt.Errorf("lexicon line %d: %d fields, want 4", n, len(f))
+		}
+		d, err := strconv.Atoi(f[2])
+		if err != nil {
+			return nil, fmt.Errorf("lexicon line %d: depth: %w", n, err)
+		}
+		out[f[0]] = Sense{ID: f[1], Depth: d, Via: f[3]}
+	}
+	return out, sc.Err()
+}
