@@ -355,6 +355,12 @@ func (a *Agent) Generate(ctx context.Context, p *koda.Project, sb koda.Sandbox, 
 	}
 	assetWritten := map[string]bool{}
 	writeScene := func() error {
+		// A valid prompt never ends in an error: what the composer left inconsistent
+		// is simplified, and the user is told what.
+		for _, note := range c.d.Repair() {
+			a.log.WarnContext(ctx, "scene repaired", "project", p.ID, "note", note)
+			r.Message(ctx, "assistant", "I simplified the scene: "+note+".")
+		}
 		if err := c.d.Validate(); err != nil {
 			return &koda.Error{Kind: koda.EINTERNAL, Code: koda.CodeAgentFailed, Message: "The builtin agent produced an invalid scene.", Err: err}
 		}

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -799,4 +800,95 @@ func (d *Description) Types() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Repair simplifies what would make the description invalid but has an obvious lesser
+// reading, so a valid prompt never ends in an error: a reference to itself or to no
+// element (in, an orbit's centre) is dropped, a part-less "depicts" is dropped, a size
+// is brought into range, an end before the start means to the end, keyframes and times
+// are put in order, surplus chart labels and colours go, a repeated id is renumbered, a
+// motion that ends before it starts goes. It returns one sentence a simplification, for
+// the user; what it cannot mend (an unknown type, a missing asset) is left to Validate.
+func (d *Description) Repair() []string {
+	var notes []string
+	say := func(format string, args ...any) { notes = append(notes, fmt.Sprintf(format, args...)) }
+	d.Elements = slices.DeleteFunc(d.Elements, func(e *Element) bool { return e == nil })
+	ids := map[string]bool{}
+	for _, e := range d.Elements {
+		if e.ID == "" || ids[e.ID] {
+			old := e.ID
+			for n := 2; ; n++ {
+				if id := fmt.Sprintf("%s-%d", orText(old, e.Type), n); !ids[id] {
+					e.ID = id
+					break
+				}
+			}
+			say("element %q was renamed %q: its id was empty or repeated", old, e.ID)
+		}
+		ids[e.ID] = true
+	}
+	sortKeys := func(kfs []Keyframe) {
+		sort.SliceStable(kfs, func(i, j int) bool { return kfs[i].T < kfs[j].T })
+	}
+	for _, tr := range d.Camera.Tracks {
+		sortKeys(tr)
+	}
+	for _, e := range d.Elements {
+		if e.In != "" && (e.In == e.ID || !ids[e.In]) {
+			say("%s is no longer placed in %q, which is not another element", e.ID, e.In)
+			e.In = ""
+		}
+		if e.Size <= 0 || math.IsNaN(e.Size) {
+			e.Size = 0.1
+			say("%s had no size; it is drawn at a tenth of the frame", e.ID)
+		} else if e.Size > 2 {
+			e.Size = 2
+		}
+		if e.End != 0 && e.End <= e.Start {
+			e.End = 0
+			say("%s ended before it started; it stays to the end", e.ID)
+		}
+		for _, tr := range e.Tracks {
+			sortKeys(tr)
+		}
+		sort.Float64s(e.Times)
+		if len(e.Times) > len(e.Items) {
+			e.Times = e.Times[:len(e.Items)]
+		}
+		if e.Type == TypeChart {
+			if len(e.Labels) > len(e.Values) {
+				e.Labels = e.Labels[:len(e.Values)]
+			}
+			if len(e.Colors) > len(e.Values) {
+				e.Colors = e.Colors[:len(e.Values)]
+			}
+		}
+		e.Motions = slices.DeleteFunc(e.Motions, func(m *Motion) bool {
+			switch {
+			case m == nil:
+				return true
+			case m.End <= m.Start:
+				say("%s: a %s that ended before it started was dropped", e.ID, m.Type)
+				return true
+			case m.Around != "" && (m.Around == e.ID || !ids[m.Around]):
+				say("%s: an orbit around %q, which is not another element, was dropped", e.ID, m.Around)
+				return true
+			}
+			return false
+		})
+	}
+	for _, e := range d.Elements {
+		if e.Depicts != "" && (!depictsRE.MatchString(e.Depicts) || !d.composed(e)) {
+			say("%s no longer says it depicts %q: it is not drawn from parts", e.ID, e.Depicts)
+			e.Depicts = ""
+		}
+	}
+	return notes
+}
+
+func orText(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
