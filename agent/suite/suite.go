@@ -31,6 +31,9 @@ import (
 type Config struct {
 	// WorkDir holds sandboxes, videos and stills. Required.
 	WorkDir string
+	// AgentAspect renders a prompt that expects no aspect in the one the agent read
+	// ("vertical", "9:16"), as a user gets it: a first look, judged by eye.
+	AgentAspect bool
 	// FPS of the checked videos; default 10 (enough to see motion, cheap to capture).
 	FPS int
 	// Parallel is how many prompts run at once; default 2.
@@ -300,6 +303,10 @@ func (r *runner) run(ctx context.Context, sp agent.SuitePrompt) *Result {
 		return res
 	}
 	wantAspect := orDefault(sp.Expect.Aspect, "landscape")
+	if r.cfg.AgentAspect && sp.Expect.Aspect == "" {
+		wantAspect = orDefault(an.Aspect, "landscape")
+		res.Aspect = wantAspect
+	}
 	if got := orDefault(an.Aspect, "landscape"); got != wantAspect {
 		res.failf("aspect %s, want %s", got, wantAspect)
 	}

@@ -52,7 +52,7 @@ func main() {
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	cfg := suite.Config{WorkDir: dir, Parallel: *parallel, Logger: log, Sheet: *sheet, ScenesOnly: *scenes}
+	cfg := suite.Config{WorkDir: dir, Parallel: *parallel, Logger: log, Sheet: *sheet, ScenesOnly: *scenes, AgentAspect: *file != ""}
 	if *only != "" {
 		cfg.Only = strings.Split(*only, ",")
 	}
