@@ -41,6 +41,10 @@ type composer struct {
 	sleeper    *scene.Element   // a sleeping subject, and the Zzz it breathes out
 	zzzEl      *scene.Element
 	zzzOff     pose // where the Zzz are from the sleeper
+
+	// genre is the genre table's row the prompt asks for (a lower third, a forecast),
+	// nil when none: its layout is built whole at setup (genre.go).
+	genre *genreRow
 }
 
 type pose struct{ X, Y float64 }
@@ -61,13 +65,17 @@ var backdropRE = regexp.MustCompile(`\b(?:gradients?|backgrounds?|backdrops?|wal
 
 func newComposer(b *brief, bd *board) *composer {
 	return &composer{b: b, bd: bd, sp: styleTable[bd.Base], bounds: bd.timings(), texts: map[int]*scene.Element{},
-		beat: -1, quoteShown: map[int]bool{}}
+		beat: -1, quoteShown: map[int]bool{}, genre: detectGenre(b.Prompt)}
 }
 
 // groundActions are the actions that keep a subject on a floor line.
 func groundAction(a string) bool { return a == "bounce" || a == "roll" || a == "fall" }
 
 func (c *composer) setup(title string) {
+	if c.genre != nil {
+		c.setupGenre(title)
+		return
+	}
 	c.d = &scene.Description{
 		Version: scene.Version, Title: title, Duration: c.bd.Total, FPS: 30, Style: string(c.bd.Style),
 		Background: scene.Background{Colors: []string{c.bd.Palette.Background[0], c.bd.Palette.Background[1]},
@@ -510,6 +518,9 @@ func (c *composer) motion(e *scene.Element, m scene.Motion) {
 
 // addScene keyframes scene i; a scene with several roles splits its time between them.
 func (c *composer) addScene(i int) {
+	if c.genre != nil {
+		return // the layout keyframed its entry, hold and exit at setup
+	}
 	a0, a1 := c.bounds[i], c.bounds[i+1]
 	roles := c.bd.Scenes[i]
 	step := (a1 - a0) / float64(len(roles))
@@ -1039,7 +1050,9 @@ func (c *composer) outro(a0, a1 float64) {
 
 // polish adds light, depth and effects by style.
 func (c *composer) polish() {
-	c.widgets()
+	if c.genre == nil {
+		c.widgets()
+	}
 	bg := &c.d.Background
 	bg.Glow = c.bd.Palette.Glow
 	if c.backdrop {
@@ -1060,6 +1073,9 @@ func (c *composer) polish() {
 		}
 	case koda.StylePlayful:
 		c.d.Effects.Vignette = 0.08
+	}
+	if c.genre != nil {
+		return
 	}
 	c.polishSceneWords()
 	c.carrySteam()

@@ -108,6 +108,25 @@ func nested(a, b *scene.Element) bool {
 	return sameHome || a.In != "" && a.In == b.ID || b.In != "" && b.In == a.ID
 }
 
+// inside: text written on the element it is in (a name on its bar, a price on its tag),
+// or on an element that is in that one; the words are meant to lie on it.
+func inside(text, on *scene.Element, poses []pose) bool {
+	for in, n := text.In, 0; in != "" && n < 8; n++ {
+		if in == on.ID {
+			return true
+		}
+		next := ""
+		for _, p := range poses {
+			if p.e.ID == in {
+				next = p.e.In
+				break
+			}
+		}
+		in = next
+	}
+	return false
+}
+
 // concentric: two rings around one centre (ripples, a target) are hollow, so neither
 // hides the other.
 func concentric(a, b *scene.Element) bool {
@@ -275,7 +294,7 @@ func checkAt(d *scene.Description, f Frame, t float64) []Problem {
 	for i, a := range poses {
 		if a.text {
 			for j, b := range poses {
-				if i == j || b.text && j < i {
+				if i == j || b.text && j < i || inside(a.e, b.e, poses) {
 					continue
 				}
 				if ov := a.box.inter(b.box).area(); ov > 0.08*math.Min(a.box.area(), b.box.area()) {
@@ -754,6 +773,12 @@ func backgroundAt(d *scene.Description, f Frame, t, x, y float64) string {
 // backdrop shape covering a quarter of the text blended over it at its opacity.
 func underText(d *scene.Description, f Frame, t float64, text pose, behind []pose) []string {
 	bg := backgroundAt(d, f, t, text.box.cx(), text.box.cy())
+	// Words on a card or bar they are in (Element.In) sit on it, not on the background.
+	for _, b := range behind {
+		if text.e.In == b.e.ID && text.box.inter(b.box).area() > 0.9*text.box.area() && b.op > 0.9 {
+			return []string{b.e.Color}
+		}
+	}
 	out := []string{bg}
 	for _, b := range behind {
 		if text.box.inter(b.box).area() > 0.25*text.box.area() {

@@ -1,0 +1,1606 @@
+package builtin
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/kodahq/koda/agent/assets"
+	"github.com/kodahq/koda/agent/scene"
+)
+
+// Genre layouts: the kinds of motion graphic people ask for by name — a lower third, a
+// review with stars, a phone notification, a forecast, an end card — each with the
+// layout a viewer recognises, filled from the prompt's words, numbers and colours. Which
+// layout applies is a row of the genre table: the cues that select it (classes of words,
+// never one word of one prompt), the slots it fills and one example prompt; the table
+// test feeds every row its example. A prompt no row selects is composed as before
+// (subjects, verbs, texts): the product card is one layout among the others, never the
+// fallback for a genre the table does not know.
+
+// genreRow is one row of the genre table.
+type genreRow struct {
+	Name string
+	// Cues select the row: one of them must match the lower-cased prompt. Also, when
+	// set, must match too (a forecast is a weather word and days or temperatures).
+	Cues *regexp.Regexp
+	Also *regexp.Regexp
+	// Slots are what the layout fills from the prompt, for explain and the plan.
+	Slots   []string
+	Example string
+	// MinQuotes is how many quoted texts the layout needs (a conversation is two).
+	MinQuotes int
+	build   func(g *genreFill)
+}
+
+// The cue word classes, one home each.
+const (
+	weekdayW = `(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:mon|tue|wed|thu|fri|sat|sun)\b`
+	monthW   = `jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?`
+)
+
+var (
+	tempRE     = regexp.MustCompile(`(-?\d{1,3})\s*(?:°|º|degrees?)\s*([cf]\b)?`)
+	moneyRE    = regexp.MustCompile(`[$€£¥]\s?\d[\d,]*(?:\.\d+)?[kmb]?|\d[\d,]*(?:\.\d+)?\s?(?:€|eur|usd|dollars)\b`)
+	percentRE  = regexp.MustCompile(`[+-]?\d+(?:\.\d+)?\s?%`)
+	minSecRE   = regexp.MustCompile(`\b(\d{1,2}):(\d{2})\b`)
+	timeOfDay  = regexp.MustCompile(`(?i)\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)`)
+	dateRE     = regexp.MustCompile(`(?i)\b(?:(?:` + weekdayW + `),?\s+)?(?:` + monthW + `)\.?\s+\d{1,2}(?:st|nd|rd|th)?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:` + monthW + `)\b`)
+	weekdayRE  = regexp.MustCompile(`(?i)\b(?:` + weekdayW + `)`)
+	handleRE   = regexp.MustCompile(`@[A-Za-z0-9_.]{2,30}`)
+	ratingRE2  = regexp.MustCompile(`\b(\d(?:\.\d)?|one|two|three|four|five)\s*(?:out of|/|of)\s*(5|five|10|ten)\b|\b(\d(?:\.\d)?|one|two|three|four|five)[\s-]*stars?\b`)
+	properRE   = regexp.MustCompile(`\b(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s)?[A-Z][a-zà-ÿ'’-]+(?:\s(?:[A-Z]\.|[A-Z][a-zà-ÿ'’-]+)){1,3}`)
+	numberedRE = regexp.MustCompile(`(?:^|[,;:]\s*|\s)(?:step\s*)?(\d{1,2})[.)]?\s+([A-Za-z][^,;.\d]{1,40})`)
+	countUpRE  = regexp.MustCompile(`\bfrom\s+(\d[\d,]*)\s+to\s+(\d[\d,]*)`)
+)
+
+// genres is the genre table. The first row whose cues match wins, so a more specific
+// layout stands before a more general one (a countdown timer before a title card).
+var genres = []genreRow{
+	{Name: "lower third", Cues: regexp.MustCompile(`\blower[- ]?thirds?\b|\bchyron\b|\bname (?:strap|bar|super|tag)\b|\bname and (?:role|title|job)\b|\bnameplate\b|\bintroduc\w+ (?:the )?(?:speaker|guest|presenter|host)\b`),
+		Slots: []string{"name", "role", "bar colour", "accent colour"}, build: (*genreFill).lowerThird,
+		Example: `A lower third for the interview: "Maya Chen" with the role "Lead Designer, Arcwise" on a navy bar with a yellow accent`},
+	{Name: "breaking news", Cues: regexp.MustCompile(`\bbreaking\b|\bnews (?:banner|ticker|graphic|alert|flash)\b|\bticker\b|\bheadline banner\b`),
+		Slots: []string{"banner word", "headline", "ticker text"}, build: (*genreFill).breakingNews,
+		Example: `Breaking news graphic: "Storm closes city schools" with a red banner and a ticker reading "Updates every hour"`},
+	{Name: "weather forecast", Cues: regexp.MustCompile(`\bforecast\b|\bweather\b`), Also: regexp.MustCompile(`(?i)\bforecast\b|\d\s*(?:°|º|degrees?)|\b(?:\d|two|three|four|five|six|seven)[\s-]+days?\b|(?:` + weekdayW + `).*(?:` + weekdayW + `)`),
+		Slots: []string{"place", "days", "conditions (icons)", "temperatures"}, build: (*genreFill).forecast,
+		Example: `Three-day weather forecast for Oslo: Monday snow -2°, Tuesday cloudy 1°, Wednesday sunny 4°`},
+	{Name: "review rating", Cues: regexp.MustCompile(`\breviews?\b|\bratings?\b|\brated\b|\b\d(?:\.\d)?\s*(?:out of|/)\s*(?:5|five)\b|\b(?:\d|one|two|three|four|five)[\s-]*stars?\b`), Also: regexp.MustCompile(`\bstars?\b|\brat(?:ing|ed)\b|out of|/\s*5\b`),
+		Slots: []string{"stars (of five)", "quote", "reviewer", "business"}, build: (*genreFill).review,
+		Example: `A 5-star review card: "The best ramen I have had in years" by Kenji S., stars filling one by one`},
+	{Name: "testimonial quote", Cues: regexp.MustCompile(`\btestimonials?\b|\bquote (?:card|animation)\b|\bcustomer (?:quote|says)\b|\bquotation marks\b`),
+		Slots: []string{"quote", "person", "role", "logo placeholder"}, build: (*genreFill).testimonial,
+		Example: `Testimonial: "Koda saved our team ten hours a week." — Priya Nair, Head of Growth at Lumen`},
+	{Name: "phone notification", Cues: regexp.MustCompile(`\bnotifications?\b|\block ?screen\b|\bpush (?:alert|message)\b|\btext message\b|\bnew message from\b|\bsms\b`),
+		Also:  regexp.MustCompile(`\bphone\b|\block ?screen\b|\bmessage\b|\bsaying\b|\bsays\b|\breads\b|\bfrom\b`),
+		Slots: []string{"app or sender", "message", "time"}, build: (*genreFill).notification,
+		Example: `A phone notification slides down from the top: a message from "Alex" saying "Running 5 minutes late"`},
+	{Name: "badge counter", Cues: regexp.MustCompile(`\bunread\b|\bbadge (?:count|counter|number)\b|\bnotification (?:count|badge)\b|\bbadge\b.*\b(?:counts?|counting|ticks?|goes) (?:up|from|to)\b`),
+		Slots: []string{"app drawing", "count from", "count to", "badge colour"}, build: (*genreFill).badgeCounter,
+		Example: `A chat app icon whose red unread badge counts up from 1 to 12`},
+	{Name: "chat", Cues: regexp.MustCompile(`\bchat\b|\bconversation\b|\bdms?\b|\btexting\b|\bmessages? (?:thread|bubbles?)\b|\bimessage\b|\bwhatsapp\b`), MinQuotes: 2,
+		Slots: []string{"messages in turn"}, build: (*genreFill).chat,
+		Example: `A chat conversation: "Are we still on for tonight?" then the reply "Yes! 7pm at the usual place"`},
+	{Name: "timer", Cues: regexp.MustCompile(`\bstopwatch\b|\btimer\b|\bcountdown (?:clock|timer|ring)\b|\bticking down\b|\bcounts? down\b.*\d:\d\d|\d:\d\d.*\b(?:down|countdown)\b`),
+		Slots: []string{"from", "to", "label", "ring colour"}, build: (*genreFill).timer,
+		Example: `A workout timer counting down from 0:20 to 0:00 in a shrinking ring with the word REST above it`},
+	{Name: "subscribe end card", Cues: regexp.MustCompile(`\bsubscribe\b|\bend (?:card|screen)\b|\blike and (?:follow|share)\b|\bsmash (?:that|the) like\b`),
+		Slots: []string{"channel", "button text", "bell", "video slots"}, build: (*genreFill).subscribe,
+		Example: `YouTube end screen for "Daily Dough": a subscribe button that gets clicked, a bell that rings, and two video slots`},
+	{Name: "social handle", Cues: regexp.MustCompile(`@[a-z0-9_.]{2,}|\bfollow (?:us|me|button)\b|\bsocial (?:handle|card|profile)\b|\bprofile (?:card|picture|circle)\b`),
+		Slots: []string{"avatar initials", "handle", "follow button"}, build: (*genreFill).socialHandle,
+		Example: `Social card for @bloomandbranch with a round avatar and a follow button that pulses`},
+	{Name: "price tag", Cues: regexp.MustCompile(`\bprices?\b|\btags?\b|\bcrossed out\b|\bstrike ?through\b|\bwas\s+[$€£]\d`),
+		Also:  regexp.MustCompile(`[$€£¥]\s?\d|\d+\s?%|\bprice\b`),
+		Slots: []string{"old price", "new price", "discount", "label"}, build: (*genreFill).priceTag,
+		Example: `A sale price tag: the old price $60 is crossed out and the new price $45 pops in, "Weekend only"`},
+	{Name: "kpi row", Cues: regexp.MustCompile(`\bkpis?\b|\b(?:metrics?|stats?|statistics|numbers|figures|dashboard) (?:row|tiles|cards|panel)\b|\bkey (?:numbers|figures|metrics)\b|\b(?:\d|two|three|four|five|six) (?:stat|metric|number)s?\b`),
+		Slots: []string{"tiles: label, value, change"}, build: (*genreFill).kpiRow,
+		Example: `KPI tiles for the board: Revenue $1.2M (+12%), Customers 4,300 (+8%), Churn 3% (down 1), NPS 54`},
+	{Name: "steps timeline", Cues: regexp.MustCompile(`\bsteps?\b.*\b(?:1|one|first)\b|\btimeline\b|\broadmap\b|\bstep[- ]by[- ]step\b|\bhow it works\b|\bmilestones\b`),
+		Slots: []string{"steps in order", "line colour"}, build: (*genreFill).steps,
+		Example: `Step-by-step timeline of ordering: 1 Pick a plan, 2 Add your address, 3 Enjoy your first box`},
+	{Name: "before after", Cues: regexp.MustCompile(`\bbefore[ /&-]+(?:and\s+)?after\b|\bbefore\b.*\bafter\b|\bversus\b|\bvs\.?\b|\bcomparison\b|\bside[- ]by[- ]side\b`),
+		Slots: []string{"left label", "right label", "left drawing", "right drawing", "wipe handle"}, build: (*genreFill).beforeAfter,
+		Example: `Before and after comparison: a cluttered desk before, a tidy desk with a plant after, with a handle wiping across`},
+	{Name: "map pin", Cues: regexp.MustCompile(`\bmap\b|\blocation pin\b|\bmap pin\b|\bpin drops?\b|\bdrops? a pin\b|\bdirections to\b|\bfind us at\b`),
+		Slots: []string{"place name", "address", "pin colour"}, build: (*genreFill).mapPin,
+		Example: `Map animation: a pin drops on the map and the label "Blue Door Bakery, 4 Mill Lane" pops up`},
+	{Name: "event invite", Cues: regexp.MustCompile(`\binvit\w+\b|\bsave the date\b|\brsvp\b|\byou(?:'re| are) invited\b|\bjoin us\b`),
+		Slots: []string{"event", "date", "time", "venue", "decoration"}, build: (*genreFill).invite,
+		Example: `An invitation to Leo's 40th birthday party, Friday March 3 at 8pm, Rooftop Bar, with balloons`},
+	{Name: "calendar date", Cues: regexp.MustCompile(`\bcalendar\b|\bdate (?:card|reveal|announcement)\b|\bmark your calendars?\b`),
+		Slots: []string{"month", "day", "event"}, build: (*genreFill).calendar,
+		Example: `A calendar page flips to October 12 with the words "Launch day"`},
+	{Name: "loading progress", Cues: regexp.MustCompile(`\bloading (?:bar|screen)\b|\bprogress bar\b|\buploading\b|\binstalling\b|\bloading\b.*\d+\s?%|\b0\s*(?:%|percent)?\s*to\s*100\b`),
+		Slots: []string{"percent", "label", "done colour", "done check"}, build: (*genreFill).loading,
+		Example: `A progress bar fills from 0 to 100% while "Uploading" shows above it, then turns green with a check`},
+	{Name: "chapter title", Cues: regexp.MustCompile(`\bchapter\b|\bepisode\b|\bpart (?:one|two|three|\d)\b|\bact (?:one|two|three|i+)\b`),
+		Slots: []string{"chapter", "title", "backdrop"}, build: (*genreFill).chapterTitle,
+		Example: `Chapter title: "Chapter Two — Into the Woods" over a dark background`},
+	{Name: "title card", Cues: regexp.MustCompile(`\btitle (?:card|screen|sequence)\b|\bopening titles?\b|\bintro title\b|\btitle slide\b`),
+		Slots: []string{"title", "subtitle"}, build: (*genreFill).titleCard,
+		Example: `A title card that reads "The Quiet Coast" with the subtitle "A film by Ana Ruiz"`},
+}
+
+// detectGenre returns the genre table's row for a prompt, or nil.
+func detectGenre(prompt string) *genreRow {
+	low := strings.ToLower(prompt)
+	for i := range genres {
+		g := &genres[i]
+		if g.Cues.MatchString(low) && (g.Also == nil || g.Also.MatchString(low)) && strings.Count(prompt, "«q")+quoteCount(prompt) >= g.MinQuotes {
+			return g
+		}
+	}
+	return nil
+}
+
+// quoteCount counts the quoted texts of a prompt ('…', "…", “…”).
+func quoteCount(prompt string) int {
+	return len(regexp.MustCompile(`["“][^"”]+["”]|(?:^|\s)'[^']+'`).FindAllString(prompt, -1))
+}
+
+// genreFill builds a layout into the composer's description.
+type genreFill struct {
+	c      *composer
+	b      *brief
+	low    string
+	prompt string
+	used   map[int]bool // quotes the layout placed
+	// t: entry starts, in: entry ends, out: the exit begins, end: the video ends.
+	t, in, out, end float64
+	accent, ink     string // the prompt's first colour (or the style's), text colour
+	panel           string // colour of cards and bars
+	n               int
+}
+
+// layGenre builds the layout of row g; it replaces the composer's subjects and texts,
+// except the prompt's drawings the layout did not use, which stand behind it.
+func (c *composer) layGenre(row *genreRow) *genreFill {
+	g := &genreFill{c: c, b: c.b, low: strings.ToLower(c.b.Prompt), prompt: c.b.Prompt, used: map[int]bool{}}
+	g.end = c.bd.Total
+	g.t = 0.1
+	g.in = math.Min(1.2, g.end*0.2)
+	g.out = g.end - math.Min(0.8, g.end*0.12)
+	g.accent = orDefault(firstColor(c.b), defaultSubjectColors[c.bd.Base][0])
+	g.ink = c.bd.Palette.Text
+	g.panel = "#ffffff"
+	if luminance(c.bd.Palette.Background[0]) > 0.6 {
+		g.panel = "#1f2937"
+	}
+	row.build(g)
+	g.nest()
+	// A slow push keeps every hold alive without moving the words.
+	c.cmove("zoom", 0, g.end, 1.035, "easeInOutSine")
+	return g
+}
+
+// firstColor is the first colour the prompt asks for that is not the background.
+func firstColor(b *brief) string {
+	for _, c := range b.Colors {
+		if c != b.Background && c != b.Background2 {
+			return c
+		}
+	}
+	return ""
+}
+
+// ---- slots --------------------------------------------------------------------------
+
+// quote returns the i-th quoted text not yet placed, or def.
+func (g *genreFill) quote(def string) string {
+	for i, q := range g.b.Texts {
+		if !g.used[i] {
+			g.used[i] = true
+			return q
+		}
+	}
+	return def
+}
+
+// consume marks the quotes that say s as placed (a price read from the prompt that
+// was also quoted is not shown twice).
+func (g *genreFill) consume(ss ...string) {
+	for i, q := range g.b.Texts {
+		for _, s := range ss {
+			if s != "" && strings.EqualFold(strings.TrimSpace(q), strings.TrimSpace(s)) {
+				g.used[i] = true
+			}
+		}
+	}
+}
+
+// names are the proper names of the prompt outside quotes ("Dr. Imani Okafor"), in
+// order, without the words a sentence starts with or that name a day or month.
+func (g *genreFill) names() []string {
+	var out []string
+	for _, m := range properRE.FindAllString(g.prompt, -1) {
+		if strings.Contains(m, "«") || weekdayRE.MatchString(m) {
+			continue
+		}
+		ws := strings.Fields(m)
+		if genreCommon[strings.ToLower(ws[0])] {
+			if len(ws) < 3 {
+				continue
+			}
+			m = strings.Join(ws[1:], " ")
+		}
+		if !containsStr(g.b.Texts, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// genreCommon are capitalised words that open sentences, not names.
+var genreCommon = map[string]bool{"a": true, "an": true, "the": true, "our": true, "my": true, "show": true,
+	"make": true, "create": true, "animated": true, "animate": true, "vertical": true, "square": true,
+	"lower": true, "breaking": true, "news": true, "end": true, "chapter": true, "title": true, "map": true,
+	"weather": true, "testimonial": true, "review": true, "social": true, "step": true, "before": true,
+	"kpi": true, "instagram": true, "youtube": true, "tiktok": true, "phone": true, "app": true}
+
+// name is the first quote, else the first proper name, else def.
+func (g *genreFill) name(def string) string {
+	if q := g.quote(""); q != "" {
+		return q
+	}
+	if ns := g.names(); len(ns) > 0 {
+		return ns[0]
+	}
+	return def
+}
+
+// after returns the words after a cue ("the role Chief Epidemiologist, Lakeshore"),
+// up to the end of the clause.
+func (g *genreFill) after(cue string) string {
+	re := regexp.MustCompile(`(?i)\b` + cue + `\s+(?:is\s+|of\s+|reading\s+|saying\s+)?["“']?([^"”.;!?]{2,60})`)
+	if m := re.FindStringSubmatch(g.prompt); m != nil {
+		return strings.TrimSpace(strings.TrimRight(m[1], ",'’"))
+	}
+	return ""
+}
+
+// ---- parts --------------------------------------------------------------------------
+
+func (g *genreFill) id(kind string) string {
+	g.n++
+	return fmt.Sprintf("%s-%d", kind, g.n)
+}
+
+func (g *genreFill) add(e *scene.Element) *scene.Element {
+	g.c.d.Elements = append(g.c.d.Elements, e)
+	return e
+}
+
+// bar is a rounded rectangle h sizes high and w sizes wide.
+func (g *genreFill) bar(x, y, w, h float64, color string) *scene.Element {
+	return g.add(&scene.Element{ID: g.id("panel"), Type: scene.TypeRect, X: round3(x), Y: round3(y),
+		Size: round3(h / 2), Aspect: round3(w / h), Color: color})
+}
+
+func (g *genreFill) text(s string, x, y, size float64, color string, weight int) *scene.Element {
+	return g.add(&scene.Element{ID: g.id("text"), Type: scene.TypeText, Text: s, X: round3(x), Y: round3(y),
+		Size: round3(size), Color: color, Weight: weight, Reveal: g.c.sp.Reveal})
+}
+
+// drawing is the library's drawing of a phrase, or nil when it has none.
+func (g *genreFill) drawing(phrase string, x, y, size float64) *scene.Element {
+	m, ok := assets.Find(phrase)
+	if !ok {
+		return nil
+	}
+	return g.add(&scene.Element{ID: g.id(slug(phrase)), Type: scene.TypeAsset, Label: phrase, Asset: m.ID,
+		X: round3(x), Y: round3(y), Size: round3(size)})
+}
+
+// enter animates e in from t for dur seconds: "fade", "left" (slides in from the left),
+// "right", "down" (drops from above), "up" (rises from below) or "pop" (scales up).
+func (g *genreFill) enter(e *scene.Element, how string, t, dur float64) {
+	tr := trackOf(e)
+	ease := g.c.sp.Entry
+	key(tr, "opacity", 0, 0, "")
+	key(tr, "opacity", t, 0, "")
+	key(tr, "opacity", t+dur*0.6, 1, "easeOutCubic")
+	switch how {
+	case "left", "right", "down", "up":
+		m := scene.Motion{Type: scene.MotionSlide, Start: t, End: t + dur, Ease: ease}
+		switch how {
+		case "left":
+			m.FromX = -0.35
+		case "right":
+			m.FromX = 0.35
+		case "down":
+			m.FromY = -0.3
+		case "up":
+			m.FromY = 0.3
+		}
+		g.c.motion(e, m)
+	case "pop":
+		key(tr, "scale", 0, 0.3, "")
+		key(tr, "scale", t, 0.3, "")
+		key(tr, "scale", t+dur, 1, "easeOutBack")
+	}
+}
+
+// progress plays e's progress (a counter counting, a bar filling, a ring draining from
+// full when down) from t0 to t1.
+func (g *genreFill) progress(e *scene.Element, t0, t1 float64, down bool) {
+	tr := trackOf(e)
+	from, to := 0.0, 1.0
+	if down {
+		from, to = 1, 0
+	}
+	key(tr, "progress", 0, from, "")
+	key(tr, "progress", t0, from, "")
+	key(tr, "progress", t1, to, "easeInOutSine")
+}
+
+// nest puts each part that sits on a card, bar or bubble in it (scene.Element.In), so
+// the critic reads a name on its bar as meant, not as an overlap.
+func (g *genreFill) nest() {
+	els := g.c.d.Elements
+	for i, e := range els {
+		if e.In != "" || e.Type == scene.TypeParticles {
+			continue
+		}
+		for k := i - 1; k >= 0; k-- {
+			p := els[k]
+			if p.Type != scene.TypeRect || p == e {
+				continue
+			}
+			hw, hh := g.c.xUnits(p.Size*math.Max(p.Aspect, 0.01)), g.c.yUnits(p.Size)
+			if p.Aspect == 0 {
+				hw = g.c.xUnits(p.Size)
+			}
+			if math.Abs(e.X-p.X) <= hw && math.Abs(e.Y-p.Y) <= hh {
+				e.In = p.ID
+				break
+			}
+		}
+	}
+}
+
+// leave plays the exit: the layout settles back and dims a little, so the last frame
+// still shows it (a video never ends on an empty background).
+func (g *genreFill) leave(es ...*scene.Element) {
+	for _, e := range es {
+		tr := trackOf(e)
+		key(tr, "opacity", g.out, value(tr, "opacity", 1), "")
+		key(tr, "opacity", g.end, 0.85, "easeInOutCubic")
+		key(tr, "scale", g.out, value(tr, "scale", 1), "")
+		key(tr, "scale", g.end, 0.97, "easeInOutCubic")
+	}
+}
+
+// stagger is when the k-th of n parts enters, spread over the entry and early hold.
+func (g *genreFill) stagger(k, n int) float64 {
+	span := math.Min(g.out-g.in, (g.out-g.t)*0.55)
+	return g.t + span*float64(k)/float64(max(n, 1))
+}
+
+// behind draws the prompt's drawings the layout did not use, small, in free space
+// (top), so a layout shares the frame with what else was asked ("while a globe spins").
+func (g *genreFill) behind(skip ...string) {
+	k := 0
+	for _, s := range g.b.Subjects {
+		if s.Asset == "" || containsStr(skip, s.Asset) || k >= 2 {
+			continue
+		}
+		e := g.add(&scene.Element{ID: g.id(slug(s.Noun)), Type: scene.TypeAsset, Label: s.Noun, Asset: s.Asset,
+			X: round3(0.55 - 1.1*float64(k)), Y: -0.5, Size: 0.13, Tint: s.Color})
+		g.enter(e, "pop", g.in, 0.6)
+		g.c.motion(e, scene.Motion{Type: scene.MotionFloat, Start: g.in, End: g.end, Amp: 0.03, Count: 2})
+		k++
+	}
+}
+
+// ---- layouts ------------------------------------------------------------------------
+
+func (g *genreFill) lowerThird() {
+	name := g.name("Your Name")
+	role := g.quote("")
+	if role == "" {
+		role = orDefault(g.after(`(?:role|title|job|as)`), "Title, Organisation")
+	}
+	barColor := orDefault(g.b.Background, g.panel)
+	if len(g.b.Colors) > 0 {
+		barColor = g.b.Colors[0]
+	}
+	accent := g.accent
+	if len(g.b.Colors) > 1 {
+		accent = g.b.Colors[1]
+	} else if accent == barColor {
+		accent = "#f59e0b"
+	}
+	ink := "#ffffff"
+	if luminance(barColor) > 0.6 {
+		ink = "#111827"
+	}
+	w := 0.95
+	x := -1 + g.c.xUnits(w/2) + 0.1
+	bar := g.bar(x, 0.62, w, 0.17, barColor)
+	line := g.bar(x, 0.62-g.c.yUnits(0.095), w, 0.012, accent)
+	nm := g.text(name, x, 0.58, 0.055, ink, 800)
+	rl := g.text(role, x, 0.67, 0.032, lighten(ink, 0.1), 600)
+	for k, e := range []*scene.Element{bar, line, nm, rl} {
+		g.enter(e, "left", g.t+0.12*float64(k), 0.7)
+	}
+	g.leave(bar, line, nm, rl)
+	g.behind()
+}
+
+func (g *genreFill) breakingNews() {
+	word := "BREAKING NEWS"
+	if m := regexp.MustCompile(`(?i)\b(breaking|live|update|alert)\b`).FindString(g.prompt); m != "" && !strings.EqualFold(m, "breaking") {
+		word = strings.ToUpper(m)
+	}
+	headline := g.quote("Headline")
+	ticker := g.quote("")
+	red := "#dc2626"
+	for _, c := range g.b.Colors {
+		if hueFamily(c) == "red" {
+			red = c
+		}
+	}
+	banner := g.bar(-0.35, -0.22, 0.55, 0.1, red)
+	bw := g.text(word, -0.35, -0.22, 0.045, "#ffffff", 900)
+	panel := g.bar(0, 0.05, 1.5, 0.2, "#0f172a")
+	hl := g.text(headline, 0, 0.05, 0.06, "#ffffff", 800)
+	g.enter(banner, "left", g.t, 0.5)
+	g.enter(bw, "left", g.t+0.1, 0.5)
+	g.enter(panel, "up", g.t+0.3, 0.6)
+	g.enter(hl, "fade", g.t+0.5, 0.6)
+	parts := []*scene.Element{banner, bw, panel, hl}
+	if ticker != "" {
+		strip := g.bar(0, 0.78, 4, 0.09, "#111827")
+		tt := g.text(ticker+"   •   "+ticker, 0.2, 0.78, 0.035, "#facc15", 700)
+		g.enter(strip, "up", g.in, 0.5)
+		g.enter(tt, "fade", g.in+0.2, 0.4)
+		key(trackOf(tt), "x", g.in, 0.5, "")
+		key(trackOf(tt), "x", g.end, -0.5, "linear")
+		parts = append(parts, strip, tt)
+	}
+	g.c.motion(banner, scene.Motion{Type: scene.MotionPulse, Start: g.in, End: g.out, Amp: 0.04, Count: 3})
+	g.leave(parts...)
+	g.behind("fluent:broken-chain")
+}
+
+// forecastDay is one day of a forecast.
+type forecastDay struct {
+	day, cond string
+	temp      string
+}
+
+var conditionDrawings = []struct {
+	re    *regexp.Regexp
+	asset string
+}{
+	{regexp.MustCompile(`thunder|storm|lightning`), "cloud with lightning and rain"},
+	{regexp.MustCompile(`snow|sleet|flurr`), "cloud with snow"},
+	{regexp.MustCompile(`rain|shower|drizzle|wet`), "cloud with rain"},
+	{regexp.MustCompile(`partly|partially|sun and cloud|mixed`), "sun behind cloud"},
+	{regexp.MustCompile(`cloud|overcast|grey|gray`), "cloud"},
+	{regexp.MustCompile(`fog|mist|haz`), "fog"},
+	{regexp.MustCompile(`wind|breez|gust`), "wind face"},
+	{regexp.MustCompile(`sun|clear|bright|hot`), "sun"},
+}
+
+func (g *genreFill) forecast() {
+	var days []forecastDay
+	// Each weekday opens its day: the words up to the next weekday are its weather.
+	locs := weekdayRE.FindAllStringIndex(g.prompt, -1)
+	for i, l := range locs {
+		endAt := len(g.prompt)
+		if i+1 < len(locs) {
+			endAt = locs[i+1][0]
+		}
+		seg := strings.ToLower(g.prompt[l[1]:endAt])
+		d := forecastDay{day: g.prompt[l[0]:min(l[0]+3, l[1])]}
+		for _, c := range conditionDrawings {
+			if c.re.MatchString(seg) {
+				d.cond = c.asset
+				break
+			}
+		}
+		if m := tempRE.FindStringSubmatch(seg); m != nil {
+			d.temp = m[1] + "°"
+		}
+		days = append(days, d)
+	}
+	if len(days) == 0 {
+		// No days named: as many as the prompt counts ("3-day"), today onwards.
+		n := max(3, min(countDays(g.low), 7))
+		for k := 0; k < n; k++ {
+			days = append(days, forecastDay{day: []string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}[k], cond: "sun"})
+		}
+		for k, m := range tempRE.FindAllStringSubmatch(g.low, -1) {
+			if k < len(days) {
+				days[k].temp = m[1] + "°"
+			}
+		}
+	}
+	days = days[:min(len(days), 7)]
+	place := ""
+	if m := regexp.MustCompile(`(?:forecast|weather)\s+(?:for|in)\s+([A-Z][\w’'-]+(?:\s[A-Z][\w’'-]+)?)`).FindStringSubmatch(g.prompt); m != nil {
+		place = m[1]
+	}
+	title := g.text(orDefault(place, "Forecast"), 0, -0.62, 0.06, g.ink, 800)
+	g.enter(title, "down", g.t, 0.6)
+	parts := []*scene.Element{title}
+	n := len(days)
+	portrait := g.c.b.Aspect == "portrait"
+	for k, d := range days {
+		x, y := (float64(k)-float64(n-1)/2)*math.Min(0.42, 1.7/float64(n)), 0.05
+		if portrait && n > 3 {
+			x, y = 0, -0.42+0.9*float64(k)/float64(n-1)
+		}
+		card := g.bar(x, y, 0.27, 0.5, g.panel)
+		if portrait && n > 3 {
+			card.Size, card.Aspect = 0.07, 6
+		}
+		cardInk := "#111827"
+		if luminance(g.panel) < 0.5 {
+			cardInk = "#ffffff"
+		}
+		dayT := g.text(d.day, x-boolf(portrait && n > 3, 0.45), y-boolf(!(portrait && n > 3), g.c.yUnits(0.17)), 0.035, cardInk, 700)
+		var icon *scene.Element
+		if d.cond != "" {
+			icon = g.drawing(d.cond, x, y, 0.075)
+		}
+		tempT := g.text(orDefault(d.temp, "–"), x+boolf(portrait && n > 3, 0.45), y+boolf(!(portrait && n > 3), g.c.yUnits(0.16)), 0.045, cardInk, 800)
+		at := g.stagger(k, n)
+		for _, e := range []*scene.Element{card, dayT, icon, tempT} {
+			if e != nil {
+				g.enter(e, "pop", at, 0.5)
+				parts = append(parts, e)
+			}
+		}
+		if icon != nil {
+			g.c.motion(icon, scene.Motion{Type: scene.MotionFloat, Start: at + 0.5, End: g.end, Amp: 0.015, Count: 2})
+		}
+	}
+	g.leave(parts...)
+}
+
+func boolf(b bool, v float64) float64 {
+	if b {
+		return v
+	}
+	return 0
+}
+
+var dayCountRE = regexp.MustCompile(`\b(\d|two|three|four|five|six|seven)[\s-]+days?\b`)
+
+func countDays(low string) int {
+	if m := dayCountRE.FindStringSubmatch(low); m != nil {
+		if v, ok := numberWords[m[1]]; ok {
+			return int(v)
+		}
+		v, _ := strconv.Atoi(m[1])
+		return v
+	}
+	return 3
+}
+
+// stars reads "4 out of 5 stars", "4.5/5", "five-star": the rating and the scale.
+func stars(low string) (float64, int) {
+	m := ratingRE2.FindStringSubmatch(low)
+	if m == nil {
+		return 5, 5
+	}
+	num := func(s string) float64 {
+		if v, ok := numberWords[s]; ok {
+			return v
+		}
+		v, _ := strconv.ParseFloat(s, 64)
+		return v
+	}
+	if m[1] != "" {
+		return num(m[1]), int(num(m[2]))
+	}
+	return num(m[3]), 5
+}
+
+func (g *genreFill) starRow(rating float64, outOf int, y, size float64, at float64) []*scene.Element {
+	outOf = max(1, min(outOf, 10))
+	gap := g.c.xUnits(size * 2.3)
+	var out []*scene.Element
+	gold := "#fbbf24"
+	step := math.Min(0.3, (g.out-at)*0.5/float64(outOf))
+	for k := 0; k < outOf; k++ {
+		x := (float64(k) - float64(outOf-1)/2) * gap
+		off := g.add(&scene.Element{ID: g.id("star-empty"), Type: scene.TypeStar, X: round3(x), Y: y, Size: size, Color: "#94a3b8"})
+		g.enter(off, "fade", at-0.3, 0.3)
+		out = append(out, off)
+		if float64(k) < math.Round(rating) {
+			on := g.add(&scene.Element{ID: g.id("star"), Type: scene.TypeStar, Label: "star", X: round3(x), Y: y,
+				Size: round3(size * 1.05), Color: gold, Glow: 0.3, In: off.ID})
+			g.c.motion(on, scene.Motion{Type: scene.MotionPop, Start: round3(at + step*float64(k)), End: g.end})
+			out = append(out, on)
+		}
+	}
+	return out
+}
+
+func (g *genreFill) review() {
+	rating, outOf := stars(g.low)
+	quote := g.quote("")
+	names := g.names()
+	card := g.bar(0, 0.05, 1.35, 0.66, g.panel)
+	cardInk := "#111827"
+	if luminance(g.panel) < 0.5 {
+		cardInk = "#ffffff"
+	}
+	g.enter(card, "up", g.t, 0.6)
+	parts := []*scene.Element{card}
+	parts = append(parts, g.starRow(rating, outOf, -0.22, 0.055, g.in)...)
+	if quote != "" {
+		q := g.text("“"+quote+"”", 0, 0.06, 0.045, cardInk, 700)
+		g.enter(q, "fade", g.in+0.4, 0.8)
+		parts = append(parts, q)
+	}
+	who := ""
+	if m := regexp.MustCompile(`(?:by|from|reviewer(?: name)?|—|-)\s+([A-Z][\w’'-]+(?:\s[A-Z][\w’'.-]*)?)`).FindStringSubmatch(g.prompt); m != nil {
+		who = m[1]
+	} else if len(names) > 0 {
+		who = names[len(names)-1]
+	}
+	if who != "" {
+		w := g.text("— "+who, 0, 0.3, 0.032, cardInk, 600)
+		g.enter(w, "fade", g.in+0.8, 0.6)
+		parts = append(parts, w)
+	}
+	if len(names) > 0 && names[0] != who {
+		biz := g.text(names[0], 0, -0.62, 0.05, g.ink, 800)
+		g.enter(biz, "down", g.t, 0.6)
+		parts = append(parts, biz)
+	}
+	label := g.text(strconv.FormatFloat(rating, 'f', -1, 64)+" / "+strconv.Itoa(outOf), 0, -0.36, 0.03, cardInk, 700)
+	g.enter(label, "fade", g.in+0.2, 0.5)
+	parts = append(parts, label)
+	g.leave(parts...)
+}
+
+func (g *genreFill) testimonial() {
+	quote := g.quote("What our customers say")
+	who := ""
+	if m := regexp.MustCompile(`[—–-]\s*([^,.;"”]+(?:,\s*[^.;"”]+)?)`).FindStringSubmatch(g.prompt[strings.LastIndex(g.prompt, "»")+1:]); m != nil {
+		who = strings.TrimSpace(m[1])
+	} else if ns := g.names(); len(ns) > 0 {
+		who = ns[0]
+	}
+	mark := g.text("“", 0, -0.45, 0.2, g.accent, 900)
+	q := g.text(quote, 0, -0.08, 0.05, g.ink, 700)
+	g.enter(mark, "pop", g.t, 0.6)
+	g.enter(q, "fade", g.t+0.3, 1)
+	parts := []*scene.Element{mark, q}
+	if who != "" {
+		w := g.text("— "+who, 0, 0.26, 0.033, lighten(g.ink, 0.1), 600)
+		g.enter(w, "fade", g.in+0.5, 0.6)
+		parts = append(parts, w)
+	}
+	if regexp.MustCompile(`\blogo\b`).MatchString(g.low) {
+		logo := g.add(&scene.Element{ID: g.id("logo"), Type: scene.TypeLogo, X: 0, Y: 0.58, Size: 0.07, Color: g.accent,
+			Text: initials(orDefault(firstWordsCap(who), "Logo"))})
+		g.enter(logo, "pop", g.in+0.8, 0.5)
+		parts = append(parts, logo)
+	}
+	g.leave(parts...)
+}
+
+// firstWordsCap is the organisation of "Priya Nair, Head of Growth at Lumen" (after
+// "at"), else the person.
+func firstWordsCap(who string) string {
+	if _, org, ok := strings.Cut(who, " at "); ok {
+		return strings.TrimSpace(org)
+	}
+	return who
+}
+
+// phone draws an upright phone and returns it with its screen.
+func (g *genreFill) phone(screen string) (*scene.Element, *scene.Element) {
+	body := g.bar(0, 0.05, 0.5, 0.95, "#111827")
+	sc := g.bar(0, 0.05, 0.45, 0.87, screen)
+	sc.In = body.ID
+	return body, sc
+}
+
+func (g *genreFill) notification() {
+	sender := g.name("")
+	msg := g.quote("")
+	if msg == "" {
+		msg = g.after(`(?:saying|says|reads|reading)`)
+	}
+	app := "Messages"
+	if m := regexp.MustCompile(`(?i)\b(?:from|in)\s+(?:the\s+)?([A-Z][\w-]+)\s+app\b`).FindStringSubmatch(g.prompt); m != nil {
+		app = m[1]
+	}
+	at := math.Max(g.in, g.end*0.3)
+	// On a phone when the prompt has one (a lock screen, a phone), else the card alone.
+	k := 1.0
+	var parts []*scene.Element
+	if regexp.MustCompile(`\bphone\b|\block ?screen\b|\bhome ?screen\b|\biphone\b|\bandroid\b`).MatchString(g.low) {
+		body, sc := g.phone(mix(g.accent, "#0f172a"))
+		clock := g.text(timeOr(g.prompt, "9:41"), 0, -0.45, 0.06, "#ffffff", 300)
+		g.enter(body, "up", g.t, 0.6)
+		g.enter(sc, "up", g.t, 0.6)
+		g.enter(clock, "fade", g.t+0.3, 0.5)
+		g.c.motion(body, scene.Motion{Type: scene.MotionWiggle, Start: at + 0.45, End: at + 0.9, Amp: 3, Count: 3})
+		parts = append(parts, body, sc, clock)
+	} else {
+		k, at = 2, g.t
+	}
+	card := g.bar(0, -0.18, 0.42*k, 0.16*k, "#f8fafc")
+	card.Depicts = "notification card"
+	icon := g.drawing("speech balloon", -g.c.xUnits(0.16*k), -0.2, 0.025*k)
+	top := g.text(orDefault(sender, app), 0, -0.18-0.04*k, 0.022*k, "#111827", 800)
+	line := g.text(orDefault(msg, "New message"), 0, -0.18+0.03*k, 0.018*k, "#334155", 600)
+	for _, e := range []*scene.Element{card, icon, top, line} {
+		if e != nil {
+			g.enter(e, "down", at, 0.5)
+			e.In = card.ID
+			parts = append(parts, e)
+		}
+	}
+	card.In = ""
+	g.leave(parts...)
+}
+
+func timeOr(prompt, def string) string {
+	if m := timeOfDay.FindString(prompt); m != "" {
+		return m
+	}
+	return def
+}
+
+func (g *genreFill) badgeCounter() {
+	from, to := 1.0, 9.0
+	if m := countUpRE.FindStringSubmatch(g.low); m != nil {
+		from, _ = strconv.ParseFloat(strings.ReplaceAll(m[1], ",", ""), 64)
+		to, _ = strconv.ParseFloat(strings.ReplaceAll(m[2], ",", ""), 64)
+	} else if len(g.b.Numbers) > 0 {
+		to = g.b.Numbers[len(g.b.Numbers)-1]
+		from = 0
+	}
+	what := "envelope"
+	for _, s := range g.b.Subjects {
+		if s.Asset != "" && !strings.Contains(s.Noun, "badge") {
+			what = s.Noun
+			break
+		}
+	}
+	if strings.Contains(g.low, "mail") {
+		what = "envelope"
+	}
+	tile := g.bar(0, 0.05, 0.42, 0.42, orDefault(firstColor(g.b), "#3b82f6"))
+	if hueFamily(tile.Color) == "red" {
+		tile.Color = "#3b82f6"
+	}
+	icon := g.drawing(what, 0, 0.05, 0.14)
+	if icon != nil {
+		icon.In = tile.ID
+	}
+	badge := g.add(&scene.Element{ID: g.id("badge"), Type: scene.TypeCircle, X: round3(g.c.xUnits(0.2)), Y: -0.33, Size: 0.075, Color: "#ef4444", In: tile.ID})
+	count := g.add(&scene.Element{ID: g.id("count"), Type: scene.TypeCounter, X: badge.X, Y: -0.33, Size: 0.05, Color: "#ffffff", From: from, To: to, In: badge.ID})
+	g.enter(tile, "pop", g.t, 0.6)
+	if icon != nil {
+		g.enter(icon, "pop", g.t+0.1, 0.6)
+	}
+	g.enter(badge, "pop", g.in, 0.4)
+	g.enter(count, "pop", g.in, 0.4)
+	g.progress(count, g.in+0.2, g.out-0.3, false)
+	g.c.motion(badge, scene.Motion{Type: scene.MotionPulse, Start: g.in + 0.4, End: g.out, Amp: 0.08, Count: 4})
+	g.leave(tile, badge, count)
+}
+
+func (g *genreFill) chat() {
+	var msgs []string
+	for {
+		q := g.quote("")
+		if q == "" {
+			break
+		}
+		msgs = append(msgs, q)
+	}
+	if len(msgs) == 0 {
+		msgs = []string{"Hey!", "Hi there 👋"}
+	}
+	msgs = msgs[:min(len(msgs), 5)]
+	n := len(msgs)
+	var parts []*scene.Element
+	for k, m := range msgs {
+		right := k%2 == 1
+		y := -0.55 + 1.1*float64(k)/float64(max(n-1, 1))
+		if n == 1 {
+			y = 0
+		}
+		x := -0.35
+		color := "#e5e7eb"
+		ink := "#111827"
+		if right {
+			x, color, ink = 0.35, g.accent, "#ffffff"
+			if luminance(color) > 0.6 {
+				ink = "#111827"
+			}
+		}
+		w := math.Min(0.9, 0.12+0.022*float64(len([]rune(m))))
+		bub := g.bar(x, y, w, 0.13, color)
+		txt := g.text(m, x, y, 0.032, ink, 600)
+		txt.In = bub.ID
+		at := g.stagger(k, n)
+		g.enter(bub, "pop", at, 0.45)
+		g.enter(txt, "fade", at+0.15, 0.4)
+		parts = append(parts, bub, txt)
+	}
+	g.leave(parts...)
+}
+
+func (g *genreFill) timer() {
+	from, to := 10, 0
+	ms := minSecRE.FindAllStringSubmatch(g.prompt, -1)
+	secs := func(m []string) int { a, _ := strconv.Atoi(m[1]); b, _ := strconv.Atoi(m[2]); return a*60 + b }
+	switch {
+	case len(ms) >= 2:
+		from, to = secs(ms[0]), secs(ms[1])
+	case len(ms) == 1:
+		from = secs(ms[0])
+	default:
+		if m := regexp.MustCompile(`(\d+)\s*(?:seconds?|secs?|s)\b`).FindStringSubmatch(g.low); m != nil {
+			from, _ = strconv.Atoi(m[1])
+		}
+	}
+	up := regexp.MustCompile(`\bcounts? up\b|\bstopwatch\b`).MatchString(g.low) && !strings.Contains(g.low, "down")
+	if up && from > to {
+		from, to = to, from
+	}
+	from, to = max(from, 0), max(to, 0)
+	n := abs(from-to) + 1
+	stride := 1
+	for n/stride > 61 {
+		stride++
+	}
+	var items []string
+	for k := 0; k*stride < n; k++ {
+		v := from - k*stride
+		if up {
+			v = from + k*stride
+		}
+		items = append(items, fmt.Sprintf("%d:%02d", v/60, v%60))
+	}
+	if last := fmt.Sprintf("%d:%02d", to/60, to%60); items[len(items)-1] != last {
+		items = append(items, last)
+	}
+	ringColor := g.accent
+	ring := g.add(&scene.Element{ID: g.id("ring"), Type: scene.TypeRing, X: 0, Y: 0.08, Size: 0.3, Color: ringColor})
+	a0, a1 := g.in, g.out
+	g.progress(ring, a0, a1, !up)
+	cd := g.add(&scene.Element{ID: g.id("time"), Type: scene.TypeCountdown, X: 0, Y: 0.08, Size: 0.1, Color: g.ink, Items: items})
+	step := (a1 - a0) / float64(max(len(items)-1, 1))
+	for k := range items {
+		cd.Times = append(cd.Times, round3(a0+step*float64(k)))
+	}
+	g.enter(ring, "pop", g.t, 0.6)
+	g.enter(cd, "fade", g.t+0.2, 0.5)
+	parts := []*scene.Element{ring, cd}
+	label := g.quote("")
+	if label == "" {
+		if m := regexp.MustCompile(`\b(?:text|word|label)\s+([A-Z][A-Z!]+)\b|\b([A-Z]{3,})\b`).FindStringSubmatch(g.prompt); m != nil {
+			label = m[1] + m[2]
+		}
+	}
+	if label != "" && !strings.EqualFold(label, "HIIT") {
+		l := g.text(label, 0, -0.62, 0.06, g.accent, 900)
+		g.enter(l, "down", g.t+0.2, 0.6)
+		parts = append(parts, l)
+	}
+	g.leave(parts...)
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+func (g *genreFill) subscribe() {
+	channel := g.name("")
+	red := "#ef4444"
+	btn := g.bar(0, 0.1, 0.62, 0.16, red)
+	label := g.text("SUBSCRIBE", 0, 0.1, 0.045, "#ffffff", 900)
+	label.In = btn.ID
+	bell := g.drawing("bell", g.c.xUnits(0.47), 0.1, 0.07)
+	g.enter(btn, "pop", g.t, 0.6)
+	g.enter(label, "pop", g.t, 0.6)
+	parts := []*scene.Element{btn, label}
+	if channel != "" {
+		ch := g.text(channel, 0, -0.3, 0.065, g.ink, 800)
+		g.enter(ch, "down", g.t+0.1, 0.6)
+		parts = append(parts, ch)
+	}
+	click := math.Max(g.in+0.3, g.end*0.45)
+	// Clicked: the button presses, turns grey and says so.
+	g.c.motion(btn, scene.Motion{Type: scene.MotionRecolor, Start: click, End: click + 0.25, Color: "#6b7280"})
+	tr := trackOf(btn)
+	key(tr, "scale", click-0.1, 1, "")
+	key(tr, "scale", click, 0.9, "easeInCubic")
+	key(tr, "scale", click+0.25, 1, "easeOutBack")
+	key(trackOf(label), "opacity", click, 1, "")
+	key(trackOf(label), "opacity", click+0.1, 0, "")
+	done := g.text("SUBSCRIBED", 0, 0.1, 0.04, "#ffffff", 900)
+	done.In = btn.ID
+	g.c.motion(done, scene.Motion{Type: scene.MotionPop, Start: click + 0.1, End: g.end})
+	if cursor := g.drawing("backhand index pointing up", 0.12, 0.32, 0.06); cursor != nil {
+		g.enter(cursor, "up", click-0.7, 0.6)
+		parts = append(parts, cursor)
+	}
+	parts = append(parts, done)
+	if bell != nil {
+		g.enter(bell, "pop", g.t+0.2, 0.5)
+		g.c.motion(bell, scene.Motion{Type: scene.MotionWiggle, Start: click + 0.3, End: click + 1.2, Amp: 18, Count: 4})
+		parts = append(parts, bell)
+	}
+	if regexp.MustCompile(`\bthumbnails?\b|\bvideo (?:slots?|boxes|cards)\b|\bend (?:screen|card)\b|\bnext video\b`).MatchString(g.low) {
+		for k := 0; k < 2; k++ {
+			slot := g.bar((float64(k)-0.5)*g.c.xUnits(0.75), 0.56, 0.6, 0.34, "#1e293b")
+			play := g.add(&scene.Element{ID: g.id("play"), Type: scene.TypeTriangle, X: slot.X, Y: 0.56, Size: 0.04, Color: "#ffffff", In: slot.ID, Tracks: map[string][]scene.Keyframe{"rotation": {{T: 0, V: 90}}}})
+			g.enter(slot, "up", g.in+0.2*float64(k), 0.5)
+			g.enter(play, "fade", g.in+0.2*float64(k)+0.3, 0.4)
+			parts = append(parts, slot, play)
+		}
+		btn.Y, label.Y, done.Y = -0.08, -0.08, -0.08
+		if bell != nil {
+			bell.Y = -0.08
+		}
+	}
+	g.leave(parts...)
+}
+
+func (g *genreFill) socialHandle() {
+	handle := handleRE.FindString(g.prompt)
+	if handle == "" {
+		handle = "@" + strings.ToLower(strings.ReplaceAll(g.name("yourbrand"), " ", ""))
+	}
+	ini := ""
+	if m := regexp.MustCompile(`\binitials?\s+["“']?([A-Z]{1,3})\b`).FindStringSubmatch(g.prompt); m != nil {
+		ini = m[1]
+	} else {
+		ini = strings.ToUpper(string([]rune(strings.TrimPrefix(handle, "@"))[:1]))
+	}
+	card := g.bar(0, 0.05, 0.95, 1.0, g.panel)
+	cardInk := "#111827"
+	if luminance(g.panel) < 0.5 {
+		cardInk = "#ffffff"
+	}
+	avatar := g.add(&scene.Element{ID: g.id("avatar"), Type: scene.TypeLogo, X: 0, Y: -0.2, Size: 0.12, Color: g.accent, Text: ini, In: card.ID})
+	h := g.text(handle, 0, 0.12, 0.045, cardInk, 800)
+	btn := g.bar(0, 0.33, 0.4, 0.1, "#3b82f6")
+	bl := g.text("Follow", 0, 0.33, 0.032, "#ffffff", 800)
+	bl.In = btn.ID
+	g.enter(card, "up", g.t, 0.6)
+	g.enter(avatar, "pop", g.t+0.3, 0.5)
+	g.enter(h, "fade", g.t+0.5, 0.6)
+	g.enter(btn, "pop", g.in, 0.5)
+	g.enter(bl, "pop", g.in, 0.5)
+	g.c.motion(btn, scene.Motion{Type: scene.MotionPulse, Start: g.in + 0.5, End: g.out, Amp: 0.08, Count: 3})
+	g.leave(card, avatar, h, btn, bl)
+}
+
+func (g *genreFill) priceTag() {
+	prices := moneyRE.FindAllString(g.prompt, -1)
+	oldP, newP := "", ""
+	switch {
+	case len(prices) >= 2:
+		oldP, newP = prices[0], prices[1]
+	case len(prices) == 1:
+		newP = prices[0]
+	}
+	off := percentRE.FindString(g.prompt)
+	g.consume(oldP, newP, off, off+" OFF", off+" off")
+	label := g.quote("")
+	if label == "" && regexp.MustCompile(`black friday`).MatchString(g.low) {
+		label = "Black Friday"
+	}
+	tagColor := g.accent
+	tag := g.bar(0, 0.02, 0.7, 0.5, tagColor)
+	tag.Depicts = "price tag"
+	hole := g.add(&scene.Element{ID: g.id("hole"), Type: scene.TypeCircle, X: round3(-g.c.xUnits(0.27)), Y: 0.02, Size: 0.025, Color: g.c.bd.Palette.Background[0], In: tag.ID})
+	g.c.motion(tag, scene.Motion{Type: scene.MotionSwing, Start: g.t, End: g.end, Amp: 8, Decay: 0.3})
+	ink := "#ffffff"
+	if luminance(tagColor) > 0.6 {
+		ink = "#111827"
+	}
+	parts := []*scene.Element{tag, hole}
+	g.enter(tag, "down", g.t, 0.7)
+	g.enter(hole, "down", g.t, 0.7)
+	y := 0.02
+	if oldP != "" {
+		o := g.text(oldP, 0.05, -0.09, 0.05, lighten(ink, 0.2), 700)
+		o.In = tag.ID
+		strike := g.bar(0.05, -0.09, 0.22, 0.012, "#ef4444")
+		strike.In = tag.ID
+		g.enter(o, "fade", g.t+0.4, 0.5)
+		cross := math.Max(g.in+0.2, g.end*0.35)
+		g.enter(strike, "left", cross, 0.35)
+		parts = append(parts, o, strike)
+		y = 0.1
+	}
+	if newP != "" {
+		np := g.text(newP, 0.05, y, 0.085, pickInk(g.b, ink), 900)
+		np.In = tag.ID
+		at := math.Max(g.in+0.6, g.end*0.5)
+		g.enter(np, "pop", at, 0.5)
+		g.c.motion(np, scene.Motion{Type: scene.MotionBounce, Start: at, End: at + 0.9, Amp: 0.05, Count: 2, Decay: 0.5})
+		parts = append(parts, np)
+	}
+	g.behind("fluent:label")
+	if off != "" || label != "" {
+		l := g.text(strings.TrimSpace(off+" "+label), 0, -0.62, 0.06, g.ink, 900)
+		if off != "" && label == "" {
+			l.Text = off + " OFF"
+		}
+		g.enter(l, "down", g.t+0.2, 0.6)
+		parts = append(parts, l)
+	}
+	g.leave(parts...)
+}
+
+// pickInk is a colour the prompt asks for the new price ("in bright yellow"), else ink.
+func pickInk(b *brief, ink string) string {
+	if b.TextColor != "" {
+		return b.TextColor
+	}
+	return ink
+}
+
+// kpi is one tile: label, value, change.
+type kpi struct{ label, value, change string }
+
+var kpiItemRE = regexp.MustCompile(`([A-Za-z][A-Za-z ]{1,24}?)\s+([$€£]?\d[\d,.]*\s?[%kKmMbB]?)\s*(?:\(([^)]{1,20})\))?`)
+
+func (g *genreFill) kpiRow() {
+	_, list, ok := strings.Cut(g.prompt, ":")
+	if !ok {
+		list = g.prompt
+	}
+	var ks []kpi
+	for _, part := range regexp.MustCompile(`,\s*|;\s*|\s+and\s+`).Split(list, -1) {
+		if m := kpiItemRE.FindStringSubmatch(strings.TrimSpace(part)); m != nil {
+			ks = append(ks, kpi{strings.TrimSpace(m[1]), strings.TrimSpace(m[2]), m[3]})
+		}
+	}
+	if len(ks) == 0 {
+		ks = []kpi{{"Revenue", "$0", ""}}
+	}
+	ks = ks[:min(len(ks), 4)]
+	n := len(ks)
+	portrait := g.c.b.Aspect == "portrait"
+	var parts []*scene.Element
+	cardInk := "#111827"
+	if luminance(g.panel) < 0.5 {
+		cardInk = "#ffffff"
+	}
+	for k, t := range ks {
+		x, y := (float64(k)-float64(n-1)/2)*math.Min(0.48, 1.8/float64(n)), 0.0
+		w, h := 0.36, 0.42
+		if portrait && n > 2 {
+			x, y, w, h = 0, -0.5+1.0*float64(k)/float64(n-1), 0.8, 0.2
+		}
+		tile := g.bar(x, y, w, h, g.panel)
+		lab := g.text(t.label, x, y-g.c.yUnits(h*0.3), 0.028, lighten(cardInk, 0.2), 700)
+		val := g.valueElem(t.value, x, y, 0.06, cardInk)
+		parts = append(parts, tile, lab, val)
+		at := g.stagger(k, n)
+		g.enter(tile, "up", at, 0.5)
+		g.enter(lab, "fade", at+0.2, 0.4)
+		g.enter(val, "fade", at+0.2, 0.4)
+		if val.Type == scene.TypeCounter {
+			g.progress(val, at+0.2, math.Min(g.out, at+1.8), false)
+		}
+		if t.change != "" {
+			col := "#16a34a"
+			if strings.HasPrefix(t.change, "-") || strings.Contains(strings.ToLower(t.change), "down") {
+				col = "#dc2626"
+			}
+			ch := g.text(t.change, x, y+g.c.yUnits(h*0.3), 0.026, col, 800)
+			g.enter(ch, "pop", at+0.8, 0.4)
+			parts = append(parts, ch)
+		}
+	}
+	g.leave(parts...)
+}
+
+// valueElem is a counter counting up to a figure ("$4.2M", "312k", "2.1%"), or the
+// figure as text when it is no number.
+func (g *genreFill) valueElem(v string, x, y, size float64, color string) *scene.Element {
+	m := regexp.MustCompile(`^([$€£]?)(\d[\d,]*(?:\.\d+)?)\s?([%kKmMbB]?)$`).FindStringSubmatch(v)
+	if m == nil {
+		return g.text(v, x, y, size, color, 800)
+	}
+	num, _ := strconv.ParseFloat(strings.ReplaceAll(m[2], ",", ""), 64)
+	return g.add(&scene.Element{ID: g.id("value"), Type: scene.TypeCounter, X: round3(x), Y: round3(y), Size: size,
+		Color: color, From: 0, To: num, Prefix: m[1], Suffix: m[3]})
+}
+
+// stepItems reads numbered steps ("1 Browse online, 2 Meet and greet"), else the list
+// after a colon, else the quotes.
+func (g *genreFill) stepItems() []string {
+	var out []string
+	for _, m := range numberedRE.FindAllStringSubmatch(g.prompt, -1) {
+		out = append(out, strings.TrimSpace(m[2]))
+	}
+	if len(out) >= 2 {
+		return out
+	}
+	out = nil
+	for {
+		q := g.quote("")
+		if q == "" {
+			break
+		}
+		out = append(out, q)
+	}
+	if len(out) >= 2 {
+		return out
+	}
+	if _, list, ok := strings.Cut(g.prompt, ":"); ok {
+		out = nil
+		for _, p := range regexp.MustCompile(`,\s*|\s+then\s+|;\s*|→|->`).Split(list, -1) {
+			if p = strings.Trim(strings.TrimSpace(p), ".!"); p != "" && len(p) < 40 {
+				out = append(out, strings.TrimPrefix(p, "and "))
+			}
+		}
+	}
+	if len(out) < 2 {
+		out = []string{"Plan", "Build", "Launch"}
+	}
+	return out
+}
+
+func (g *genreFill) steps() {
+	items := g.stepItems()
+	items = items[:min(len(items), 6)]
+	n := len(items)
+	portrait := g.c.b.Aspect == "portrait"
+	span := 1.5
+	line := g.bar(0, 0, span/g.c.xUnits(1), 0.012, lighten(g.accent, 0.3))
+	if portrait {
+		line = g.bar(-0.5, 0, 0.012, 1.2, lighten(g.accent, 0.3))
+	}
+	tr := trackOf(line)
+	prop := "sx"
+	if portrait {
+		prop = "sy"
+	}
+	key(tr, prop, 0, 0, "")
+	key(tr, prop, g.t, 0, "")
+	key(tr, prop, g.out-0.3, 1, "easeInOutCubic")
+	if !portrait {
+		// The line draws from the left: its centre moves as it grows.
+		key(tr, "x", 0, -span/2, "")
+		key(tr, "x", g.t, -span/2, "")
+		key(tr, "x", g.out-0.3, 0, "easeInOutCubic")
+	}
+	parts := []*scene.Element{line}
+	for k, it := range items {
+		f := float64(k) / float64(max(n-1, 1))
+		x, y, tx, ty := -span/2+span*f, 0.0, -span/2+span*f, 0.2
+		if k%2 == 1 {
+			ty = -0.2
+		}
+		if portrait {
+			x, y, tx, ty = -0.5, -0.5+f, 0.15, -0.5+f
+		}
+		dot := g.add(&scene.Element{ID: g.id("dot"), Type: scene.TypeCircle, X: round3(x), Y: round3(y), Size: 0.04, Color: g.accent})
+		num := g.text(strconv.Itoa(k+1), x, y, 0.03, "#ffffff", 900)
+		num.In = dot.ID
+		lab := g.text(it, tx, ty, 0.032, g.ink, 700)
+		at := g.t + (g.out-0.3-g.t)*f
+		g.enter(dot, "pop", at, 0.4)
+		g.enter(num, "pop", at, 0.4)
+		g.enter(lab, "fade", at+0.15, 0.5)
+		parts = append(parts, dot, num, lab)
+	}
+	if q := g.quote(""); q != "" {
+		title := g.text(q, 0, -0.62, 0.05, g.ink, 800)
+		g.enter(title, "down", g.t, 0.6)
+		parts = append(parts, title)
+	}
+	g.leave(parts...)
+}
+
+func (g *genreFill) beforeAfter() {
+	left, right := "Before", "After"
+	if m := regexp.MustCompile(`(?i)\b([\w ]{2,20}?)\s+(?:vs\.?|versus)\s+([\w ]{2,20})\b`).FindStringSubmatch(g.prompt); m != nil && !strings.Contains(strings.ToLower(m[0]), "before") {
+		left, right = capitalize(strings.TrimSpace(m[1])), capitalize(strings.TrimSpace(m[2]))
+	}
+	lp := g.bar(-0.5, 0.05, 0.85, 1.2, "#475569")
+	rp := g.bar(0.5, 0.05, 0.85, 1.2, mix(g.accent, "#ffffff"))
+	lp.X, rp.X = round3(-g.c.xUnits(0.44)), round3(g.c.xUnits(0.44))
+	lt := g.text(strings.ToUpper(left), lp.X, -0.62, 0.045, g.ink, 900)
+	rt := g.text(strings.ToUpper(right), rp.X, -0.62, 0.045, g.ink, 900)
+	parts := []*scene.Element{lp, rp, lt, rt}
+	// The drawings of the prompt: the first on the before side, the second (or the
+	// same) on the after side.
+	var ds []subject
+	for _, s := range g.b.Subjects {
+		if s.Asset != "" {
+			ds = append(ds, s)
+		}
+	}
+	for k, s := range ds[:min(len(ds), 2)] {
+		x := lp.X
+		if k == 1 || len(ds) == 1 {
+			x = rp.X
+		}
+		e := g.add(&scene.Element{ID: g.id(slug(s.Noun)), Type: scene.TypeAsset, Label: s.Noun, Asset: s.Asset, X: x, Y: 0.08, Size: 0.17})
+		if len(ds) == 1 {
+			cp := *e
+			cp.ID, cp.X, cp.Hue = g.id(slug(s.Noun)), lp.X, 0
+			cp.Tracks = nil
+			g.add(&cp)
+			g.enter(&cp, "fade", g.t+0.3, 0.5)
+			parts = append(parts, &cp)
+		}
+		g.enter(e, "fade", g.t+0.3, 0.5)
+		parts = append(parts, e)
+	}
+	handle := g.bar(0, 0.05, 0.02, 1.3, "#ffffff")
+	knob := g.add(&scene.Element{ID: g.id("handle"), Type: scene.TypeCircle, X: 0, Y: 0.05, Size: 0.05, Color: "#ffffff", In: handle.ID})
+	for _, e := range []*scene.Element{lp, rp, lt, rt} {
+		g.enter(e, "fade", g.t, 0.6)
+	}
+	for _, e := range []*scene.Element{handle, knob} {
+		g.enter(e, "fade", g.t+0.3, 0.4)
+		tr := trackOf(e)
+		a := math.Max(g.in, g.end*0.3)
+		key(tr, "x", 0, -0.9, "")
+		key(tr, "x", a, -0.9, "")
+		key(tr, "x", g.out-0.2, 0, "easeInOutCubic")
+	}
+	parts = append(parts, handle, knob)
+	g.leave(parts...)
+}
+
+func (g *genreFill) mapPin() {
+	label := g.quote("")
+	if label == "" {
+		label = g.name("Our place")
+	}
+	mapEl := g.drawing("world map", 0, 0.05, 0.42)
+	if strings.Contains(g.low, "city") || strings.Contains(g.low, "street") {
+		// A city map: a grid of streets on a land panel.
+		mapEl = nil
+	}
+	var parts []*scene.Element
+	if mapEl == nil {
+		land := g.bar(0, 0.05, 1.4, 0.95, "#e2e8f0")
+		parts = append(parts, land)
+		g.enter(land, "fade", g.t, 0.6)
+		for k := 0; k < 3; k++ {
+			h := g.bar(0, -0.3+0.35*float64(k), 1.4, 0.03, "#ffffff")
+			h.In = land.ID
+			v := g.bar(-0.45+0.45*float64(k), 0.05, 0.03, 0.95, "#ffffff")
+			v.In = land.ID
+			g.enter(h, "fade", g.t+0.1, 0.5)
+			g.enter(v, "fade", g.t+0.1, 0.5)
+			parts = append(parts, h, v)
+		}
+		park := g.bar(0.25, 0.22, 0.22, 0.2, "#86efac")
+		park.In = land.ID
+		g.enter(park, "fade", g.t+0.2, 0.5)
+		parts = append(parts, park)
+	} else {
+		g.enter(mapEl, "fade", g.t, 0.6)
+		parts = append(parts, mapEl)
+	}
+	pin := g.drawing("round pushpin", 0.05, -0.12, 0.09)
+	at := math.Max(g.in, g.end*0.25)
+	if pin != nil {
+		if c := firstColor(g.b); c != "" && hueFamily(c) != "red" {
+			pin.Tint = c
+		}
+		g.c.motion(pin, scene.Motion{Type: scene.MotionBounce, Start: at, End: at + 1, Amp: 0.3, Count: 2, Decay: 0.4, Squash: 0.3})
+		g.enter(pin, "down", at, 0.5)
+		parts = append(parts, pin)
+	}
+	card := g.bar(0.05, -0.45, 0.9, 0.14, "#ffffff")
+	lt := g.text(label, 0.05, -0.45, 0.032, "#111827", 800)
+	lt.In = card.ID
+	g.enter(card, "pop", at+0.7, 0.5)
+	g.enter(lt, "pop", at+0.7, 0.5)
+	parts = append(parts, card, lt)
+	g.leave(parts...)
+}
+
+func (g *genreFill) invite() {
+	title := g.quote("")
+	if title == "" {
+		if m := regexp.MustCompile(`(?i)(?:invit\w+|invite)\s+(?:to|for)\s+([^,.;]{3,60})`).FindStringSubmatch(g.prompt); m != nil {
+			title = strings.TrimSpace(m[1])
+			title = regexp.MustCompile(`(?i)\s+(?:on|at)\s+(?:`+weekdayW+`|`+monthW+`).*$`).ReplaceAllString(title, "")
+		} else {
+			title = "You're invited"
+		}
+	}
+	date := dateRE.FindString(g.prompt)
+	if date == "" {
+		date = weekdayRE.FindString(g.prompt)
+	}
+	tm := timeOfDay.FindString(g.prompt)
+	venue := ""
+	if m := regexp.MustCompile(`(?:\bat\s+|,\s*)((?:The\s+)?[A-Z][\w’'&-]+(?:\s[A-Z][\w’'&-]+){0,3}(?:,\s*[A-Z][\w-]+)?)\s*(?:[.,;]|$|with)`).FindAllStringSubmatch(g.prompt, -1); m != nil {
+		for _, v := range m {
+			if !weekdayRE.MatchString(v[1]) && !dateRE.MatchString(v[1]) && !strings.Contains(title, v[1]) {
+				venue = v[1]
+			}
+		}
+	}
+	gold := g.accent
+	if len(g.b.Colors) > 1 {
+		gold = g.b.Colors[1]
+	}
+	card := g.bar(0, 0.02, 1.1, 1.25, orDefault(g.b.Background2, g.panel))
+	if len(g.b.Colors) > 0 && g.b.Background == "" {
+		card.Color = lighten(g.b.Colors[0], 0.55)
+	}
+	cardInk := "#111827"
+	if luminance(card.Color) < 0.5 {
+		cardInk = "#ffffff"
+	}
+	frame := g.bar(0, 0.02, 1.02, 1.15, gold)
+	frame.In = card.ID
+	inner := g.bar(0, 0.02, 0.99, 1.12, card.Color)
+	inner.In = frame.ID
+	head := g.text("You're invited", 0, -0.42, 0.03, gold, 700)
+	t := g.text(title, 0, -0.2, 0.055, cardInk, 800)
+	parts := []*scene.Element{card, frame, inner, head, t}
+	lines := []string{}
+	if date != "" || tm != "" {
+		lines = append(lines, strings.TrimSpace(strings.Trim(date, ", ")+" · "+tm))
+	}
+	if venue != "" {
+		lines = append(lines, venue)
+	}
+	for k, l := range lines {
+		l = strings.Trim(l, " ·")
+		e := g.text(l, 0, 0.08+0.16*float64(k), 0.032, cardInk, 600)
+		g.enter(e, "fade", g.in+0.3*float64(k+1), 0.5)
+		parts = append(parts, e)
+	}
+	for k, e := range []*scene.Element{card, frame, inner, head, t} {
+		g.enter(e, "up", g.t+0.08*float64(k), 0.7)
+	}
+	deco := ""
+	for _, s := range g.b.Subjects {
+		if s.Asset != "" {
+			deco = s.Asset
+			break
+		}
+	}
+	if deco != "" {
+		d := g.add(&scene.Element{ID: g.id("decoration"), Type: scene.TypeAsset, Asset: deco, X: 0, Y: 0.48, Size: 0.07})
+		g.enter(d, "pop", g.in+0.8, 0.5)
+		g.c.motion(d, scene.Motion{Type: scene.MotionWiggle, Start: g.in + 1.3, End: g.out, Amp: 6, Count: 3})
+		parts = append(parts, d)
+	}
+	g.leave(parts...)
+}
+
+func (g *genreFill) calendar() {
+	date := dateRE.FindString(g.prompt)
+	month, day := "", ""
+	if m := regexp.MustCompile(`(?i)(` + monthW + `)\.?\s+(\d{1,2})|(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + monthW + `)`).FindStringSubmatch(date); m != nil {
+		month, day = m[1]+m[4], m[2]+m[3]
+	}
+	month = strings.ToUpper(orDefault(month, "Today")[:min(3, len(orDefault(month, "Today")))])
+	day = orDefault(day, "1")
+	page := g.bar(0, 0.02, 0.6, 0.66, "#ffffff")
+	head := g.bar(0, -0.2, 0.6, 0.18, orDefault(firstColor(g.b), "#ef4444"))
+	head.In = page.ID
+	mt := g.text(month, 0, -0.2, 0.045, "#ffffff", 900)
+	mt.In = head.ID
+	dt := g.text(day, 0, 0.12, 0.16, "#111827", 900)
+	dt.In = page.ID
+	parts := []*scene.Element{page, head, mt, dt}
+	g.enter(page, "pop", g.t, 0.6)
+	g.enter(head, "pop", g.t, 0.6)
+	g.enter(mt, "fade", g.t+0.3, 0.4)
+	g.enter(dt, "pop", g.in, 0.5)
+	g.c.motion(page, scene.Motion{Type: scene.MotionFlip, Start: g.in - 0.3, End: g.in + 0.3, Count: 2, Color: "#f1f5f9", Angle: 90})
+	if q := g.quote(""); q != "" {
+		e := g.text(q, 0, 0.62, 0.05, g.ink, 800)
+		g.enter(e, "up", g.in+0.5, 0.6)
+		parts = append(parts, e)
+	}
+	g.leave(parts...)
+}
+
+func (g *genreFill) loading() {
+	to := 100.0
+	if ps := percentRE.FindAllString(g.prompt, -1); len(ps) > 0 {
+		v, _ := strconv.ParseFloat(strings.TrimSpace(strings.Trim(ps[len(ps)-1], "%+ ")), 64)
+		if v > 0 {
+			to = v
+		}
+	}
+	label := g.quote("")
+	if label == "" {
+		if m := regexp.MustCompile(`(?i)\b(loading|uploading|downloading|installing|saving|syncing)\b`).FindString(g.prompt); m != "" {
+			label = capitalize(strings.ToLower(m)) + "…"
+		}
+	}
+	color := g.accent
+	done := ""
+	if m := regexp.MustCompile(`\b(?:turns?|becomes?|goes|changes? to)\s+(\w+)`).FindStringSubmatch(g.low); m != nil {
+		if c, ok := colorOf(m[1]); ok {
+			done = c
+			if color == c {
+				color = "#3b82f6"
+			}
+		}
+	}
+	bar := g.add(&scene.Element{ID: g.id("progress"), Type: scene.TypeProgress, X: 0, Y: 0.08, Size: 0.09, Color: color, To: to})
+	a0, a1 := g.in, g.out-0.5
+	g.enter(bar, "fade", g.t, 0.6)
+	g.progress(bar, a0, a1, false)
+	parts := []*scene.Element{bar}
+	if label != "" {
+		l := g.text(label, 0, -0.3, 0.045, g.ink, 700)
+		g.enter(l, "fade", g.t+0.2, 0.6)
+		parts = append(parts, l)
+	}
+	if done != "" {
+		g.c.motion(bar, scene.Motion{Type: scene.MotionRecolor, Start: a1, End: a1 + 0.3, Color: done})
+	}
+	if regexp.MustCompile(`\bcheck ?marks?\b|\bcheck\b|\btick\b|\bdone\b|\bcomplete`).MatchString(g.low) {
+		ck := g.drawing("check mark button", 0, 0.42, 0.07)
+		if ck != nil {
+			g.c.motion(ck, scene.Motion{Type: scene.MotionPop, Start: a1 + 0.1, End: g.end})
+			parts = append(parts, ck)
+		}
+	}
+	g.leave(parts...)
+}
+
+func (g *genreFill) chapterTitle() {
+	chapter, title := "", g.quote("")
+	// "Chapter Three — The Long Winter": the chapter and its title, split at the dash.
+	if a, b, ok := strings.Cut(title, "—"); ok {
+		chapter, title = strings.TrimSpace(a), strings.TrimSpace(b)
+	} else if a, b, ok := strings.Cut(title, ":"); ok {
+		chapter, title = strings.TrimSpace(a), strings.TrimSpace(b)
+	}
+	if chapter == "" {
+		if m := regexp.MustCompile(`(?i)\b(chapter|episode|part|act)\s+(\w+)`).FindStringSubmatch(g.prompt); m != nil {
+			chapter = capitalize(strings.ToLower(m[1])) + " " + m[2]
+		}
+	}
+	if title == "" {
+		title = orDefault(g.after(`(?:called|titled|named)`), chapter)
+		if title == chapter {
+			chapter = ""
+		}
+	}
+	ch := g.text(strings.ToUpper(chapter), 0, -0.16, 0.035, g.accent, 600)
+	ch.Reveal = "track"
+	rule := g.bar(0, -0.05, 0.5, 0.006, g.accent)
+	t := g.text(title, 0, 0.1, 0.085, g.ink, 700)
+	t.Reveal = "track"
+	g.enter(ch, "fade", g.t+0.2, 1)
+	g.enter(rule, "fade", g.t+0.5, 0.8)
+	key(trackOf(rule), "sx", 0, 0, "")
+	key(trackOf(rule), "sx", g.t+0.5, 0, "")
+	key(trackOf(rule), "sx", g.in+0.6, 1, "easeInOutCubic")
+	g.enter(t, "fade", g.in, 1.2)
+	parts := []*scene.Element{ch, rule, t}
+	if strings.Contains(g.low, "snow") {
+		s := g.add(&scene.Element{ID: g.id("snow"), Type: scene.TypeParticles, Variant: "snow", Count: 90, Size: 0.006, Color: "#ffffff", Depth: 0.4, Seed: 9})
+		g.c.d.Elements = append([]*scene.Element{s}, g.c.d.Elements[:len(g.c.d.Elements)-1]...)
+	}
+	g.leave(parts...)
+	g.behind()
+}
+
+func (g *genreFill) titleCard() {
+	title := g.quote("Title")
+	sub := g.quote("")
+	if sub == "" {
+		sub = g.after(`(?:subtitle|tagline)`)
+	}
+	t := g.text(title, 0, -0.06, 0.09, g.ink, 800)
+	t.Reveal = g.c.sp.Reveal
+	g.enter(t, "fade", g.t, 1.2)
+	parts := []*scene.Element{t}
+	if sub != "" {
+		s := g.text(sub, 0, 0.16, 0.035, lighten(g.ink, 0.15), 500)
+		g.enter(s, "fade", g.in+0.3, 0.8)
+		parts = append(parts, s)
+	}
+	g.leave(parts...)
+	g.behind()
+}
+
+// explainGenre says which layout a prompt gets and what fills it, for the plan.
+func explainGenre(prompt string) string {
+	row := detectGenre(prompt)
+	if row == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s layout (slots: %s)", row.Name, strings.Join(row.Slots, ", "))
+}
+
+// hueFamily names a colour's hue family ("red" for crimson, scarlet or #dc2626), or
+// "grey" for colours without much hue.
+func hueFamily(hex string) string {
+	r, g, b := rgbOf(hex)
+	mx, mn := math.Max(r, math.Max(g, b)), math.Min(r, math.Min(g, b))
+	if mx-mn < 30 {
+		return "grey"
+	}
+	var h float64
+	switch mx {
+	case r:
+		h = math.Mod((g-b)/(mx-mn), 6)
+	case g:
+		h = (b-r)/(mx-mn) + 2
+	default:
+		h = (r-g)/(mx-mn) + 4
+	}
+	h = math.Mod(h*60+360, 360)
+	switch {
+	case h < 15 || h >= 340:
+		return "red"
+	case h < 45:
+		return "orange"
+	case h < 70:
+		return "yellow"
+	case h < 170:
+		return "green"
+	case h < 260:
+		return "blue"
+	case h < 300:
+		return "purple"
+	}
+	return "pink"
+}
+
+// setupGenre makes the description of a genre layout: the background, the layout, the
+// prompt's particles behind it and any quote the layout left, so nothing asked for is
+// dropped.
+func (c *composer) setupGenre(title string) {
+	c.d = &scene.Description{
+		Version: scene.Version, Title: title, Duration: c.bd.Total, FPS: 30, Style: string(c.bd.Style),
+		Background: scene.Background{Colors: []string{c.bd.Palette.Background[0], c.bd.Palette.Background[1]},
+			Angle: 160, Drift: 20},
+	}
+	sa := scene.VerticalSafeArea
+	c.d.SafeArea = &sa
+	for i := range c.bd.Scenes {
+		c.d.Scenes = append(c.d.Scenes, scene.Mark{ID: fmt.Sprintf("s%d", i+1), Start: c.bounds[i], End: c.bounds[i+1]})
+	}
+	for i, s := range c.b.Subjects {
+		if s.Kind != scene.TypeParticles {
+			continue
+		}
+		e := &scene.Element{ID: fmt.Sprintf("%s-%d", slug(s.Noun), i+1), Type: scene.TypeParticles, Label: s.Noun,
+			Variant: orDefault(s.Variant, "stars"), Count: 90, Size: 0.01, Depth: 0.4, Seed: 11 + i*7,
+			Color: c.bd.Palette.subjectColor(c.b, i)}
+		c.d.Elements = append(c.d.Elements, e)
+	}
+	g := c.layGenre(c.genre)
+	// Quotes the layout has no slot for are said under it, one after another.
+	var rest []string
+	for i, q := range c.b.Texts {
+		if !g.used[i] {
+			rest = append(rest, q)
+		}
+	}
+	for k, q := range rest {
+		e := g.text(q, 0, 0.82-0.12*float64(len(rest)-1-k), 0.04, g.ink, 700)
+		g.enter(e, "up", g.in+0.4*float64(k+1), 0.6)
+	}
+}
