@@ -278,12 +278,16 @@ func (a *Asset) Tint(want string) (map[string]string, bool) {
 	wh, ws, wl := hsl(strings.ToLower(want))
 	areas := a.colorAreas()
 	if ws < 0.3 && wl >= 0.25 && wl <= 0.8 {
-		return greyed(areas, wh, ws, wl)
-	}
-	if ws < 0.3 || wl < 0.12 || wl > 0.9 {
-		return nil, false
+		if m, ok := greyed(areas, wh, ws, wl); ok {
+			return m, true
+		}
 	}
 	vivid := func(c string) bool { _, s, l := hsl(c); return s >= 0.3 && l > 0.12 && l < 0.9 }
+	if ws < 0.3 || wl < 0.12 || wl > 0.9 {
+		// Black, white or grey ("a black cat", "a white car"): the main part loses its
+		// hue and takes the asked lightness, its shading kept below or above it.
+		return neutral(areas, vivid, ws, wl)
+	}
 	main, mainA := "", 0.0
 	for c, ar := range areas {
 		if vivid(c) && (ar > mainA || ar == mainA && c < main) {
@@ -312,6 +316,34 @@ func (a *Asset) Tint(want string) (map[string]string, bool) {
 		out[c] = hexHSL(wh, math.Min(1, ws*s/ps), math.Max(0.05, math.Min(0.95, wl+l-pl)))
 	}
 	return out, true
+}
+
+// neutral paints the main coloured part of a drawing black, white or grey, keeping
+// each fill's distance in lightness from the part's own, so its shading still reads.
+// False for a drawing without a coloured part (a white cloud asked white).
+func neutral(areas map[string]float64, vivid func(string) bool, ws, wl float64) (map[string]string, bool) {
+	main, mainA := "", 0.0
+	for c, ar := range areas {
+		if vivid(c) && (ar > mainA || ar == mainA && c < main) {
+			main, mainA = c, ar
+		}
+	}
+	if main == "" {
+		return nil, false
+	}
+	ph, _, pl := hsl(main)
+	// Black is drawn as a very dark grey and white as a very light one: a true black
+	// or white part would lose the shading that shows its form.
+	target := math.Max(0.13, math.Min(0.92, wl))
+	out := map[string]string{}
+	for c := range areas {
+		h, _, l := hsl(c)
+		if !vivid(c) || hueDist(h, ph) > shadeHue || math.Abs(l-pl) > shadeLight {
+			continue
+		}
+		out[c] = hexHSL(ph, math.Min(ws, 0.08), math.Max(0.04, math.Min(0.97, target+(l-pl)*0.8)))
+	}
+	return out, len(out) > 0
 }
 
 // greyed paints a pale drawing a grey ("a grey cloud" of a white one): its lightest

@@ -39,17 +39,34 @@ func TestTintPaintsTheMainPart(t *testing.T) {
 	if !strings.Contains(string(svg), m["#6d4534"]) || strings.Contains(string(svg), "#6d4534") {
 		t.Errorf("tinted SVG keeps the old icing: %s", svg)
 	}
-	// A red car turned blue; a red car asked red, a gold key asked gold, a grey request
-	// and a line icon stay as drawn.
+	// A red car turned blue; a red car asked red, a gold key asked gold and a line icon
+	// stay as drawn.
 	if m, ok := get("fluent:automobile").Tint("#1e88e5"); !ok || len(m) == 0 {
 		t.Errorf("blue car: %v %v", m, ok)
 	}
 	for _, c := range []struct{ id, want string }{
-		{"fluent:automobile", "#e53935"}, {"fluent:key", "#ffc107"}, {"fluent:automobile", "#9e9e9e"}, {"tabler:car", "#1e88e5"},
+		{"fluent:automobile", "#e53935"}, {"fluent:key", "#ffc107"}, {"tabler:car", "#1e88e5"},
 	} {
 		if a, ok := l.Get(c.id); ok {
 			if m, ok := a.Tint(c.want); ok {
 				t.Errorf("%s asked %s was tinted: %v", c.id, c.want, m)
+			}
+		}
+	}
+	// Black, white and grey paint a coloured drawing's main part without hue, at the
+	// asked lightness, its shading kept ("a black cat", "a white car", "a grey car").
+	for _, c := range []struct {
+		id, want string
+		lo, hi   float64
+	}{{"fluent:automobile", "#000000", 0, 0.3}, {"fluent:automobile", "#ffffff", 0.75, 1}, {"fluent:automobile", "#9e9e9e", 0.4, 0.8}, {"fluent:cat", "#000000", 0, 0.3}} {
+		m, ok := get(c.id).Tint(c.want)
+		if !ok || len(m) == 0 {
+			t.Errorf("%s asked %s: not painted", c.id, c.want)
+			continue
+		}
+		for from, to := range m {
+			if _, s, l := hsl(to); s > 0.1 || l < c.lo || l > c.hi {
+				t.Errorf("%s asked %s: %s painted %s (saturation %.2f, lightness %.2f)", c.id, c.want, from, to, s, l)
 			}
 		}
 	}

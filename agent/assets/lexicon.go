@@ -37,11 +37,25 @@ var lexicon = sync.OnceValue(func() map[string]Sense {
 	return m
 })
 
-// Lexicon returns what the lexicon knows of a lemma ("spaniel", "fire truck"), lower
-// case and singular as WordNet spells it.
+// Lexicon returns the drawing the lexicon leads a lemma to ("spaniel", "fire truck"),
+// lower case and singular as WordNet spells it.
 func Lexicon(lemma string) (Sense, bool) {
 	s, ok := lexicon()[lemma]
-	return s, ok
+	return s, ok && s.ID != "-"
+}
+
+// KnownNoun reports whether WordNet knows the word (or its singular) as a noun: a real
+// word, not a misspelling of a drawing's name.
+func KnownNoun(w string) bool {
+	for _, f := range forms(w) {
+		if _, ok := lexicon()[f]; ok {
+			return true
+		}
+		if _, ok := Default().byName[f]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // EncodeLexicon writes the lexicon's text (lines "lemma\tid\tdepth\tvia", # comments)

@@ -140,7 +140,7 @@ func (l *Library) Find(phrase string) (Match, bool) {
 	}
 	// A close spelling of the head noun ("giraff", "elefant").
 	head := ws[len(ws)-1]
-	if len([]rune(head)) >= 4 {
+	if len([]rune(head)) >= 4 && !KnownNoun(head) {
 		// Names first: they are nouns, where keywords are often adjectives ("elegant").
 		best, bestD := "", maxTypos(head)+1
 		for _, pool := range []map[string][]*Asset{l.nameWords, l.byWord} {

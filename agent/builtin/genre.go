@@ -32,7 +32,10 @@ type genreRow struct {
 	Example string
 	// MinQuotes is how many quoted texts the layout needs (a conversation is two).
 	MinQuotes int
-	build   func(g *genreFill)
+	// Shows are what the example's video must show: words and numbers as they read on
+	// screen, "from→to" for a number that counts (the table test checks them).
+	Shows []string
+	build func(g *genreFill)
 }
 
 // The cue word classes, one home each.
@@ -40,6 +43,9 @@ const (
 	weekdayW = `(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:mon|tue|wed|thu|fri|sat|sun)\b`
 	monthW   = `jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?`
 )
+
+// ratioRE is a frame's aspect ratio ("9:16"), no time on a clock.
+var ratioRE = regexp.MustCompile(`\b(?:9:16|16:9|1:1|4:5|5:4|4:3|3:4|21:9)\b`)
 
 var (
 	tempRE     = regexp.MustCompile(`(-?\d{1,3})\s*(?:°|º|degrees?)\s*([cf]\b)?`)
@@ -61,74 +67,112 @@ var (
 var genres = []genreRow{
 	{Name: "lower third", Cues: regexp.MustCompile(`\blower[- ]?thirds?\b|\bchyron\b|\bname (?:strap|bar|super|tag)\b|\bname and (?:role|title|job)\b|\bnameplate\b|\bintroduc\w+ (?:the )?(?:speaker|guest|presenter|host)\b`),
 		Slots: []string{"name", "role", "bar colour", "accent colour"}, build: (*genreFill).lowerThird,
-		Example: `A lower third for the interview: "Maya Chen" with the role "Lead Designer, Arcwise" on a navy bar with a yellow accent`},
+		Example: `A lower third for the interview: "Maya Chen" with the role "Lead Designer, Arcwise" on a navy bar with a yellow accent`,
+		Shows:   []string{"Maya Chen", "Lead Designer, Arcwise"}},
 	{Name: "breaking news", Cues: regexp.MustCompile(`\bbreaking\b|\bnews (?:banner|ticker|graphic|alert|flash)\b|\bticker\b|\bheadline banner\b`),
 		Slots: []string{"banner word", "headline", "ticker text"}, build: (*genreFill).breakingNews,
-		Example: `Breaking news graphic: "Storm closes city schools" with a red banner and a ticker reading "Updates every hour"`},
+		Example: `Breaking news graphic: "Storm closes city schools" with a red banner and a ticker reading "Updates every hour"`,
+		Shows:   []string{"BREAKING NEWS", "Storm closes city schools", "Updates every hour"}},
 	{Name: "weather forecast", Cues: regexp.MustCompile(`\bforecast\b|\bweather\b`), Also: regexp.MustCompile(`(?i)\bforecast\b|\d\s*(?:°|º|degrees?)|\b(?:\d|two|three|four|five|six|seven)[\s-]+days?\b|(?:` + weekdayW + `).*(?:` + weekdayW + `)`),
 		Slots: []string{"place", "days", "conditions (icons)", "temperatures"}, build: (*genreFill).forecast,
-		Example: `Three-day weather forecast for Oslo: Monday snow -2°, Tuesday cloudy 1°, Wednesday sunny 4°`},
+		Example: `Three-day weather forecast for Oslo: Monday snow -2°, Tuesday cloudy 1°, Wednesday sunny 4°`,
+		Shows:   []string{"Oslo", "Mon", "Tue", "Wed", "-2°", "1°", "4°"}},
 	{Name: "review rating", Cues: regexp.MustCompile(`\breviews?\b|\bratings?\b|\brated\b|\b\d(?:\.\d)?\s*(?:out of|/)\s*(?:5|five)\b|\b(?:\d|one|two|three|four|five)[\s-]*stars?\b`), Also: regexp.MustCompile(`\bstars?\b|\brat(?:ing|ed)\b|out of|/\s*5\b`),
 		Slots: []string{"stars (of five)", "quote", "reviewer", "business"}, build: (*genreFill).review,
-		Example: `A 5-star review card: "The best ramen I have had in years" by Kenji S., stars filling one by one`},
+		Example: `A 5-star review card: "The best ramen I have had in years" by Kenji S., stars filling one by one`,
+		Shows:   []string{"The best ramen I have had in years", "Kenji S.", "5 / 5"}},
 	{Name: "testimonial quote", Cues: regexp.MustCompile(`\btestimonials?\b|\bquote (?:card|animation)\b|\bcustomer (?:quote|says)\b|\bquotation marks\b`),
 		Slots: []string{"quote", "person", "role", "logo placeholder"}, build: (*genreFill).testimonial,
-		Example: `Testimonial: "Koda saved our team ten hours a week." — Priya Nair, Head of Growth at Lumen`},
+		Example: `Testimonial: "Koda saved our team ten hours a week." — Priya Nair, Head of Growth at Lumen`,
+		Shows:   []string{"Koda saved our team ten hours a week.", "Priya Nair, Head of Growth at Lumen"}},
 	{Name: "phone notification", Cues: regexp.MustCompile(`\bnotifications?\b|\block ?screen\b|\bpush (?:alert|message)\b|\btext message\b|\bnew message from\b|\bsms\b`),
-		Also:  regexp.MustCompile(`\bphone\b|\block ?screen\b|\bmessage\b|\bsaying\b|\bsays\b|\breads\b|\bfrom\b`),
+		Also:  regexp.MustCompile(`\bphone\b|\block ?screen\b|\bhome ?screen\b|\bpush\b|\bapp\b|\b(?:message|notification|text|sms|email) from\b|\bfrom ["“'«]`),
 		Slots: []string{"app or sender", "message", "time"}, build: (*genreFill).notification,
-		Example: `A phone notification slides down from the top: a message from "Alex" saying "Running 5 minutes late"`},
+		Example: `A phone notification slides down from the top: a message from "Alex" saying "Running 5 minutes late"`,
+		Shows:   []string{"Alex", "Running 5 minutes late"}},
 	{Name: "badge counter", Cues: regexp.MustCompile(`\bunread\b|\bbadge (?:count|counter|number)\b|\bnotification (?:count|badge)\b|\bbadge\b.*\b(?:counts?|counting|ticks?|goes) (?:up|from|to)\b`),
 		Slots: []string{"app drawing", "count from", "count to", "badge colour"}, build: (*genreFill).badgeCounter,
-		Example: `A chat app icon whose red unread badge counts up from 1 to 12`},
+		Example: `A chat app icon whose red unread badge counts up from 1 to 12`,
+		Shows:   []string{"1→12"}},
 	{Name: "chat", Cues: regexp.MustCompile(`\bchat\b|\bconversation\b|\bdms?\b|\btexting\b|\bmessages? (?:thread|bubbles?)\b|\bimessage\b|\bwhatsapp\b`), MinQuotes: 2,
 		Slots: []string{"messages in turn"}, build: (*genreFill).chat,
-		Example: `A chat conversation: "Are we still on for tonight?" then the reply "Yes! 7pm at the usual place"`},
+		Example: `A chat conversation: "Are we still on for tonight?" then the reply "Yes! 7pm at the usual place"`,
+		Shows:   []string{"Are we still on for tonight?", "Yes! 7pm at the usual place"}},
 	{Name: "timer", Cues: regexp.MustCompile(`\bstopwatch\b|\btimer\b|\bcountdown (?:clock|timer|ring)\b|\bticking down\b|\bcounts? down\b.*\d:\d\d|\d:\d\d.*\b(?:down|countdown)\b`),
 		Slots: []string{"from", "to", "label", "ring colour"}, build: (*genreFill).timer,
-		Example: `A workout timer counting down from 0:20 to 0:00 in a shrinking ring with the word REST above it`},
+		Example: `A workout timer counting down from 0:20 to 0:00 in a shrinking ring with the word REST above it`,
+		Shows:   []string{"0:20", "0:00", "REST"}},
 	{Name: "subscribe end card", Cues: regexp.MustCompile(`\bsubscribe\b|\bend (?:card|screen)\b|\blike and (?:follow|share)\b|\bsmash (?:that|the) like\b`),
 		Slots: []string{"channel", "button text", "bell", "video slots"}, build: (*genreFill).subscribe,
-		Example: `YouTube end screen for "Daily Dough": a subscribe button that gets clicked, a bell that rings, and two video slots`},
+		Example: `YouTube end screen for "Daily Dough": a subscribe button that gets clicked, a bell that rings, and two video slots`,
+		Shows:   []string{"Daily Dough", "SUBSCRIBE", "SUBSCRIBED"}},
 	{Name: "social handle", Cues: regexp.MustCompile(`@[a-z0-9_.]{2,}|\bfollow (?:us|me|button)\b|\bsocial (?:handle|card|profile)\b|\bprofile (?:card|picture|circle)\b`),
 		Slots: []string{"avatar initials", "handle", "follow button"}, build: (*genreFill).socialHandle,
-		Example: `Social card for @bloomandbranch with a round avatar and a follow button that pulses`},
+		Example: `Social card for @bloomandbranch with a round avatar and a follow button that pulses`,
+		Shows:   []string{"@bloomandbranch", "Follow"}},
 	{Name: "price tag", Cues: regexp.MustCompile(`\bprices?\b|\btags?\b|\bcrossed out\b|\bstrike ?through\b|\bwas\s+[$€£]\d`),
 		Also:  regexp.MustCompile(`[$€£¥]\s?\d|\d+\s?%|\bprice\b`),
 		Slots: []string{"old price", "new price", "discount", "label"}, build: (*genreFill).priceTag,
-		Example: `A sale price tag: the old price $60 is crossed out and the new price $45 pops in, "Weekend only"`},
+		Example: `A sale price tag: the old price $60 is crossed out and the new price $45 pops in, "Weekend only"`,
+		Shows:   []string{"$60", "$45", "Weekend only"}},
 	{Name: "kpi row", Cues: regexp.MustCompile(`\bkpis?\b|\b(?:metrics?|stats?|statistics|numbers|figures|dashboard) (?:row|tiles|cards|panel)\b|\bkey (?:numbers|figures|metrics)\b|\b(?:\d|two|three|four|five|six) (?:stat|metric|number)s?\b`),
 		Slots: []string{"tiles: label, value, change"}, build: (*genreFill).kpiRow,
-		Example: `KPI tiles for the board: Revenue $1.2M (+12%), Customers 4,300 (+8%), Churn 3% (down 1), NPS 54`},
+		Example: `KPI tiles for the board: Revenue $1.2M (+12%), Customers 4,300 (+8%), Churn 3% (down 1), NPS 54`,
+		Shows:   []string{"Revenue", "$0→1.2M", "+12%", "Customers", "0→4,300", "Churn", "NPS", "0→54"}},
 	{Name: "steps timeline", Cues: regexp.MustCompile(`\bsteps?\b.*\b(?:1|one|first)\b|\btimeline\b|\broadmap\b|\bstep[- ]by[- ]step\b|\bhow it works\b|\bmilestones\b`),
 		Slots: []string{"steps in order", "line colour"}, build: (*genreFill).steps,
-		Example: `Step-by-step timeline of ordering: 1 Pick a plan, 2 Add your address, 3 Enjoy your first box`},
+		Example: `Step-by-step timeline of ordering: 1 Pick a plan, 2 Add your address, 3 Enjoy your first box`,
+		Shows:   []string{"Pick a plan", "Add your address", "Enjoy your first box", "1", "2", "3"}},
 	{Name: "before after", Cues: regexp.MustCompile(`\bbefore[ /&-]+(?:and\s+)?after\b|\bbefore\b.*\bafter\b|\bversus\b|\bvs\.?\b|\bcomparison\b|\bside[- ]by[- ]side\b`),
 		Slots: []string{"left label", "right label", "left drawing", "right drawing", "wipe handle"}, build: (*genreFill).beforeAfter,
-		Example: `Before and after comparison: a cluttered desk before, a tidy desk with a plant after, with a handle wiping across`},
+		Example: `Before and after comparison: a cluttered desk before, a tidy desk with a plant after, with a handle wiping across`,
+		Shows:   []string{"BEFORE", "AFTER"}},
 	{Name: "map pin", Cues: regexp.MustCompile(`\bmap\b|\blocation pin\b|\bmap pin\b|\bpin drops?\b|\bdrops? a pin\b|\bdirections to\b|\bfind us at\b`),
 		Slots: []string{"place name", "address", "pin colour"}, build: (*genreFill).mapPin,
-		Example: `Map animation: a pin drops on the map and the label "Blue Door Bakery, 4 Mill Lane" pops up`},
+		Example: `Map animation: a pin drops on the map and the label "Blue Door Bakery, 4 Mill Lane" pops up`,
+		Shows:   []string{"Blue Door Bakery, 4 Mill Lane"}},
 	{Name: "event invite", Cues: regexp.MustCompile(`\binvit\w+\b|\bsave the date\b|\brsvp\b|\byou(?:'re| are) invited\b|\bjoin us\b`),
 		Slots: []string{"event", "date", "time", "venue", "decoration"}, build: (*genreFill).invite,
-		Example: `An invitation to Leo's 40th birthday party, Friday March 3 at 8pm, Rooftop Bar, with balloons`},
+		Example: `An invitation to Leo's 40th birthday party, Friday March 3 at 8pm, Rooftop Bar, with balloons`,
+		Shows:   []string{"Friday March 3 · 8pm", "Rooftop Bar"}},
 	{Name: "calendar date", Cues: regexp.MustCompile(`\bcalendar\b|\bdate (?:card|reveal|announcement)\b|\bmark your calendars?\b`),
 		Slots: []string{"month", "day", "event"}, build: (*genreFill).calendar,
-		Example: `A calendar page flips to October 12 with the words "Launch day"`},
+		Example: `A calendar page flips to October 12 with the words "Launch day"`,
+		Shows:   []string{"OCT", "12", "Launch day"}},
 	{Name: "loading progress", Cues: regexp.MustCompile(`\bloading (?:bar|screen)\b|\bprogress bar\b|\buploading\b|\binstalling\b|\bloading\b.*\d+\s?%|\b0\s*(?:%|percent)?\s*to\s*100\b`),
 		Slots: []string{"percent", "label", "done colour", "done check"}, build: (*genreFill).loading,
-		Example: `A progress bar fills from 0 to 100% while "Uploading" shows above it, then turns green with a check`},
+		Example: `A progress bar fills from 0 to 100% while "Uploading" shows above it, then turns green with a check`,
+		Shows:   []string{"Uploading", "0→100%"}},
 	{Name: "chapter title", Cues: regexp.MustCompile(`\bchapter\b|\bepisode\b|\bpart (?:one|two|three|\d)\b|\bact (?:one|two|three|i+)\b`),
 		Slots: []string{"chapter", "title", "backdrop"}, build: (*genreFill).chapterTitle,
-		Example: `Chapter title: "Chapter Two — Into the Woods" over a dark background`},
+		Example: `Chapter title: "Chapter Two — Into the Woods" over a dark background`,
+		Shows:   []string{"CHAPTER TWO", "Into the Woods"}},
 	{Name: "title card", Cues: regexp.MustCompile(`\btitle (?:card|screen|sequence)\b|\bopening titles?\b|\bintro title\b|\btitle slide\b`),
 		Slots: []string{"title", "subtitle"}, build: (*genreFill).titleCard,
-		Example: `A title card that reads "The Quiet Coast" with the subtitle "A film by Ana Ruiz"`},
+		Example: `A title card that reads "The Quiet Coast" with the subtitle "A film by Ana Ruiz"`,
+		Shows:   []string{"The Quiet Coast", "A film by Ana Ruiz"}},
+}
+
+// Genre is one row of the genre table as others read it (explain, tests, docs).
+type Genre struct {
+	Name    string
+	Slots   []string
+	Example string
+	Shows   []string
+}
+
+// Genres lists the genre table's rows, in the order they are tried.
+func Genres() []Genre {
+	out := make([]Genre, len(genres))
+	for i, g := range genres {
+		out[i] = Genre{Name: g.Name, Slots: g.Slots, Example: g.Example, Shows: g.Shows}
+	}
+	return out
 }
 
 // detectGenre returns the genre table's row for a prompt, or nil.
 func detectGenre(prompt string) *genreRow {
-	low := strings.ToLower(prompt)
+	low := strings.ToLower(ratioRE.ReplaceAllString(prompt, ""))
 	for i := range genres {
 		g := &genres[i]
 		if g.Cues.MatchString(low) && (g.Also == nil || g.Also.MatchString(low)) && strings.Count(prompt, "«q")+quoteCount(prompt) >= g.MinQuotes {
@@ -160,7 +204,8 @@ type genreFill struct {
 // layGenre builds the layout of row g; it replaces the composer's subjects and texts,
 // except the prompt's drawings the layout did not use, which stand behind it.
 func (c *composer) layGenre(row *genreRow) *genreFill {
-	g := &genreFill{c: c, b: c.b, low: strings.ToLower(c.b.Prompt), prompt: c.b.Prompt, used: map[int]bool{}}
+	prompt := ratioRE.ReplaceAllString(c.b.Prompt, "")
+	g := &genreFill{c: c, b: c.b, low: strings.ToLower(prompt), prompt: prompt, used: map[int]bool{}}
 	g.end = c.bd.Total
 	g.t = 0.1
 	g.in = math.Min(1.2, g.end*0.2)
@@ -381,12 +426,14 @@ func (g *genreFill) stagger(k, n int) float64 {
 	return g.t + span*float64(k)/float64(max(n, 1))
 }
 
-// behind draws the prompt's drawings the layout did not use, small, in free space
-// (top), so a layout shares the frame with what else was asked ("while a globe spins").
+// behind draws the prompt's drawings that act (a clause gives them a verb) and the
+// layout did not use, small, in free space (top), so a layout shares the frame with
+// what else was asked ("while a globe spins behind it"). A noun that only names a slot
+// ("the role", "a navy bar") is no such drawing.
 func (g *genreFill) behind(skip ...string) {
 	k := 0
-	for _, s := range g.b.Subjects {
-		if s.Asset == "" || containsStr(skip, s.Asset) || k >= 2 {
+	for i, s := range g.b.Subjects {
+		if s.Asset == "" || containsStr(skip, s.Asset) || k >= 2 || !g.acts(i) {
 			continue
 		}
 		e := g.add(&scene.Element{ID: g.id(slug(s.Noun)), Type: scene.TypeAsset, Label: s.Noun, Asset: s.Asset,
@@ -395,6 +442,16 @@ func (g *genreFill) behind(skip ...string) {
 		g.c.motion(e, scene.Motion{Type: scene.MotionFloat, Start: g.in, End: g.end, Amp: 0.03, Count: 2})
 		k++
 	}
+}
+
+// acts reports whether some clause gives subject i an action of its own.
+func (g *genreFill) acts(i int) bool {
+	for _, bt := range g.b.Beats {
+		if len(bt.Actions) > 0 && containsInt(bt.Subjects, i) && !containsInt(bt.Places, i) {
+			return true
+		}
+	}
+	return false
 }
 
 // ---- layouts ------------------------------------------------------------------------
@@ -422,7 +479,7 @@ func (g *genreFill) lowerThird() {
 	w := 0.95
 	x := -1 + g.c.xUnits(w/2) + 0.1
 	bar := g.bar(x, 0.62, w, 0.17, barColor)
-	line := g.bar(x, 0.62-g.c.yUnits(0.095), w, 0.012, accent)
+	line := g.bar(x, 0.62-g.c.yUnits(0.085)+g.c.yUnits(0.008), w, 0.012, accent)
 	nm := g.text(name, x, 0.58, 0.055, ink, 800)
 	rl := g.text(role, x, 0.67, 0.032, lighten(ink, 0.1), 600)
 	for k, e := range []*scene.Element{bar, line, nm, rl} {
@@ -445,8 +502,8 @@ func (g *genreFill) breakingNews() {
 			red = c
 		}
 	}
-	banner := g.bar(-0.35, -0.22, 0.55, 0.1, red)
-	bw := g.text(word, -0.35, -0.22, 0.045, "#ffffff", 900)
+	banner := g.bar(-0.35, -0.32, 0.55, 0.1, red)
+	bw := g.text(word, -0.35, -0.32, 0.045, "#ffffff", 900)
 	panel := g.bar(0, 0.05, 1.5, 0.2, "#0f172a")
 	hl := g.text(headline, 0, 0.05, 0.06, "#ffffff", 800)
 	g.enter(banner, "left", g.t, 0.5)
@@ -1067,7 +1124,7 @@ func (g *genreFill) kpiRow() {
 		list = g.prompt
 	}
 	var ks []kpi
-	for _, part := range regexp.MustCompile(`,\s*|;\s*|\s+and\s+`).Split(list, -1) {
+	for _, part := range regexp.MustCompile(`,\s+|;\s*|\s+and\s+`).Split(list, -1) {
 		if m := kpiItemRE.FindStringSubmatch(strings.TrimSpace(part)); m != nil {
 			ks = append(ks, kpi{strings.TrimSpace(m[1]), strings.TrimSpace(m[2]), m[3]})
 		}
@@ -1443,7 +1500,7 @@ func (g *genreFill) loading() {
 			}
 		}
 	}
-	bar := g.add(&scene.Element{ID: g.id("progress"), Type: scene.TypeProgress, X: 0, Y: 0.08, Size: 0.09, Color: color, To: to})
+	bar := g.add(&scene.Element{ID: g.id("progress"), Type: scene.TypeProgress, X: 0, Y: 0.08, Size: 0.1, Aspect: 3.5, Color: color, To: to})
 	a0, a1 := g.in, g.out-0.5
 	g.enter(bar, "fade", g.t, 0.6)
 	g.progress(bar, a0, a1, false)

@@ -110,19 +110,16 @@ func nested(a, b *scene.Element) bool {
 
 // inside: text written on the element it is in (a name on its bar, a price on its tag),
 // or on an element that is in that one; the words are meant to lie on it.
-func inside(text, on *scene.Element, poses []pose) bool {
+func inside(d *scene.Description, text, on *scene.Element) bool {
 	for in, n := text.In, 0; in != "" && n < 8; n++ {
 		if in == on.ID {
 			return true
 		}
-		next := ""
-		for _, p := range poses {
-			if p.e.ID == in {
-				next = p.e.In
-				break
-			}
+		p := d.Element(in)
+		if p == nil {
+			return false
 		}
-		in = next
+		in = p.In
 	}
 	return false
 }
@@ -294,7 +291,7 @@ func checkAt(d *scene.Description, f Frame, t float64) []Problem {
 	for i, a := range poses {
 		if a.text {
 			for j, b := range poses {
-				if i == j || b.text && j < i || inside(a.e, b.e, poses) {
+				if i == j || b.text && j < i || inside(d, a.e, b.e) {
 					continue
 				}
 				if ov := a.box.inter(b.box).area(); ov > 0.08*math.Min(a.box.area(), b.box.area()) {

@@ -30,7 +30,7 @@ func repair(d *scene.Description, p Problem, frames []Frame) (Fix, bool) {
 		// Centre the text: the runtime shrinks words that sit near an edge.
 		ps := place(d, e, f, p.T)
 		dx := (float64(f.W)/2 - ps.box.cx()) / (float64(f.W) / 2)
-		shift(e, dx, 0)
+		shiftAll(d, e, dx, 0)
 		return Fix{p.Check, e.ID, fmt.Sprintf("centred the text %q, which was squeezed against the edge", short(e))}, true
 	case "overlap":
 		return unoverlap(d, e, f, frames, p, 0.08)
@@ -68,6 +68,26 @@ func label(e *scene.Element) string {
 
 // shift moves an element by (dx, dy) frame units at every time: its position track
 // when it has one (the track decides where it is), else its resting position.
+// shiftAll moves e and what is in or on it (Element.In, at any depth): a name moves
+// with its bar, a fish with its bowl.
+func shiftAll(d *scene.Description, e *scene.Element, dx, dy float64) {
+	moved := map[string]bool{}
+	var walk func(*scene.Element)
+	walk = func(p *scene.Element) {
+		if moved[p.ID] {
+			return
+		}
+		moved[p.ID] = true
+		shift(p, dx, dy)
+		for _, o := range d.Elements {
+			if o != nil && o.In == p.ID && o != p {
+				walk(o)
+			}
+		}
+	}
+	walk(e)
+}
+
 func shift(e *scene.Element, dx, dy float64) {
 	round := func(v float64) float64 { return math.Round(v*1000) / 1000 }
 	move := func(name string, base *float64, dv float64) {
@@ -142,7 +162,7 @@ func intoSafe(d *scene.Description, e *scene.Element, f Frame, frames []Frame, p
 	// A hair more than needed (within the room), so rounding never leaves it on the line.
 	dx = math.Max(xlo, math.Min(xhi, dx*1.02))
 	dy = math.Max(ylo, math.Min(yhi, dy*1.02))
-	shift(e, dx, dy)
+	shiftAll(d, e, dx, dy)
 	return Fix{p.Check, e.ID, fmt.Sprintf("moved %s inside the %s safe area", label(e), f.Name)}, true
 }
 
@@ -199,7 +219,7 @@ func unoverlap(d *scene.Description, e *scene.Element, f Frame, frames []Frame, 
 		other.e.Size = math.Round(other.e.Size*0.85*10000) / 10000
 		return Fix{p.Check, e.ID, fmt.Sprintf("made %s and %s smaller so they stop overlapping", label(e), label(other.e))}, true
 	}
-	shift(e, best.dx/(RW/2*a.zoom), best.dy/(RH/2*a.zoom))
+	shiftAll(d, e, best.dx/(RW/2*a.zoom), best.dy/(RH/2*a.zoom))
 	if p.Check == "covered" {
 		return Fix{p.Check, e.ID, fmt.Sprintf("moved %s %s %s, which it hid", label(e), best.where, label(other.e))}, true
 	}

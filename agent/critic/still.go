@@ -142,7 +142,7 @@ func CheckStills(d *scene.Description, f Frame, stills []Still) []Problem {
 			if s.Text {
 				for _, o := range s.Overlaps {
 					oe := d.Element(o.ID)
-					if oe == nil || skipped(oe) || o.Share < 0.08 {
+					if oe == nil || skipped(oe) || o.Share < 0.08 || inside(d, e, oe) {
 						continue
 					}
 					add("overlap", e.ID, s.Box, "text %q lies on %s %q", e.ID, oe.Type, oe.ID)
@@ -282,7 +282,7 @@ func repairSeen(d *scene.Description, p Problem, frames []Frame) (Fix, bool) {
 			e.Size = math.Round(e.Size*0.9*10000) / 10000
 			return Fix{p.Check, e.ID, fmt.Sprintf("shrank %s to 90%% so none of it is cut in the %s frame", label(e), f.Name)}, true
 		}
-		shift(e, dx/(RW/2*zoom), dy/(RH/2*zoom))
+		shiftAll(d, e, dx/(RW/2*zoom), dy/(RH/2*zoom))
 		return Fix{p.Check, e.ID, fmt.Sprintf("moved %s inside the %s safe area, where the still showed it cut", label(e), f.Name)}, true
 	case "contrast":
 		return recolourOn(d, e, f, p.T, p.Behind)
@@ -407,6 +407,6 @@ func moveOff(d *scene.Description, e *scene.Element, f Frame, frames []Frame, b,
 		return Fix{check, e.ID, fmt.Sprintf("made %s smaller so it stops lying on another element", label(e))}, true
 	}
 	m := cands[0]
-	shift(e, m.dx/(RW/2*zoom), m.dy/(RH/2*zoom))
+	shiftAll(d, e, m.dx/(RW/2*zoom), m.dy/(RH/2*zoom))
 	return Fix{check, e.ID, fmt.Sprintf("moved %s %s the element it lay on, as the still showed", label(e), m.where)}, true
 }

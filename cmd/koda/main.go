@@ -86,6 +86,7 @@ func newCLI(stdout, stderr io.Writer) *cli.Command {
 			keysCommand(stdout),
 			sandboxCommand(stdout, stderr),
 			renderCommand(stdout, stderr),
+			explainCommand(stdout),
 		},
 	}
 }

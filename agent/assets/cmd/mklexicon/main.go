@@ -115,6 +115,7 @@ func run(dir, out string) error {
 		if _, own := lib.NamedOnly(lemma); own {
 			continue // the library names it itself
 		}
+		found := false
 		// The first senses are the common ones (WordNet orders them by frequency);
 		// past the second a reader rarely means it.
 		for _, off := range senses[:min(2, len(senses))] {
@@ -124,13 +125,20 @@ func run(dir, out string) error {
 			a, via, depth := climb(off, syn, drawable, count)
 			if a != nil {
 				entries = append(entries, entry{lemma, a.ID, via, depth})
+				found = true
 			}
 			break
+		}
+		if !found && !strings.Contains(lemma, " ") {
+			// A real word with nothing to draw: no misspelling of a drawn one ("role"
+			// is not a "hole").
+			entries = append(entries, entry{lemma: lemma, id: "-"})
 		}
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].lemma < entries[j].lemma })
 	var b strings.Builder
 	b.WriteString("# Derived from WordNet 3.0 (Princeton University; licence in LICENSES/wordnet.txt) and the asset library by agent/assets/cmd/mklexicon.\n")
+	b.WriteString("# asset \"-\": a noun WordNet knows that leads to no drawing\n")
 	b.WriteString("# lemma\tasset\tdepth (0: a synonym of the drawing's name, n: n hypernym steps, -1: the drawing is of a kind of it)\tthe WordNet lemma that names the drawing\n")
 	for _, e := range entries {
 		fmt.Fprintf(&b, "%s\t%s\t%d\t%s\n", e.lemma, e.id, e.depth, e.via)
@@ -146,7 +154,13 @@ func run(dir, out string) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "mklexicon: %d lemmas of %d lead to a drawing; wrote %s\n", len(entries), len(index), out)
+	leads := 0
+	for _, e := range entries {
+		if e.id != "-" {
+			leads++
+		}
+	}
+	fmt.Fprintf(os.Stderr, "mklexicon: %d lemmas of %d lead to a drawing; wrote %s\n", leads, len(index), out)
 	return nil
 }
 

@@ -1,0 +1,109 @@
+package builtin_test
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/agent/builtin"
+	"github.com/kodahq/koda/agent/critic"
+	"github.com/kodahq/koda/agent/scene"
+)
+
+// shown is what an element shows as words once it has played: a text's words or
+// lines, "from→to" for a counter, a countdown's items.
+func shown(e *scene.Element) []string {
+	switch e.Type {
+	case scene.TypeText:
+		if len(e.Items) > 0 {
+			return e.Items
+		}
+		return []string{e.Text}
+	case scene.TypeCounter:
+		num := func(v float64) string {
+			s := strconv.FormatFloat(v, 'f', -1, 64)
+			if v >= 1000 && v == float64(int64(v)) {
+				s = fmt.Sprintf("%d,%03d", int64(v)/1000, int64(v)%1000)
+			}
+			return s
+		}
+		return []string{e.Prefix + num(e.From) + "→" + num(e.To) + e.Suffix}
+	case scene.TypeCountdown, scene.TypeChecklist:
+		return e.Items
+	case scene.TypeProgress:
+		return []string{"0→" + strconv.FormatFloat(e.To, 'f', -1, 64) + "%"}
+	}
+	return nil
+}
+
+// TestGenreTable feeds every row of the genre table its own example, as a landscape, a
+// vertical and a square video: the row is the one chosen, the layout shows every word
+// and number the example gives (names, days, prices, counts), and no text leaves the
+// frame's safe area or is squeezed in any of the three shapes.
+func TestGenreTable(t *testing.T) {
+	rows := builtin.Genres()
+	if len(rows) < 20 {
+		t.Fatalf("the genre table has %d rows, want at least 20", len(rows))
+	}
+	seen := map[string]bool{}
+	for _, row := range rows {
+		if seen[row.Name] {
+			t.Errorf("row %q appears twice", row.Name)
+		}
+		seen[row.Name] = true
+		for _, shape := range []struct{ prefix, aspect string }{{"", "landscape"}, {"Vertical 9:16: ", "portrait"}, {"Square 1:1: ", "square"}} {
+			t.Run(row.Name+"/"+shape.aspect, func(t *testing.T) {
+				prompt := shape.prefix + row.Example
+				ex := builtin.Explain(prompt)
+				if ex.Genre == nil || ex.Genre.Name != row.Name {
+					t.Fatalf("the example of %q selects %v", row.Name, ex.Genre)
+				}
+				if ex.Aspect != shape.aspect {
+					t.Fatalf("aspect %s, want %s", ex.Aspect, shape.aspect)
+				}
+				_, sb, _ := generate(t, prompt, koda.StyleSmooth, 0)
+				d := readScene(t, sb)
+				var words []string
+				for _, e := range d.Elements {
+					words = append(words, shown(e)...)
+				}
+				all := strings.Join(words, " | ")
+				for _, want := range row.Shows {
+					if !strings.Contains(all, want) {
+						t.Errorf("%q is not shown; the layout shows %s", want, all)
+					}
+				}
+				for _, p := range critic.Check(d, critic.FrameFor(shape.aspect)) {
+					e := d.Element(p.Element)
+					if e != nil && (e.Type == scene.TypeText || e.Type == scene.TypeCounter || e.Type == scene.TypeCountdown) &&
+						(p.Check == "safe" || p.Check == "frame" || p.Check == "clip") {
+						t.Errorf("%s", p)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestGenreNotChosen: a prompt that only mentions a word of a genre, without asking for
+// its format, is composed as before (a badge that spins is a logo, a weather story with
+// no forecast is its sun and cloud, a row of tiles flipping is no KPI row).
+func TestGenreNotChosen(t *testing.T) {
+	for _, p := range []string{
+		"Square 1:1 logo animation for Instagram, a green badge that says 'Fresh Farm' spinning in",
+		"Vertical 9:16 weather story: the sun peeks out from behind a cloud, then 'Sunny today'",
+		"A row of tiles flips over in sequence",
+		"A 2 second notification ping: a green dot pulses",
+		"A notification bell swings back and forth as it rings",
+		"A notification card slides down from the top saying 'New message'",
+		"A chat bubble shows three typing dots, then the message 'On my way!'",
+		"Flash sale promo, energetic: big red text 'FLASH SALE' with confetti, then '50% OFF' appears",
+		"A red ball bounces across the screen three times",
+	} {
+		if g := builtin.Explain(p).Genre; g != nil {
+			t.Errorf("%q chose the %s layout", p, g.Name)
+		}
+	}
+}
