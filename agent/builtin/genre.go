@@ -693,9 +693,9 @@ func (g *genreFill) review() {
 	}
 	g.enter(card, "up", g.t, 0.6)
 	parts := []*scene.Element{card}
-	parts = append(parts, g.starRow(rating, outOf, -0.22, 0.055, g.in)...)
+	parts = append(parts, g.starRow(rating, outOf, -0.36, 0.055, g.in)...)
 	if quote != "" {
-		q := g.text("“"+quote+"”", 0, 0.06, 0.045, cardInk, 700)
+		q := g.text("“"+quote+"”", 0, 0.1, 0.045, cardInk, 700)
 		g.enter(q, "fade", g.in+0.4, 0.8)
 		parts = append(parts, q)
 	}
@@ -706,7 +706,7 @@ func (g *genreFill) review() {
 		who = names[len(names)-1]
 	}
 	if who != "" {
-		w := g.text("— "+who, 0, 0.3, 0.032, cardInk, 600)
+		w := g.text("— "+who, 0, 0.38, 0.032, cardInk, 600)
 		g.enter(w, "fade", g.in+0.8, 0.6)
 		parts = append(parts, w)
 	}
@@ -715,7 +715,7 @@ func (g *genreFill) review() {
 		g.enter(biz, "down", g.t, 0.6)
 		parts = append(parts, biz)
 	}
-	label := g.text(strconv.FormatFloat(rating, 'f', -1, 64)+" / "+strconv.Itoa(outOf), 0, -0.36, 0.03, cardInk, 700)
+	label := g.text(strconv.FormatFloat(rating, 'f', -1, 64)+" / "+strconv.Itoa(outOf), 0, -0.14, 0.03, cardInk, 700)
 	g.enter(label, "fade", g.in+0.2, 0.5)
 	parts = append(parts, label)
 	g.leave(parts...)

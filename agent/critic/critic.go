@@ -124,6 +124,12 @@ func inside(d *scene.Description, text, on *scene.Element) bool {
 	return false
 }
 
+// nestedIn is nested, or one is in the other through elements in between (a lit star
+// in its empty star on a card).
+func nestedIn(d *scene.Description, a, b *scene.Element) bool {
+	return nested(a, b) || inside(d, a, b) || inside(d, b, a)
+}
+
 // concentric: two rings around one centre (ripples, a target) are hollow, so neither
 // hides the other.
 func concentric(a, b *scene.Element) bool {
@@ -280,7 +286,7 @@ func checkAt(d *scene.Description, f Frame, t float64) []Problem {
 	for i, a := range poses {
 		for j := i + 1; j < len(poses); j++ {
 			b := poses[j]
-			if a.text || b.text || circles(a.e) || circles(b.e) || nested(a.e, b.e) || concentric(a.e, b.e) {
+			if a.text || b.text || circles(a.e) || circles(b.e) || nestedIn(d, a.e, b.e) || concentric(a.e, b.e) {
 				continue
 			}
 			if a.box.inter(b.box).area() > CoverShare*math.Min(a.box.area(), b.box.area()) {
@@ -771,9 +777,9 @@ func backgroundAt(d *scene.Description, f Frame, t, x, y float64) string {
 func underText(d *scene.Description, f Frame, t float64, text pose, behind []pose) []string {
 	bg := backgroundAt(d, f, t, text.box.cx(), text.box.cy())
 	// Words on a card or bar they are in (Element.In) sit on it, not on the background.
-	for _, b := range behind {
-		if text.e.In == b.e.ID && text.box.inter(b.box).area() > 0.9*text.box.area() && b.op > 0.9 {
-			return []string{b.e.Color}
+	if p := d.Element(text.e.In); p != nil && p.Color != "" && p.Type == scene.TypeRect {
+		if q := place(d, p, f, t); q.visible && q.op > 0.9 && text.box.inter(q.box).area() > 0.6*text.box.area() {
+			return []string{p.Color}
 		}
 	}
 	out := []string{bg}

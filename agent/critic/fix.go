@@ -174,7 +174,7 @@ func unoverlap(d *scene.Description, e *scene.Element, f Frame, frames []Frame, 
 	a := place(d, e, f, p.T)
 	var other pose
 	for _, o := range d.Elements {
-		if o == e || skipped(o) || nested(e, o) {
+		if o == e || skipped(o) || nestedIn(d, e, o) {
 			continue
 		}
 		op := place(d, o, f, p.T)
@@ -254,7 +254,7 @@ func fitsEverywhere(d *scene.Description, e *scene.Element, frames []Frame, ux, 
 				return false
 			}
 			for _, o := range d.Elements {
-				if share == 0 || o == e || skipped(o) || circles(o) || nested(e, o) {
+				if share == 0 || o == e || skipped(o) || circles(o) || nestedIn(d, e, o) {
 					continue
 				}
 				op := place(d, o, fr, t)

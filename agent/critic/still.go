@@ -165,7 +165,7 @@ func coverer(d *scene.Description, e *scene.Element, s Seen) *Overlap {
 	var best *Overlap
 	for i, o := range s.Overlaps {
 		oe := d.Element(o.ID)
-		if oe == nil || skipped(oe) || nested(e, oe) || slices.Index(d.Elements, oe) < at || o.Share < 0.2 {
+		if oe == nil || skipped(oe) || nestedIn(d, e, oe) || slices.Index(d.Elements, oe) < at || o.Share < 0.2 {
 			continue
 		}
 		if best == nil || o.Share > best.Share {
