@@ -452,6 +452,9 @@ func (b *brief) readSubjectsAndColors(tokens []string, low string) {
 		subjectAt[i] = idx
 	}
 	for i := range tokens {
+		if sp, ok := spans[i]; ok && sp.end == i+1 {
+			continue // "an orange": the fruit, not a colour
+		}
 		c, ok := colorAt(tokens, i)
 		if !ok {
 			continue

@@ -40,7 +40,7 @@ var subjectKinds = map[string]string{
 	"pie": "chart", "clock": "clock", "clocks": "clock", "stopwatch": "clock",
 	"checklist": "checklist", "to-do": "checklist", "todo": "checklist",
 	"percentage": "counter", "percent": "counter", "score": "counter",
-	"card": "card", "product": "card", "app": "card", "phone": "card",
+	"card": "card", "product": "card", "app": "card",
 	"item": "card",
 	// Pictograms the runtime draws with behaviour of their own: a tick that draws itself
 	// and speech bubbles holding their words. Other things are library assets (subjects.go).

@@ -132,8 +132,13 @@ func subjectWord(tok string) bool {
 	if _, ok := aspectWords[tok]; ok {
 		return false
 	}
-	if technicalWords[tok] || backgroundWords[tok] || colorSkipWords[tok] || len(tok) < 3 {
+	if technicalWords[tok] || backgroundWords[tok] || colorSkipWords[tok] || len(tok) < 2 {
 		return false
+	}
+	if len(tok) == 2 {
+		// "a tv", "an ox": a two-letter word only when a drawing is named by it.
+		_, named := assets.Default().NamedOnly(tok)
+		return named
 	}
 	return true
 }
@@ -219,6 +224,18 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 			continue
 		}
 		tok := tokens[i]
+		if isColorTok(tok) && colorNoun(tokens, i) {
+			// "an orange", "a lime and a lemon": a colour word standing alone after an
+			// article names the thing of that colour, when the library draws one.
+			// Not a heart, a disc or a square of that colour: those depict the colour.
+			for _, m := range lib.Search(tok, 12) {
+				if m.Score >= 75 && !m.Stroke && !strings.HasPrefix(m.Category, "symbols/") && !strings.HasPrefix(m.Category, "smileys-emotion/") {
+					spans[i] = assetSpan{end: i + 1, match: m}
+					break
+				}
+			}
+			continue
+		}
 		if _, known := subjectKinds[tok]; known || !subjectWord(tok) || isColorTok(tok) {
 			continue
 		}
@@ -271,6 +288,18 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 		}
 	}
 	return spans, notes
+}
+
+// colorNoun: the colour word at i is a noun, an article before it and no noun after it
+// ("an orange and a clock", "the lime."), not an adjective ("an orange ball").
+func colorNoun(tokens []string, i int) bool {
+	if i == 0 || (tokens[i-1] != "a" && tokens[i-1] != "an" && tokens[i-1] != "the") {
+		return false
+	}
+	if i+1 == len(tokens) {
+		return true
+	}
+	return functionWords[tokens[i+1]]
 }
 
 // spanEndingAt finds the span that ends just before token i.
@@ -428,10 +457,13 @@ func howMany(tokens []string, i int, sp assetSpan) int {
 	for k := i - 1; k >= 0 && k >= i-3; k-- {
 		t := tokens[k]
 		if v, ok := numberWords[t]; ok && v >= 1 {
-			return min(int(v), 6)
+			return min(int(v), 8)
 		}
 		if n, err := strconv.Atoi(t); err == nil && n >= 1 {
-			return min(n, 6)
+			if k > 0 && isNumber(tokens[k-1]) {
+				break // "9:16 phone": a frame's ratio, no count
+			}
+			return min(n, 8)
 		}
 		if !isColorTok(t) && !determiners[t] && !colorSkipWords[t] {
 			break
