@@ -320,10 +320,27 @@ func (g *genreFill) add(e *scene.Element) *scene.Element {
 	return e
 }
 
-// bar is a rounded rectangle h sizes high and w sizes wide.
+// bar is a rounded rectangle h sizes high and w sizes wide, no wider than the frame's
+// safe width (a vertical frame's shorter side is its width).
 func (g *genreFill) bar(x, y, w, h float64, color string) *scene.Element {
+	switch g.c.b.Aspect {
+	case "portrait":
+		w = math.Min(w, 0.84)
+	case "square":
+		w = math.Min(w, 0.88)
+	default:
+		w = math.Min(w, 1.65)
+	}
 	return g.add(&scene.Element{ID: g.id("panel"), Type: scene.TypeRect, X: round3(x), Y: round3(y),
 		Size: round3(h / 2), Aspect: round3(w / h), Color: color})
+}
+
+// solid is a colour white words read on (4.5:1), darkened from c as far as needed.
+func solid(c string) string {
+	for k := 0; k < 10 && contrast(c, "#ffffff") < 4.6; k++ {
+		c = darken(c, 0.1)
+	}
+	return c
 }
 
 func (g *genreFill) text(s string, x, y, size float64, color string, weight int) *scene.Element {
@@ -502,7 +519,7 @@ func (g *genreFill) breakingNews() {
 			red = c
 		}
 	}
-	banner := g.bar(-0.35, -0.32, 0.55, 0.1, red)
+	banner := g.bar(-0.35, -0.32, 0.55, 0.1, solid(red))
 	bw := g.text(word, -0.35, -0.32, 0.045, "#ffffff", 900)
 	panel := g.bar(0, 0.05, 1.5, 0.2, "#0f172a")
 	hl := g.text(headline, 0, 0.05, 0.06, "#ffffff", 800)
@@ -591,23 +608,23 @@ func (g *genreFill) forecast() {
 	portrait := g.c.b.Aspect == "portrait"
 	for k, d := range days {
 		x, y := (float64(k)-float64(n-1)/2)*math.Min(0.42, 1.7/float64(n)), 0.05
-		if portrait && n > 3 {
+		if portrait && n >= 3 {
 			x, y = 0, -0.42+0.9*float64(k)/float64(n-1)
 		}
 		card := g.bar(x, y, 0.27, 0.5, g.panel)
-		if portrait && n > 3 {
+		if portrait && n >= 3 {
 			card.Size, card.Aspect = 0.07, 6
 		}
 		cardInk := "#111827"
 		if luminance(g.panel) < 0.5 {
 			cardInk = "#ffffff"
 		}
-		dayT := g.text(d.day, x-boolf(portrait && n > 3, 0.45), y-boolf(!(portrait && n > 3), g.c.yUnits(0.17)), 0.035, cardInk, 700)
+		dayT := g.text(d.day, x-boolf(portrait && n >= 3, 0.45), y-boolf(!(portrait && n >= 3), g.c.yUnits(0.17)), 0.035, cardInk, 700)
 		var icon *scene.Element
 		if d.cond != "" {
 			icon = g.drawing(d.cond, x, y, 0.075)
 		}
-		tempT := g.text(orDefault(d.temp, "–"), x+boolf(portrait && n > 3, 0.45), y+boolf(!(portrait && n > 3), g.c.yUnits(0.16)), 0.045, cardInk, 800)
+		tempT := g.text(orDefault(d.temp, "–"), x+boolf(portrait && n >= 3, 0.45), y+boolf(!(portrait && n >= 3), g.c.yUnits(0.16)), 0.045, cardInk, 800)
 		at := g.stagger(k, n)
 		for _, e := range []*scene.Element{card, dayT, icon, tempT} {
 			if e != nil {
@@ -878,10 +895,7 @@ func (g *genreFill) chat() {
 		color := "#e5e7eb"
 		ink := "#111827"
 		if right {
-			x, color, ink = 0.35, g.accent, "#ffffff"
-			if luminance(color) > 0.6 {
-				ink = "#111827"
-			}
+			x, color, ink = 0.35, solid(g.accent), "#ffffff"
 		}
 		w := math.Min(0.9, 0.12+0.022*float64(len([]rune(m))))
 		bub := g.bar(x, y, w, 0.13, color)
@@ -965,7 +979,7 @@ func abs(v int) int {
 
 func (g *genreFill) subscribe() {
 	channel := g.name("")
-	red := "#ef4444"
+	red := solid("#ef4444")
 	btn := g.bar(0, 0.1, 0.62, 0.16, red)
 	label := g.text("SUBSCRIBE", 0, 0.1, 0.045, "#ffffff", 900)
 	label.In = btn.ID
@@ -1065,7 +1079,16 @@ func (g *genreFill) priceTag() {
 	tag := g.bar(0, 0.02, 0.7, 0.5, tagColor)
 	tag.Depicts = "price tag"
 	hole := g.add(&scene.Element{ID: g.id("hole"), Type: scene.TypeCircle, X: round3(-g.c.xUnits(0.27)), Y: 0.02, Size: 0.025, Color: g.c.bd.Palette.Background[0], In: tag.ID})
-	g.c.motion(tag, scene.Motion{Type: scene.MotionSwing, Start: g.t, End: g.end, Amp: 8, Decay: 0.3})
+	// Swinging on its string: the tag and what is written on it swing together, each
+	// hanging as far below its pivot as the tag does.
+	defer func() {
+		for _, e := range g.c.d.Elements {
+			if e == tag || e.In == tag.ID {
+				l := round3(math.Min(20, 0.5*tag.Size/e.Size))
+				g.c.motion(e, scene.Motion{Type: scene.MotionSwing, Start: g.t, End: g.end, Amp: 8, Decay: 0.3, Length: &l})
+			}
+		}
+	}()
 	ink := "#ffffff"
 	if luminance(tagColor) > 0.6 {
 		ink = "#111827"
@@ -1223,9 +1246,11 @@ func (g *genreFill) steps() {
 	n := len(items)
 	portrait := g.c.b.Aspect == "portrait"
 	span := 1.5
-	line := g.bar(0, 0, span/g.c.xUnits(1), 0.012, lighten(g.accent, 0.3))
+	var line *scene.Element
 	if portrait {
 		line = g.bar(-0.5, 0, 0.012, 1.2, lighten(g.accent, 0.3))
+	} else {
+		line = g.bar(0, 0, span/g.c.xUnits(1), 0.012, lighten(g.accent, 0.3))
 	}
 	tr := trackOf(line)
 	prop := "sx"
@@ -1356,6 +1381,9 @@ func (g *genreFill) mapPin() {
 	}
 	pin := g.drawing("round pushpin", 0.05, -0.12, 0.09)
 	at := math.Max(g.in, g.end*0.25)
+	if pin != nil && mapEl != nil {
+		pin.In = mapEl.ID // the pin is on the map
+	}
 	if pin != nil {
 		if c := firstColor(g.b); c != "" && hueFamily(c) != "red" {
 			pin.Tint = c

@@ -249,6 +249,9 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 				continue // a verb after its subject: "a limousine drives", "a bus and a taxi drive"
 			}
 		}
+		if (modifierWords[tok] || sizeWords[tok]) && i+1 < len(tokens) && subjectWord(tokens[i+1]) {
+			continue // "the old price", "a new phone": an adjective of the noun after it
+		}
 		if i+1 < len(tokens) && subjectWord(tokens[i+1]) && !isColorTok(tok) {
 			if _, shape := subjectKinds[tokens[i+1]]; shape || strongName(lib, tokens[i+1]) {
 				if m, hit := lib.Find(tok); !hit || m.Score < 95 {
