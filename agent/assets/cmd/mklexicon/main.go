@@ -54,9 +54,21 @@ func run(dir, out string) error {
 	if err != nil {
 		return err
 	}
-	index, err := readIndex(filepath.Join(dir, "index.noun"))
+	index, tagged, err := readIndex(filepath.Join(dir, "index.noun"))
 	if err != nil {
 		return err
+	}
+	// How often each word is used otherwise (SemCor's tagged senses as an adjective,
+	// verb or adverb): "lower" is an adjective far more than a berth.
+	other := map[string]int{}
+	for _, pos := range []string{"adj", "verb", "adv"} {
+		_, t, err := readIndex(filepath.Join(dir, "index."+pos))
+		if err != nil {
+			return err
+		}
+		for w, n := range t {
+			other[w] += n
+		}
 	}
 	for off, s := range syn {
 		for _, h := range s.hyper {
@@ -116,9 +128,13 @@ func run(dir, out string) error {
 			continue // the library names it itself
 		}
 		found := false
+		rare := other[lemma] > tagged[lemma]
 		// The first senses are the common ones (WordNet orders them by frequency);
 		// past the second a reader rarely means it.
 		for _, off := range senses[:min(2, len(senses))] {
+			if rare {
+				break // mostly another part of speech: its noun sense is not what people mean
+			}
 			if !concrete[syn[off].lexfile] {
 				continue
 			}
@@ -302,15 +318,17 @@ func readData(path string) (map[int]*synset, error) {
 	return out, sc.Err()
 }
 
-// readIndex reads index.noun: "lemma pos synset_cnt p_cnt [ptr_symbol…] sense_cnt
-// tagsense_cnt synset_offset…", senses in order of frequency.
-func readIndex(path string) (map[string][]int, error) {
+// readIndex reads an index file: "lemma pos synset_cnt p_cnt [ptr_symbol…] sense_cnt
+// tagsense_cnt synset_offset…", senses in order of frequency; with each lemma's count
+// of senses tagged in SemCor (how common it is in that part of speech).
+func readIndex(path string) (map[string][]int, map[string]int, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("open WordNet index: %w", err)
+		return nil, nil, fmt.Errorf("open WordNet index: %w", err)
 	}
 	defer f.Close()
 	out := map[string][]int{}
+	tagged := map[string]int{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
@@ -325,17 +343,23 @@ func readIndex(path string) (map[string][]int, error) {
 		n, err1 := strconv.Atoi(fs[2])
 		p, err2 := strconv.Atoi(fs[3])
 		if err1 != nil || err2 != nil || len(fs) < 6+p+n {
-			return nil, fmt.Errorf("%s: bad index line %.40q", path, line)
+			return nil, nil, fmt.Errorf("%s: bad index line %.40q", path, line)
+		}
+		tc, err := strconv.Atoi(fs[5+p])
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: tagged count of %q: %w", path, fs[0], err)
 		}
 		var offs []int
 		for _, o := range fs[6+p : 6+p+n] {
 			v, err := strconv.Atoi(o)
 			if err != nil {
-				return nil, fmt.Errorf("%s: offset %q: %w", path, o, err)
+				return nil, nil, fmt.Errorf("%s: offset %q: %w", path, o, err)
 			}
 			offs = append(offs, v)
 		}
-		out[strings.ReplaceAll(fs[0], "_", " ")] = offs
+		w := strings.ReplaceAll(fs[0], "_", " ")
+		out[w] = offs
+		tagged[w] += tc
 	}
-	return out, sc.Err()
+	return out, tagged, sc.Err()
 }
