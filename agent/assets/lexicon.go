@@ -27,6 +27,9 @@ type Sense struct {
 	ID    string // the drawing: "fluent:dog"
 	Depth int    // 0: a synonym of the drawing's name; n: n steps up WordNet's hypernyms; -1: the drawing is of a kind of it
 	Via   string // the WordNet lemma that names the drawing ("dog")
+	// Rare marks a word used mostly as another part of speech ("remote", "lower"):
+	// a noun only where the sentence makes it one (NounSense).
+	Rare bool
 }
 
 var lexicon = sync.OnceValue(func() map[string]Sense {
@@ -43,6 +46,10 @@ func Lexicon(lemma string) (Sense, bool) {
 	s, ok := lexicon()[lemma]
 	return s, ok && s.ID != "-"
 }
+
+// NounSense is the lexicon's drawing for a word the sentence uses as a noun ("a
+// remote" at the end of a clause), even one used mostly otherwise.
+func NounSense(word string) (Match, bool) { return Default().lexiconMatch(word, true) }
 
 // KnownNoun reports whether WordNet knows the word (or its singular) as a noun: a real
 // word, not a misspelling of a drawing's name.
@@ -91,7 +98,8 @@ func decodeLexicon(r io.Reader) (map[string]Sense, error) {
 		if err != nil {
 			return nil, fmt.Errorf("lexicon line %d: depth: %w", n, err)
 		}
-		out[f[0]] = Sense{ID: f[1], Depth: d, Via: f[3]}
+		id, rare := strings.CutPrefix(f[1], "?")
+		out[f[0]] = Sense{ID: id, Depth: d, Via: f[3], Rare: rare}
 	}
 	return out, sc.Err()
 }

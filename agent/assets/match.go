@@ -40,7 +40,7 @@ func (l *Library) Named(phrase string) (Match, bool) {
 	if m, ok := l.NamedOnly(phrase); ok {
 		return m, true
 	}
-	if m, ok := l.lexiconMatch(phrase); ok && !m.Substituted {
+	if m, ok := l.lexiconMatch(phrase, false); ok && !m.Substituted {
 		return m, true
 	}
 	return Match{}, false
@@ -80,7 +80,7 @@ func (l *Library) Find(phrase string) (Match, bool) {
 	if ok && m.Score >= 99 {
 		return m, true
 	}
-	lm, lok := l.lexiconMatch(phrase)
+	lm, lok := l.lexiconMatch(phrase, false)
 	// An illustration listing the word beats a line icon WordNet names ("couch": the
 	// couch and lamp, not the sofa outline).
 	if lok && !lm.Substituted && !(lm.Stroke && ok && m.Score >= 75 && !m.Stroke) {
@@ -116,7 +116,7 @@ func (l *Library) Find(phrase string) (Match, bool) {
 		if m, ok := l.direct(phrase, core); ok {
 			return m, true
 		}
-		if m, ok := l.lexiconMatch(strings.Join(core, " ")); ok {
+		if m, ok := l.lexiconMatch(strings.Join(core, " "), false); ok {
 			m.Query = phrase
 			return m, true
 		}
@@ -174,11 +174,12 @@ func Compound(phrase string) (Match, bool) {
 	if len(ws) < 2 {
 		return Match{}, false
 	}
-	return Default().lexiconMatch(phrase)
+	return Default().lexiconMatch(phrase, false)
 }
 
-// lexiconMatch is the lexicon's drawing for the phrase (as given or made singular).
-func (l *Library) lexiconMatch(phrase string) (Match, bool) {
+// lexiconMatch is the lexicon's drawing for the phrase (as given or made singular);
+// rare nouns (Sense.Rare) only when the caller knows the word is a noun.
+func (l *Library) lexiconMatch(phrase string, noun bool) (Match, bool) {
 	ws := normalize(phrase)
 	if len(ws) == 0 {
 		return Match{}, false
@@ -189,7 +190,7 @@ func (l *Library) lexiconMatch(phrase string) (Match, bool) {
 	}
 	for _, f := range fs {
 		s, ok := Lexicon(f)
-		if !ok {
+		if !ok || s.Rare && !noun {
 			continue
 		}
 		a, ok := l.byID[s.ID]

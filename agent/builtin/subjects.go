@@ -273,6 +273,12 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 			}
 		}
 		m, hit := lib.Find(tok)
+		if (!hit || m.Substituted || m.Score < 75) && colorNoun(tokens, i) {
+			// "a remote", "the lower": a word used mostly otherwise is a noun here.
+			if n, ok := assets.NounSense(tok); ok {
+				m, hit = n, true
+			}
+		}
 		switch {
 		case hit && !m.Substituted && m.Score >= 95, introduced && hit && !m.Substituted && m.Score >= 75 && !m.Stroke:
 			// A word on its own must name the drawing ("balloons"); after "a" or "the",

@@ -128,19 +128,22 @@ func run(dir, out string) error {
 			continue // the library names it itself
 		}
 		found := false
+		// A word used mostly as another part of speech ("lower", "remote") leads to its
+		// drawing only where the sentence makes it a noun: marked "?".
 		rare := other[lemma] > tagged[lemma]
 		// The first senses are the common ones (WordNet orders them by frequency);
 		// past the second a reader rarely means it.
 		for _, off := range senses[:min(2, len(senses))] {
-			if rare {
-				break // mostly another part of speech: its noun sense is not what people mean
-			}
 			if !concrete[syn[off].lexfile] {
 				continue
 			}
 			a, via, depth := climb(off, syn, drawable, count)
 			if a != nil {
-				entries = append(entries, entry{lemma, a.ID, via, depth})
+				id := a.ID
+				if rare {
+					id = "?" + id
+				}
+				entries = append(entries, entry{lemma, id, via, depth})
 				found = true
 			}
 			break
@@ -154,7 +157,7 @@ func run(dir, out string) error {
 	sort.Slice(entries, func(i, j int) bool { return entries[i].lemma < entries[j].lemma })
 	var b strings.Builder
 	b.WriteString("# Derived from WordNet 3.0 (Princeton University; licence in LICENSES/wordnet.txt) and the asset library by agent/assets/cmd/mklexicon.\n")
-	b.WriteString("# asset \"-\": a noun WordNet knows that leads to no drawing\n")
+	b.WriteString("# asset \"-\": a noun WordNet knows that leads to no drawing; \"?id\": a word used mostly as another part of speech\n")
 	b.WriteString("# lemma\tasset\tdepth (0: a synonym of the drawing's name, n: n hypernym steps, -1: the drawing is of a kind of it)\tthe WordNet lemma that names the drawing\n")
 	for _, e := range entries {
 		fmt.Fprintf(&b, "%s\t%s\t%d\t%s\n", e.lemma, e.id, e.depth, e.via)
@@ -172,7 +175,7 @@ func run(dir, out string) error {
 	}
 	leads := 0
 	for _, e := range entries {
-		if e.id != "-" {
+		if e.id != "-" && !strings.HasPrefix(e.id, "?") {
 			leads++
 		}
 	}
