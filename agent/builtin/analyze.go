@@ -47,6 +47,9 @@ type beat struct {
 	// Within are the places the actors are in or on ("turns in a lock", "swings on a
 	// hook"), by subject: the preposition. The actors are drawn there.
 	Within map[int]string
+	// Rels bind each place to the actor its preposition follows ("a cat under a
+	// table, … a lamp on the table": the cat under it, the lamp on it).
+	Rels []relation
 	// With: drawings that come with another, by subject: the one they sit on.
 	With   map[int]int
 	Travel bool
@@ -58,6 +61,12 @@ type beat struct {
 	OneByOne  bool
 	Alternate bool
 	Saying    bool
+}
+
+// relation is one actor placed by a preposition at a place, by subject index.
+type relation struct {
+	Actor, Place int
+	Prep         string
 }
 
 // brief is everything the builtin agent reads from a prompt; Analysis is its public face.
@@ -121,7 +130,7 @@ var aspectWords = map[string]string{
 }
 
 // "square" is an aspect only when it qualifies the video, not a shape.
-var squareAspectNext = map[string]bool{"video": true, "format": true, "frame": true, "aspect": true, "ratio": true, "post": true, "clip": true,
+var squareAspectNext = map[string]bool{"video": true, "format": true, "frame": true, "aspect": true, "ratio": true, "post": true, "clip": true, "instagram": true,
 	"1": true} // "square 1:1"
 
 var ambiguousNouns = map[string]bool{"line": true, "number": true, "progress": true, "space": true, "item": true,

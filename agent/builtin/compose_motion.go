@@ -87,12 +87,13 @@ func (c *composer) travel(e *scene.Element, bt *beat, clause string, a0, a1 floa
 // snow is everywhere already.
 func (c *composer) nestInPlaces() {
 	for _, bt := range c.b.Beats {
-		for pi, prep := range bt.Within {
+		for _, rel := range bt.Rels {
+			pi, prep := rel.Place, rel.Prep
 			place := c.elementOf(pi)
 			if place == nil || place.Type != scene.TypeAsset {
 				continue
 			}
-			for _, si := range bt.Subjects {
+			for _, si := range []int{rel.Actor} {
 				actor := c.elementOf(si)
 				if actor == nil || containsInt(bt.Places, si) || actor.Type != scene.TypeAsset {
 					continue

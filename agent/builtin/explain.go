@@ -102,8 +102,8 @@ func Explain(prompt string) *Explanation {
 		for _, i := range bt.Subjects {
 			c.Subjects = append(c.Subjects, noun(i))
 		}
-		for i, prep := range bt.Within {
-			c.Relations = append(c.Relations, fmt.Sprintf("%s %s %s", actorsOf(bt, noun), prep, noun(i)))
+		for _, r := range bt.Rels {
+			c.Relations = append(c.Relations, fmt.Sprintf("%s %s %s", noun(r.Actor), r.Prep, noun(r.Place)))
 		}
 		for i, on := range bt.With {
 			c.Relations = append(c.Relations, fmt.Sprintf("%s with %s", noun(i), noun(on)))

@@ -111,7 +111,7 @@ var genres = []genreRow{
 		Example: `Social card for @bloomandbranch with a round avatar and a follow button that pulses`,
 		Shows:   []string{"@bloomandbranch", "Follow"}},
 	{Name: "price tag", Cues: regexp.MustCompile(`\bprices?\b|\btags?\b|\bcrossed out\b|\bstrike ?through\b|\bwas\s+[$€£]\d`),
-		Also:  regexp.MustCompile(`[$€£¥]\s?\d|\d+\s?%|\bprice\b`),
+		Also:  regexp.MustCompile(`\bsale\b|\boff\b|\bdiscount|\bwas\b|\bnow\b|\bold price\b|\bnew price\b|\bblack friday\b|\bcyber monday\b|\bdeal\b|[$€£¥]\s?\d[^$€£¥]*[$€£¥]\s?\d`),
 		Slots: []string{"old price", "new price", "discount", "label"}, build: (*genreFill).priceTag,
 		Example: `A sale price tag: the old price $60 is crossed out and the new price $45 pops in, "Weekend only"`,
 		Shows:   []string{"$60", "$45", "Weekend only"}},
@@ -530,7 +530,7 @@ func (g *genreFill) breakingNews() {
 	parts := []*scene.Element{banner, bw, panel, hl}
 	if ticker != "" {
 		strip := g.bar(0, 0.78, 4, 0.09, "#111827")
-		tt := g.text(ticker+"   •   "+ticker, 0.2, 0.78, 0.035, "#facc15", 700)
+		tt := g.text(ticker, 0.2, 0.78, 0.032, "#facc15", 700)
 		g.enter(strip, "up", g.in, 0.5)
 		g.enter(tt, "fade", g.in+0.2, 0.4)
 		key(trackOf(tt), "x", g.in, 0.5, "")
@@ -741,7 +741,7 @@ func (g *genreFill) review() {
 func (g *genreFill) testimonial() {
 	quote := g.quote("What our customers say")
 	who := ""
-	if m := regexp.MustCompile(`[—–-]\s*([^,.;"”]+(?:,\s*[^.;"”]+)?)`).FindStringSubmatch(g.prompt[strings.LastIndex(g.prompt, "»")+1:]); m != nil {
+	if m := regexp.MustCompile(`(?:—|–|\s-\s)\s*([^,.;"”]+(?:,\s*[^.;"”]+)?)`).FindStringSubmatch(g.prompt[strings.LastIndex(g.prompt, "»")+1:]); m != nil {
 		who = strings.TrimSpace(m[1])
 	} else if ns := g.names(); len(ns) > 0 {
 		who = ns[0]
@@ -776,8 +776,12 @@ func firstWordsCap(who string) string {
 
 // phone draws an upright phone and returns it with its screen.
 func (g *genreFill) phone(screen string) (*scene.Element, *scene.Element) {
-	body := g.bar(0, 0.05, 0.5, 0.95, "#111827")
-	sc := g.bar(0, 0.05, 0.45, 0.87, screen)
+	w, h := 0.5, 0.95
+	if g.c.b.Aspect == "portrait" {
+		w, h = 0.8, 1.25 // a vertical video is the phone's own shape: it fills it
+	}
+	body := g.bar(0, 0.05, w, h, "#111827")
+	sc := g.bar(0, 0.05, w*0.9, h*0.92, screen)
 	sc.In = body.ID
 	return body, sc
 }
@@ -798,7 +802,7 @@ func (g *genreFill) notification() {
 	var parts []*scene.Element
 	if regexp.MustCompile(`\bphone\b|\block ?screen\b|\bhome ?screen\b|\biphone\b|\bandroid\b`).MatchString(g.low) {
 		body, sc := g.phone(mix(g.accent, "#0f172a"))
-		clock := g.text(timeOr(g.prompt, "9:41"), 0, -0.45, 0.06, "#ffffff", 300)
+		clock := g.text(timeOr(g.prompt, "9:41"), 0, -0.35, 0.06, "#ffffff", 300)
 		g.enter(body, "up", g.t, 0.6)
 		g.enter(sc, "up", g.t, 0.6)
 		g.enter(clock, "fade", g.t+0.3, 0.5)
@@ -806,6 +810,9 @@ func (g *genreFill) notification() {
 		parts = append(parts, body, sc, clock)
 	} else {
 		k, at = 2, g.t
+	}
+	if g.c.b.Aspect == "portrait" {
+		k *= 1.6
 	}
 	card := g.bar(0, -0.18, 0.42*k, 0.16*k, "#f8fafc")
 	card.Depicts = "notification card"
@@ -948,7 +955,9 @@ func (g *genreFill) timer() {
 	ring := g.add(&scene.Element{ID: g.id("ring"), Type: scene.TypeRing, X: 0, Y: 0.08, Size: 0.3, Color: ringColor})
 	a0, a1 := g.in, g.out
 	g.progress(ring, a0, a1, !up)
-	cd := g.add(&scene.Element{ID: g.id("time"), Type: scene.TypeCountdown, X: 0, Y: 0.08, Size: 0.1, Color: g.ink, Items: items})
+	// The time sits in the ring, its own per-second ring drawn over the big one.
+	cd := g.add(&scene.Element{ID: g.id("time"), Type: scene.TypeCountdown, X: 0, Y: 0.08, Size: 0.286, Color: g.ink,
+		Color2: ringColor, Items: items, In: ring.ID})
 	step := (a1 - a0) / float64(max(len(items)-1, 1))
 	for k := range items {
 		cd.Times = append(cd.Times, round3(a0+step*float64(k)))
@@ -958,8 +967,10 @@ func (g *genreFill) timer() {
 	parts := []*scene.Element{ring, cd}
 	label := g.quote("")
 	if label == "" {
-		if m := regexp.MustCompile(`\b(?:text|word|label)\s+([A-Z][A-Z!]+)\b|\b([A-Z]{3,})\b`).FindStringSubmatch(g.prompt); m != nil {
-			label = m[1] + m[2]
+		if m := regexp.MustCompile(`\b(?:text|word|label|title)\s+([A-Z][A-Z!]+)\b`).FindStringSubmatch(g.prompt); m != nil {
+			label = m[1]
+		} else if m := regexp.MustCompile(`\b([A-Z]{3,})\b`).FindStringSubmatch(g.prompt); m != nil {
+			label = m[1]
 		}
 	}
 	if label != "" && !strings.EqualFold(label, "HIIT") {
@@ -1046,7 +1057,10 @@ func (g *genreFill) socialHandle() {
 	if luminance(g.panel) < 0.5 {
 		cardInk = "#ffffff"
 	}
-	avatar := g.add(&scene.Element{ID: g.id("avatar"), Type: scene.TypeLogo, X: 0, Y: -0.2, Size: 0.12, Color: g.accent, Text: ini, In: card.ID})
+	avatar := g.add(&scene.Element{ID: g.id("avatar"), Type: scene.TypeCircle, X: 0, Y: -0.2, Size: 0.1, Color: solid(g.accent), In: card.ID})
+	initialsT := g.text(ini, 0, -0.2, 0.06, "#ffffff", 800)
+	initialsT.In = avatar.ID
+	g.enter(initialsT, "pop", g.t+0.3, 0.5)
 	h := g.text(handle, 0, 0.12, 0.045, cardInk, 800)
 	btn := g.bar(0, 0.33, 0.4, 0.1, "#3b82f6")
 	bl := g.text("Follow", 0, 0.33, 0.032, "#ffffff", 800)
@@ -1057,7 +1071,7 @@ func (g *genreFill) socialHandle() {
 	g.enter(btn, "pop", g.in, 0.5)
 	g.enter(bl, "pop", g.in, 0.5)
 	g.c.motion(btn, scene.Motion{Type: scene.MotionPulse, Start: g.in + 0.5, End: g.out, Amp: 0.08, Count: 3})
-	g.leave(card, avatar, h, btn, bl)
+	g.leave(card, avatar, initialsT, h, btn, bl)
 }
 
 func (g *genreFill) priceTag() {
@@ -1079,13 +1093,11 @@ func (g *genreFill) priceTag() {
 	tag := g.bar(0, 0.02, 0.7, 0.5, tagColor)
 	tag.Depicts = "price tag"
 	hole := g.add(&scene.Element{ID: g.id("hole"), Type: scene.TypeCircle, X: round3(-g.c.xUnits(0.27)), Y: 0.02, Size: 0.025, Color: g.c.bd.Palette.Background[0], In: tag.ID})
-	// Swinging on its string: the tag and what is written on it swing together, each
-	// hanging as far below its pivot as the tag does.
+	// Rocking on its string: the tag and what is written on it rock together.
 	defer func() {
 		for _, e := range g.c.d.Elements {
 			if e == tag || e.In == tag.ID {
-				l := round3(math.Min(20, 0.5*tag.Size/e.Size))
-				g.c.motion(e, scene.Motion{Type: scene.MotionSwing, Start: g.t, End: g.end, Amp: 8, Decay: 0.3, Length: &l})
+				g.c.motion(e, scene.Motion{Type: scene.MotionWiggle, Start: g.t + 0.5, End: g.out, Amp: 4, Count: 3})
 			}
 		}
 	}()
@@ -1109,7 +1121,7 @@ func (g *genreFill) priceTag() {
 		y = 0.1
 	}
 	if newP != "" {
-		np := g.text(newP, 0.05, y, 0.085, pickInk(g.b, ink), 900)
+		np := g.text(newP, 0.05, y, 0.085, orDefault(colorAfter(g.prompt, newP), pickInk(g.b, ink)), 900)
 		np.In = tag.ID
 		at := math.Max(g.in+0.6, g.end*0.5)
 		g.enter(np, "pop", at, 0.5)
@@ -1126,6 +1138,25 @@ func (g *genreFill) priceTag() {
 		parts = append(parts, l)
 	}
 	g.leave(parts...)
+}
+
+// colorAfter is the colour the prompt names within a few words after s ("the new
+// price $79 bounces in below it in bright yellow"), "" when none.
+func colorAfter(prompt, s string) string {
+	i := strings.Index(prompt, s)
+	if i < 0 {
+		return ""
+	}
+	rest := strings.ToLower(prompt[i+len(s):])
+	for k, w := range wordRE.FindAllString(rest, 12) {
+		if c, ok := colorOf(w); ok {
+			return c
+		}
+		if k > 10 || w == "and" && k > 2 {
+			break
+		}
+	}
+	return ""
 }
 
 // pickInk is a colour the prompt asks for the new price ("in bright yellow"), else ink.
@@ -1149,7 +1180,7 @@ func (g *genreFill) kpiRow() {
 	var ks []kpi
 	for _, part := range regexp.MustCompile(`,\s+|;\s*|\s+and\s+`).Split(list, -1) {
 		if m := kpiItemRE.FindStringSubmatch(strings.TrimSpace(part)); m != nil {
-			ks = append(ks, kpi{strings.TrimSpace(m[1]), strings.TrimSpace(m[2]), m[3]})
+			ks = append(ks, kpi{strings.TrimSpace(m[1]), strings.TrimRight(strings.TrimSpace(m[2]), ".,"), m[3]})
 		}
 	}
 	if len(ks) == 0 {
@@ -1352,10 +1383,9 @@ func (g *genreFill) mapPin() {
 	if label == "" {
 		label = g.name("Our place")
 	}
-	mapEl := g.drawing("world map", 0, 0.05, 0.42)
-	if strings.Contains(g.low, "city") || strings.Contains(g.low, "street") {
-		// A city map: a grid of streets on a land panel.
-		mapEl = nil
+	var mapEl *scene.Element
+	if !regexp.MustCompile(`\bcity\b|\bstreets?\b|\btown\b|\bneighbou?rhood\b`).MatchString(g.low) {
+		mapEl = g.drawing("world map", 0, 0.05, 0.42)
 	}
 	var parts []*scene.Element
 	if mapEl == nil {
@@ -1385,7 +1415,7 @@ func (g *genreFill) mapPin() {
 		pin.In = mapEl.ID // the pin is on the map
 	}
 	if pin != nil {
-		if c := firstColor(g.b); c != "" && hueFamily(c) != "red" {
+		if c := firstColor(g.b); c != "" {
 			pin.Tint = c
 		}
 		g.c.motion(pin, scene.Motion{Type: scene.MotionBounce, Start: at, End: at + 1, Amp: 0.3, Count: 2, Decay: 0.4, Squash: 0.3})

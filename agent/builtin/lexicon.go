@@ -16,6 +16,7 @@ var namedColors = map[string]string{
 	"white": "#ffffff", "black": "#111111", "gray": "#9e9e9e", "grey": "#9e9e9e", "silver": "#c0c0c0",
 	"charcoal": "#36454f", "cream": "#f5efe0", "ivory": "#fffff0", "off-white": "#f8f6f0", "midnight": "#0b1026",
 	"mustard": "#e1ad01", "burgundy": "#800020", "sage": "#9caf88", "khaki": "#c3b091",
+	"blush": "#f4c2c2",
 }
 
 // subjectKinds maps nouns in prompts to the element type that draws them.

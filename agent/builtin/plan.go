@@ -506,4 +506,4 @@ func colorName(hex string) string {
 var colorNameOrder = []string{"red", "orange", "yellow", "green", "blue", "purple", "pink", "teal", "cyan",
 	"white", "black", "gray", "gold", "navy", "brown", "crimson", "scarlet", "maroon", "amber", "lime", "mint",
 	"emerald", "olive", "turquoise", "sky", "azure", "cobalt", "indigo", "violet", "lavender", "magenta", "rose",
-	"coral", "salmon", "peach", "beige", "tan", "silver", "charcoal", "grey", "golden", "aqua", "cream", "ivory", "midnight", "mustard", "burgundy", "sage", "khaki"}
+	"coral", "salmon", "peach", "beige", "tan", "silver", "charcoal", "grey", "golden", "aqua", "cream", "ivory", "midnight", "mustard", "burgundy", "sage", "khaki", "blush"}

@@ -350,7 +350,7 @@ var functionWords = map[string]bool{"a": true, "an": true, "the": true, "and": t
 // knows outright: an -ing verb opening it ("flying saucer"), a scene word inside it
 // ("ice cream", "light bulb").
 func nameWord(w string, first bool) bool {
-	if functionWords[w] || strings.HasPrefix(w, "«q") || isNumber(w) || len(w) < 3 {
+	if functionWords[w] || placePreps[w] || strings.HasPrefix(w, "«q") || isNumber(w) || len(w) < 3 {
 		return false
 	}
 	if _, act := actionWords[w]; act {
@@ -358,6 +358,12 @@ func nameWord(w string, first bool) bool {
 	}
 	return notSubjects[w]
 }
+
+// placePreps never belong inside a subject's name: "a coffee mug beside them" is a mug.
+var placePreps = map[string]bool{"beside": true, "between": true, "behind": true, "under": true, "over": true,
+	"near": true, "around": true, "inside": true, "onto": true, "into": true, "across": true, "through": true,
+	"along": true, "toward": true, "towards": true, "above": true, "below": true, "past": true, "off": true,
+	"next": true, "against": true, "atop": true, "beneath": true}
 
 // listSpan reports whether any of tokens i..i+n-1 is in a list after a colon.
 func listSpan(list map[int]bool, i, n int) bool {
@@ -516,6 +522,19 @@ func (b *brief) stillScenery() {
 	}
 }
 
+// stackedRE: copies of a thing piled up rather than side by side.
+var stackedRE = regexp.MustCompile(`\b(?:stack(?:ed|s|ing)?|pil(?:e|ed|es|ing)(?: up)?|on top of (?:each other|one another)|tower of)\b`)
+
+// stacked reports whether a clause that names subject si piles its copies up.
+func (c *composer) stacked(si int) bool {
+	for _, bt := range c.b.Beats {
+		if containsInt(bt.Subjects, si) && stackedRE.MatchString(bt.Text) {
+			return true
+		}
+	}
+	return false
+}
+
 // arrangeAssets lays out what setup drew once: several of a plural subject side by side
 // (each a little smaller, at staggered heights), and scenery behind everything else.
 func (c *composer) arrangeAssets() {
@@ -555,6 +574,22 @@ func (c *composer) arrangeAssets() {
 			width = 1.1
 		}
 		m, home, size := len(group), c.homes[i], e.Size
+		if c.stacked(c.index[i]) {
+			// "three books stacked on top of each other": one column, each resting on
+			// the one below, the first at the bottom.
+			sz := round3(size * math.Max(0.5, 1-0.1*float64(m)))
+			step := c.yUnits(sz * 1.7)
+			for k, g := range group {
+				g.Size, g.X = sz, home.X
+				bottom := math.Max(-0.65+step*float64(m-1), math.Min(0.6, home.Y+step*float64(m-1)/2))
+				g.Y = round3(bottom - step*float64(k))
+				if k > 0 {
+					g.In = group[k-1].ID // resting on it, overlapping on purpose
+				}
+				c.homes[c.indexOf(g)] = pose{g.X, g.Y}
+			}
+			continue
+		}
 		for k, g := range group {
 			g.Size = round3(size * math.Max(0.55, 1-0.08*float64(m)))
 			g.X = round3(home.X + width*(float64(k)/float64(m-1)-0.5))

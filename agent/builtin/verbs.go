@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -147,9 +148,62 @@ func (b *brief) readPlaces(bt *beat) {
 			actors = append(actors, si)
 		}
 	}
+	b.readRelations(bt)
 	if len(actors) > 0 {
 		bt.Places = places
 	}
+}
+
+// readRelations binds each place preposition to the noun nearest before it, at every
+// mention of the place: "a cat under a table, … a lamp on the table" puts the cat under
+// it and the lamp on it, not every actor of the clause in one spot.
+func (b *brief) readRelations(bt *beat) {
+	type mention struct{ at, si int }
+	var ms []mention
+	for _, si := range bt.Subjects {
+		for _, at := range nounAts(bt.Text, b.Subjects[si].Noun) {
+			ms = append(ms, mention{at, si})
+		}
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].at < ms[j].at })
+	for k, m := range ms {
+		pm := placePrepRE.FindStringSubmatch(bt.Text[:m.at])
+		if pm == nil || !withinPreps[pm[1]] {
+			continue
+		}
+		for j := k - 1; j >= 0; j-- {
+			if ms[j].si != m.si {
+				r := relation{Actor: ms[j].si, Place: m.si, Prep: pm[1]}
+				if !slices.Contains(bt.Rels, r) && !containsRelActor(bt.Rels, r.Actor) {
+					bt.Rels = append(bt.Rels, r)
+				}
+				break
+			}
+		}
+	}
+}
+
+func containsRelActor(rs []relation, actor int) bool {
+	for _, r := range rs {
+		if r.Actor == actor {
+			return true
+		}
+	}
+	return false
+}
+
+// nounAts are the places the noun (or its singular) is mentioned in the clause.
+func nounAts(clause, noun string) []int {
+	for _, n := range []string{noun, strings.TrimSuffix(noun, "s")} {
+		var out []int
+		for _, loc := range regexp.MustCompile(`\b`+regexp.QuoteMeta(n)).FindAllStringIndex(clause, -1) {
+			out = append(out, loc[0])
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return nil
 }
 
 // withRE: "a cupcake with a candle": the second sits on the first.

@@ -1400,7 +1400,7 @@
 
   function drawProgressBar(e, s, t, r) {
     var hw = Math.min(r * (e.aspect || 3), halfRoom(s)), h = r * 0.36, to = e.to || 100, prog = clamp(s.prog, 0, 1), tc = textColor(e);
-    var col = e.color || '#22c55e', v = to * prog, fw = hw * 2 * clamp(v / 100, 0, 1);
+    var col = s.color || e.color || '#22c55e', v = to * prog, fw = hw * 2 * clamp(v / 100, 0, 1);
     ctx.fillStyle = rgba(tc, 0.16); roundRect(-hw, -h / 2, hw * 2, h, h / 2); ctx.fill();
     ctx.strokeStyle = rgba(tc, 0.35); ctx.lineWidth = Math.max(1, h * 0.06); ctx.stroke();
     if (fw > 0.5) {
