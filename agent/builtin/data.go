@@ -981,11 +981,46 @@ func checklistItems(s string) []string {
 // (a countdown's "3, 2, 1, Go!") is returned so it is not shown again as a title.
 func readAllData(prompt string) []*dataSpec {
 	var out []*dataSpec
+	data := plainData(prompt)
 	for _, k := range dataKinds(prompt) {
-		out = append(out, readData(k, prompt))
+		out = append(out, readData(k, data))
 	}
 	return out
 }
+
+// Data said in words, rewritten as the label-value lists the readers know: hedges and
+// linking verbs between a label and its number go ("spring was about 1,200 cups,
+// summer dipped to 800" is "spring 1,200 cups, summer 800"), shares said as fractions
+// become percentages ("meetings take about a third" is "meetings 33%"), and "the rest
+// split evenly between A and B" shares what is left.
+var (
+	dataLinkRE = regexp.MustCompile(`(?i)\b(?:was|were|is|are|had|has|hit|reached|takes?|took|got|made|came in at|sits? at|stood at|ended at|the highest at|the lowest at|highest at|lowest at|(?:dipped|climbed|rose|fell|grew|dropped|jumped|slipped|increased|decreased|went (?:up|down)) to|at|of|about|around|roughly|approximately|nearly|almost|just|some|only|over|under)\s+((?:about|around|roughly|approximately|nearly|almost|just|some|only|over|under)\s+)?(?:(?:the\s+)?(?:highest|lowest)\s+at\s+)?([$€£]?\d|a (?:half|third|quarter|fifth)|half|one (?:half|third|quarter|fifth)|two thirds|three quarters)`)
+	fractionRE = regexp.MustCompile(`(?i)\b(a half|one half|half|a third|one third|two thirds|a quarter|one quarter|three quarters|a fifth|one fifth)\b`)
+	restRE     = regexp.MustCompile(`(?i),?\s*\b(?:and\s+)?the rest(?:\s+(?:is|are|goes|go))?\s+(?:split|divided|shared)\s+(?:evenly|equally)\s+(?:between|among)\s+([\p{L} ]+?)\s+and\s+([\p{L} ]+?)\s*(?:[.;,]|$)`)
+)
+
+var fractionPct = map[string]float64{"a half": 50, "one half": 50, "half": 50, "a third": 33, "one third": 33,
+	"two thirds": 67, "a quarter": 25, "one quarter": 25, "three quarters": 75, "a fifth": 20, "one fifth": 20}
+
+func plainData(prompt string) string {
+	s := dataLinkRE.ReplaceAllString(prompt, "$2")
+	used := 0.0
+	fracs := 0
+	s = fractionRE.ReplaceAllStringFunc(s, func(m string) string {
+		v := fractionPct[strings.ToLower(m)]
+		used += v
+		fracs++
+		return strconv.FormatFloat(v, 'f', -1, 64) + "%"
+	})
+	if fracs > 0 && used < 100 {
+		left := strconv.FormatFloat(math.Round((100-used)/2), 'f', -1, 64)
+		s = restRE.ReplaceAllString(s, ", $1 "+left+"%, $2 "+left+"%.")
+	}
+	return fromInToInRE.ReplaceAllString(s, ": $2 $1, $4 $3")
+}
+
+// fromInToInRE: "fell from 90 in March to 40 in May" is March 90, May 40.
+var fromInToInRE = regexp.MustCompile(`(?i)\bfrom\s+([$€£]?\d[\d,.]*%?)\s+in\s+([\p{L}0-9]+)\s+to\s+([$€£]?\d[\d,.]*%?)\s+in\s+([\p{L}0-9]+)`)
 
 // dataNouns are the words that name each kind of data element, so the subject a prompt
 // names ("the clock", "a progress bar") is drawn as that element whatever the lexicon

@@ -306,3 +306,31 @@ func TestListColors(t *testing.T) {
 		t.Errorf("colors %v for a list without colour words, want none", d.Colors)
 	}
 }
+
+// TestDataInWords: values said in words reach the chart with their labels — hedges and
+// linking verbs between a label and its number, fractions and the rest shared evenly,
+// a change "from N in A to M in B".
+func TestDataInWords(t *testing.T) {
+	for _, c := range []struct {
+		prompt string
+		labels []string
+		values []float64
+	}{
+		{"Bar chart of coffee sales by season: spring was about 1,200 cups, summer dipped to 800, autumn climbed to 1,500 and winter was the highest at 2,100.",
+			[]string{"spring", "summer", "autumn", "winter"}, []float64{1200, 800, 1500, 2100}},
+		{"Pie chart of our week: meetings take about a third, coding roughly half, and the rest is split evenly between review and support.",
+			[]string{"meetings", "coding", "review", "support"}, []float64{33, 50, 9, 9}},
+		{"A line chart: visitors fell from 90 in March to 40 in May",
+			[]string{"March", "May"}, []float64{90, 40}},
+		{"A bar chart: Q1 12, Q2 18, Q3 25", []string{"Q1", "Q2", "Q3"}, []float64{12, 18, 25}},
+	} {
+		ds := readAllData(c.prompt)
+		if len(ds) == 0 {
+			t.Errorf("%q: no data read", c.prompt)
+			continue
+		}
+		if d := ds[0]; !reflect.DeepEqual(d.Labels, c.labels) || !reflect.DeepEqual(d.Values, c.values) {
+			t.Errorf("%q: %q %v, want %q %v", c.prompt, d.Labels, d.Values, c.labels, c.values)
+		}
+	}
+}
