@@ -31,6 +31,9 @@ type subject struct {
 	// a place (mountains, a city) drawn large behind the others and never acted on.
 	Many    int
 	Scenery bool
+	// States are the colours a subject turns into, in order, after its own (Color):
+	// "turns from green to orange to red" (states.go).
+	States []string
 }
 
 // beat is one clause of the prompt: a distinct visual moment.
@@ -106,6 +109,8 @@ type brief struct {
 	// PaletteName is a named look ("pastel", "neon", "golden", "monochrome", "earthy").
 	PaletteName string
 	TextPlace   map[int]place // where quoted text i goes, when the prompt says
+	// States are the colour changes the prompt asks for, before they are bound.
+	States []stateChange
 }
 
 var (
@@ -193,7 +198,7 @@ func analyze(prompt string) *brief {
 		b.Texts = append(b.Texts, text)
 		return lead + " «q" + strconv.Itoa(len(b.Texts)-1) + "» " + trail
 	})
-	low := recolorTurns(verbPhrases.Replace(strings.ToLower(work)))
+	low := recolorTurns(b.readStates(verbPhrases.Replace(strings.ToLower(work))))
 
 	b.Duration = parseDuration(low)
 	b.Count = parseCount(low)
@@ -209,6 +214,7 @@ func analyze(prompt string) *brief {
 
 	tokens := wordRE.FindAllString(low, -1)
 	b.readSubjectsAndColors(tokens, low)
+	b.bindStates()
 	b.spiralParticles()
 	b.productOnCard(tokens)
 	b.dotsInBubble(low)
@@ -725,6 +731,9 @@ func (b *brief) readBeats(low string) {
 			continue
 		}
 		b.readPlaces(&bt)
+		if len(beats) > 0 {
+			b.carryActor(&bt, &beats[len(beats)-1])
+		}
 		b.readWith(&bt)
 		beats = append(beats, bt)
 	}

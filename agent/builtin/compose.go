@@ -1077,6 +1077,7 @@ func (c *composer) polish() {
 	if c.genre != nil {
 		return
 	}
+	c.playStates()
 	c.polishSceneWords()
 	c.carrySteam()
 	c.carryZzz()

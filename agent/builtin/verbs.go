@@ -154,6 +154,33 @@ func (b *brief) readPlaces(bt *beat) {
 	}
 }
 
+// carryActor gives a clause that acts but names no actor of its own the previous
+// clause's actor: in "a leaf turns red, then detaches and drifts down onto a pond" the
+// leaf drifts, and the pond, named only as where, stays put.
+func (b *brief) carryActor(bt, prev *beat) {
+	if len(bt.Actions) == 0 || len(bt.Places) > 0 || len(bt.Quotes) > 0 {
+		return // a clause with words of its own is about them ("then 'Stay fresh' pops up")
+	}
+	for _, si := range bt.Subjects {
+		at := nounAt(bt.Text, b.Subjects[si].Noun)
+		if at < 0 || placePrepRE.FindStringSubmatch(bt.Text[:at]) == nil {
+			return // an actor of its own
+		}
+	}
+	actor := -1
+	for _, si := range prev.Subjects {
+		if !containsInt(prev.Places, si) && b.Subjects[si].Kind != "particles" {
+			actor = si
+			break
+		}
+	}
+	if actor < 0 {
+		return
+	}
+	bt.Places = append([]int(nil), bt.Subjects...)
+	bt.Subjects = append([]int{actor}, bt.Subjects...)
+}
+
 // readRelations binds each place preposition to the noun nearest before it, at every
 // mention of the place: "a cat under a table, … a lamp on the table" puts the cat under
 // it and the lamp on it, not every actor of the clause in one spot.
