@@ -50,6 +50,9 @@ type beat struct {
 	// Within are the places the actors are in or on ("turns in a lock", "swings on a
 	// hook"), by subject: the preposition. The actors are drawn there.
 	Within map[int]string
+	// From and To are the two ends of a path the clause names ("flies from the left
+	// building to the right one"), by subject; -1 when none.
+	From, To int
 	// Rels bind each place to the actor its preposition follows ("a cat under a
 	// table, … a lamp on the table": the cat under it, the lamp on it).
 	Rels []relation
@@ -501,6 +504,10 @@ func (b *brief) readSubjectsAndColors(tokens []string, low string) {
 						b.Subjects[si].Color = c
 					}
 					attached = true
+				} else if j == i+1 && subjectWord(t) && !isColorTok(t) && !colorSkipWords[t] && i > 0 && determiners[tokens[i-1]] && !nounFollows(tokens, subjectAt, j+1) {
+					// "a red frisbee" the library cannot draw: the red is the frisbee's,
+					// never the dog's beside it.
+					attached = true
 				}
 			}
 			if !attached && !isColorTok(t) && !colorSkipWords[t] {
@@ -536,6 +543,19 @@ func (b *brief) readSubjectsAndColors(tokens []string, low string) {
 }
 
 func isColorTok(t string) bool { _, ok := colorOf(t); return ok }
+
+// nounFollows: token k is (part of) a drawn subject or a kind the composer draws, so the
+// word before it is its modifier ("a yellow school bus", "a blue progress ring").
+func nounFollows(tokens []string, subjectAt map[int]int, k int) bool {
+	if k >= len(tokens) {
+		return false
+	}
+	if _, ok := subjectAt[k]; ok {
+		return true
+	}
+	_, kind := subjectKinds[tokens[k]]
+	return kind
+}
 
 // colorSkipWords may stand between a colour and the noun it colours ("purple night sky",
 // "red and shiny ball").
@@ -688,7 +708,7 @@ func (b *brief) readBeats(low string) {
 		if clause == "" {
 			continue
 		}
-		bt := beat{Text: clause, Across: strings.Contains(clause, "across") || strings.Contains(clause, "from left") || strings.Contains(clause, "left to right")}
+		bt := beat{Text: clause, From: -1, To: -1, Across: strings.Contains(clause, "across") || strings.Contains(clause, "from left") || strings.Contains(clause, "left to right")}
 		readBeatVerbs(&bt, clause)
 		for _, tok := range wordRE.FindAllString(clause, -1) {
 			if a, ok := actionWords[tok]; ok {
@@ -731,6 +751,7 @@ func (b *brief) readBeats(low string) {
 			continue
 		}
 		b.readPlaces(&bt)
+		b.readPath(&bt)
 		if len(beats) > 0 {
 			b.carryActor(&bt, &beats[len(beats)-1])
 		}

@@ -180,6 +180,7 @@ func (c *composer) setup(title string) {
 	c.arrangeAssets()
 	c.nestInPlaces()
 	c.topInPlaces()
+	c.placePaths()
 	for i, e := range c.subjects {
 		if c.travelsAcross(i) {
 			e.X = -0.62
@@ -433,12 +434,35 @@ func (c *composer) travelsAcross(i int) bool {
 			continue
 		}
 		for _, si := range bt.Subjects {
-			if c.index[i] == si {
+			if c.index[i] == si && !containsInt(bt.Places, si) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// placePaths lays out "from A to B": A at the left end of the path, B at the right, on
+// the traveller's line, and the traveller crosses from one to the other.
+func (c *composer) placePaths() {
+	for _, bt := range c.b.Beats {
+		if bt.From < 0 || bt.To < 0 {
+			continue
+		}
+		a, b := c.elementOf(bt.From), c.elementOf(bt.To)
+		if a == nil || b == nil {
+			continue
+		}
+		y := 0.1
+		for _, si := range bt.Subjects {
+			if e := c.elementOf(si); e != nil && si != bt.From && si != bt.To && !containsInt(bt.Places, si) {
+				y = e.Y
+			}
+		}
+		a.X, a.Y, b.X, b.Y = -0.62, round3(y), 0.62, round3(y)
+		c.homes[c.indexOf(a)] = pose{a.X, a.Y}
+		c.homes[c.indexOf(b)] = pose{b.X, b.Y}
+	}
 }
 
 // ---- keyframe helpers -------------------------------------------------------------------

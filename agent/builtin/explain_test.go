@@ -32,6 +32,23 @@ func TestExplain(t *testing.T) {
 				t.Errorf("clauses %+v, want the ball rolling", ex.Clauses)
 			}
 		}},
+		{"A paper airplane flies from a house to a school", func(t *testing.T, ex *builtin.Explanation) {
+			at := map[string]float64{}
+			for _, p := range ex.Placed {
+				at[p.ID] = p.X
+			}
+			if at["house-2"] > -0.5 || at["school-3"] < 0.5 || at["paper-airplane-1"] > -0.5 {
+				t.Errorf("placed %+v, want the house at the left end, the school at the right, the plane setting off from the house", ex.Placed)
+			}
+		}},
+		{"A dog runs from the left to the right chasing a red frisbee", func(t *testing.T, ex *builtin.Explanation) {
+			if s := subjectOf(t, ex, "dog"); s.Color != "" {
+				t.Errorf("dog %+v took the frisbee's red", s)
+			}
+			if len(ex.Clauses) == 0 || !slices.Contains(ex.Clauses[0].Actions, "slide") {
+				t.Errorf("clauses %+v, want the dog running (a travel)", ex.Clauses)
+			}
+		}},
 		{"A bar chart of sales: March 90, April 60, May 40", func(t *testing.T, ex *builtin.Explanation) {
 			if s := subjectOf(t, ex, "chart"); !strings.Contains(s.Data, "[90 60 40]") || !strings.Contains(s.Data, "March April May") {
 				t.Errorf("chart data %q, want 90, 60, 40 labelled by month", s.Data)

@@ -88,7 +88,11 @@ var travelVerbs = map[string]bool{
 	"cross": true, "crosses": true, "crossing": true, "race": true, "races": true, "racing": true,
 	"sail": true, "sails": true, "sailing": true, "march": true, "marches": true, "waddle": true, "waddles": true,
 	"trot": true, "trots": true, "gallop": true, "gallops": true, "scurries": true, "scurry": true, "speeds": true,
-	"chases": true, "chase": true,
+	"chases": true, "chase": true, "chasing": true, "run": true, "runs": true, "running": true, "jog": true,
+	"jogs": true, "jogging": true, "sprint": true, "sprints": true, "sprinting": true, "dash": true,
+	"dashes": true, "dashing": true, "hurries": true, "rushes": true, "skates": true, "skating": true,
+	"cycles": true, "cycling": true, "pedals": true, "pedaling": true, "hikes": true, "hiking": true,
+	"strolls": true, "strolling": true, "wanders": true, "wandering": true, "paddles": true, "rows": true,
 }
 
 // Verbs of going up: the flight leaves upwards (a rocket "launches", "flies up").
@@ -152,6 +156,42 @@ func (b *brief) readPlaces(bt *beat) {
 	if len(actors) > 0 {
 		bt.Places = places
 	}
+}
+
+var (
+	fromEndRE = regexp.MustCompile(`\bfrom\s+(?:(?:a|an|the|its|his|her|one)\s+)?(?:[a-z-]+\s+){0,2}$`)
+	toEndRE   = regexp.MustCompile(`\b(?:to|into|onto|toward|towards)\s+(?:(?:a|an|the|its|his|her|another|the other)\s+)?(?:[a-z-]+\s+){0,2}$`)
+)
+
+// readPath reads "from A to B" between two subjects of the clause: both are places, the
+// others travel from one to the other across the frame.
+func (b *brief) readPath(bt *beat) {
+	for _, a := range bt.Subjects {
+		at := nounAt(bt.Text, b.Subjects[a].Noun)
+		if at < 0 || !fromEndRE.MatchString(bt.Text[:at]) {
+			continue
+		}
+		for _, o := range bt.Subjects {
+			ats := nounAts(bt.Text, b.Subjects[o].Noun)
+			for _, ot := range ats {
+				if ot > at && toEndRE.MatchString(bt.Text[:ot]) {
+					if o == a {
+						// "from the left building to the right building": one noun, two
+						// of it; the path still runs between them.
+						continue
+					}
+					bt.From, bt.To = a, o
+				}
+			}
+		}
+	}
+	if bt.From < 0 {
+		return
+	}
+	for _, p := range []int{bt.From, bt.To} {
+		bt.Places = appendInt(bt.Places, p)
+	}
+	bt.Across = true
 }
 
 // carryActor gives a clause that acts but names no actor of its own the previous
