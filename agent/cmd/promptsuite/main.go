@@ -7,7 +7,9 @@
 // With -prompts it runs another file of prompts in the same shape (a first-look set under
 // agent/suite/fresh/, whose "expect" may be empty: it is judged by eye from the sheet).
 //
-//	go run ./agent/cmd/promptsuite [-prompts file.json] [-only id,substring] [-sheet out.png] [-scenes] [-keep dir] [-v]
+// With -genres it runs the genre table's examples as 16:9 and 9:16 videos.
+//
+//	go run ./agent/cmd/promptsuite [-prompts file.json | -genres] [-only id,substring] [-sheet out.png] [-scenes] [-keep dir] [-v]
 package main
 
 import (
@@ -21,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/kodahq/koda/agent"
+	"github.com/kodahq/koda/agent/builtin"
 	"github.com/kodahq/koda/agent/suite"
 )
 
@@ -32,6 +35,7 @@ func main() {
 	parallel := flag.Int("parallel", 2, "prompts run at once")
 	verbose := flag.Bool("v", false, "log each prompt and print measured values")
 	file := flag.String("prompts", "", "JSON file of prompts in the suite's shape (default: agent/testdata/prompts.json)")
+	genres := flag.Bool("genres", false, "run the genre table's examples, each as a 16:9 and a 9:16 video, for a contact sheet judged by eye")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -66,6 +70,15 @@ func main() {
 			fmt.Fprintf(os.Stderr, "promptsuite: read prompts %s: %v\n", *file, err)
 			os.Exit(2)
 		}
+	}
+	if *genres {
+		for i, g := range builtin.Genres() {
+			id := fmt.Sprintf("genre-%02d-%s", i+1, strings.ReplaceAll(g.Name, " ", "-"))
+			prompts = append(prompts,
+				agent.SuitePrompt{ID: id, Category: "genre", Prompt: g.Example},
+				agent.SuitePrompt{ID: id + "-vertical", Category: "genre", Prompt: "Vertical 9:16: " + g.Example})
+		}
+		cfg.AgentAspect = true
 	}
 	rep, err := suite.Run(ctx, cfg, prompts)
 	if rep != nil {
