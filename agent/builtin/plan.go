@@ -271,6 +271,12 @@ func (bd *board) plan(b *brief, revision int, feedback string) *koda.Plan {
 		sc.Description = strings.Join(descs, " ")
 		if i == 0 {
 			sc.Description += " " + bd.Palette.String(b)
+			if row := detectGenre(b.Prompt); row != nil {
+				sc.Description += fmt.Sprintf(" Layout: a %s (%s), filled from the prompt.", row.Name, strings.Join(row.Slots, ", "))
+			}
+			if !readsAsEnglish(b.Prompt) {
+				sc.Description += " The prompt does not read as English: I drew what I could read in it (quoted words, numbers, colours, any English words); written in English it gets the full reading."
+			}
 		}
 		sc.Entry = strings.Join(entries, " ")
 		sc.Hold = strings.Join(holds, " ")
@@ -507,3 +513,24 @@ var colorNameOrder = []string{"red", "orange", "yellow", "green", "blue", "purpl
 	"white", "black", "gray", "gold", "navy", "brown", "crimson", "scarlet", "maroon", "amber", "lime", "mint",
 	"emerald", "olive", "turquoise", "sky", "azure", "cobalt", "indigo", "violet", "lavender", "magenta", "rose",
 	"coral", "salmon", "peach", "beige", "tan", "silver", "charcoal", "grey", "golden", "aqua", "cream", "ivory", "midnight", "mustard", "burgundy", "sage", "khaki", "blush"}
+
+// englishWords are the words nearly every English sentence has.
+var englishWords = map[string]bool{"the": true, "a": true, "an": true, "and": true, "of": true, "to": true,
+	"in": true, "on": true, "with": true, "is": true, "for": true, "at": true, "from": true, "by": true,
+	"it": true, "that": true, "then": true, "as": true, "while": true, "into": true, "over": true, "under": true,
+	"its": true, "our": true, "my": true, "your": true, "this": true, "are": true, "up": true}
+
+// readsAsEnglish: a prompt of five words or more has at least one of the words every
+// English sentence uses ("Un chat saute sur la table" has none).
+func readsAsEnglish(prompt string) bool {
+	ws := wordRE.FindAllString(strings.ToLower(quoteRE.ReplaceAllString(prompt, " ")), -1)
+	if len(ws) < 5 {
+		return true
+	}
+	for _, w := range ws {
+		if englishWords[w] {
+			return true
+		}
+	}
+	return false
+}

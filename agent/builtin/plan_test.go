@@ -182,3 +182,26 @@ func TestPlanRevision(t *testing.T) {
 		t.Errorf("third revision lost changes: rev %d, %g s, %+v", third.Revision, third.DurationS, third.Scenes)
 	}
 }
+
+// TestPlanSaysLayoutAndLanguage: the plan names the genre layout it will use, and says
+// when a prompt does not read as English (drawing what it can rather than failing).
+func TestPlanSaysLayoutAndLanguage(t *testing.T) {
+	ctx := context.Background()
+	a := builtin.New(nil)
+	for _, c := range []struct{ prompt, want string }{
+		{`A lower third: "Ana Ruiz" with the role "Mayor"`, "Layout: a lower third"},
+		{"Un chat noir saute sur la table rouge, puis dort", "does not read as English"},
+	} {
+		pl, err := a.Plan(ctx, &koda.Project{ID: "prj_t", Prompt: c.prompt, Style: koda.StyleSmooth}, "")
+		if err != nil {
+			t.Fatalf("%q: %v", c.prompt, err)
+		}
+		if !strings.Contains(pl.Scenes[0].Description, c.want) {
+			t.Errorf("%q: plan says %q, want %q", c.prompt, pl.Scenes[0].Description, c.want)
+		}
+	}
+	pl, err := a.Plan(ctx, &koda.Project{ID: "prj_t", Prompt: "A red ball bounces three times", Style: koda.StyleSmooth}, "")
+	if err != nil || strings.Contains(pl.Scenes[0].Description, "English") || strings.Contains(pl.Scenes[0].Description, "Layout:") {
+		t.Errorf("an English prompt with no genre: %v %q", err, pl.Scenes[0].Description)
+	}
+}
