@@ -38,6 +38,9 @@ type SuiteExpect struct {
 	Numbers []float64 `json:"numbers,omitempty"`
 	// Background is the colour name the background must read as ("cream", "navy").
 	Background string `json:"background,omitempty"`
+	// Direction is where what moves travels on the rendered frames: left, right, up or
+	// down ("a car drives to the left").
+	Direction string `json:"direction,omitempty"`
 }
 
 // SuiteChart is a chart's expected kind, category labels and values.

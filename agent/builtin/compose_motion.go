@@ -23,7 +23,7 @@ var (
 	dvdRE     = regexp.MustCompile(`\b(dvd|screensaver|screen saver)\b`)
 	arcRE     = regexp.MustCompile(`\b(arc|arcs|loop|loops|swoops?|curves?|curving)\b`)
 	waveRE    = regexp.MustCompile(`\b(wave|waves|wavy|zigzags?|zig-zags?|weaves?|weaving)\b`)
-	reverseRE = regexp.MustCompile(`\bright to (?:the )?left\b|\bfrom (?:the )?right\b`)
+	reverseRE = regexp.MustCompile(`\bright to (?:the )?left\b|\bfrom (?:the )?right\b|\b(?:to|towards?|toward) (?:the )?left\b|\bleftwards?\b|\b(?:goes|moves|drives|runs|flies|walks|swims|rolls|heads|travels|sails|rides) left\b`)
 )
 
 // headings are the directions the drawings of flying things face when not turned

@@ -396,6 +396,12 @@ func (r *runner) run(ctx context.Context, sp agent.SuitePrompt) *Result {
 			res.failf("scene %q (%.2f–%.2fs) barely moves: motion energy %.3f < %.2f", sc.Name, sc.StartS, sc.EndS, e, MinSceneMotion)
 		}
 	}
+	if want := sp.Expect.Direction; want != "" {
+		dx, dy, ok := framesTravel(frames)
+		if got := directionOf(dx, dy); !ok || got != want {
+			res.failf("what moves travels %q (%+.2f, %+.2f of the frame), the prompt says %s", got, dx, dy, want)
+		}
+	}
 	buckets := colorBuckets(frames)
 	for _, c := range dominant(buckets) {
 		res.Dominant = append(res.Dominant, c.hex())

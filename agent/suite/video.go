@@ -243,3 +243,69 @@ func (rule colorRule) reads(c rgbColor) bool {
 	}
 	return d <= rule.tol
 }
+
+// moveThreshold is how much a pixel's colour must change between frames (summed over
+// its channels) to count as moving: well above the background's slow drift.
+const moveThreshold = 60
+
+// framesTravel is where the moving part of a video goes: the centroid of the pixels that
+// change between consecutive frames, its mean over the last third of the frames less
+// its mean over the first third, in fractions of the frame (x right, y down). False
+// when too little moves to tell.
+func framesTravel(frames []frame) (dx, dy float64, ok bool) {
+	type pt struct{ x, y float64 }
+	var cs []pt
+	for i := 1; i < len(frames); i++ {
+		a, b := frames[i-1], frames[i]
+		var sx, sy, n float64
+		for p := 0; p+2 < len(a.pix); p += 3 {
+			d := absInt(int(a.pix[p])-int(b.pix[p])) + absInt(int(a.pix[p+1])-int(b.pix[p+1])) + absInt(int(a.pix[p+2])-int(b.pix[p+2]))
+			if d > moveThreshold {
+				k := p / 3
+				sx += float64(k % a.w)
+				sy += float64(k / a.w)
+				n++
+			}
+		}
+		if n >= 8 {
+			cs = append(cs, pt{sx / n / float64(a.w), sy / n / float64(a.h)})
+		}
+	}
+	if len(cs) < 6 {
+		return 0, 0, false
+	}
+	third := len(cs) / 3
+	mean := func(ps []pt) pt {
+		var m pt
+		for _, p := range ps {
+			m.x += p.x
+			m.y += p.y
+		}
+		return pt{m.x / float64(len(ps)), m.y / float64(len(ps))}
+	}
+	first, last := mean(cs[:third]), mean(cs[len(cs)-third:])
+	return last.x - first.x, last.y - first.y, true
+}
+
+func absInt(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// directionOf names the main direction of a travel, "" when it is too small to read
+// (under a tenth of the frame).
+func directionOf(dx, dy float64) string {
+	switch {
+	case math.Max(math.Abs(dx), math.Abs(dy)) < 0.1:
+		return ""
+	case math.Abs(dx) >= math.Abs(dy) && dx < 0:
+		return "left"
+	case math.Abs(dx) >= math.Abs(dy):
+		return "right"
+	case dy < 0:
+		return "up"
+	}
+	return "down"
+}
