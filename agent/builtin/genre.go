@@ -143,6 +143,10 @@ var genres = []genreRow{
 		Slots: []string{"percent", "label", "done colour", "done check"}, build: (*genreFill).loading,
 		Example: `A progress bar fills from 0 to 100% while "Uploading" shows above it, then turns green with a check`,
 		Shows:   []string{"Uploading", "0→100%"}},
+	{Name: "product showcase", Cues: regexp.MustCompile(`\bproduct\b.*\bteaser\b|\bteaser\b.*\bproduct\b|\bproduct (?:reveal|showcase|shot|spot|video|launch)\b|\bunboxing\b|\bintroducing (?:our|the|a) new\b|\b(?:launch|reveal|teaser) (?:of|for) (?:our|the) new\b`),
+		Slots: []string{"the product's drawing", "name", "tagline", "price", "spotlight colour"}, build: (*genreFill).productShowcase,
+		Example: `Product teaser for our new wireless speaker 'Boom Mini': it rises into view on a teal glow, then the tagline 'Big sound, small box' and the price $49`,
+		Shows:   []string{"Boom Mini", "Big sound, small box", "$49"}},
 	{Name: "chapter title", Cues: regexp.MustCompile(`\bchapter\b|\bepisode\b|\bpart (?:one|two|three|\d)\b|\bact (?:one|two|three|i+)\b`),
 		Slots: []string{"chapter", "title", "backdrop"}, build: (*genreFill).chapterTitle,
 		Example: `Chapter title: "Chapter Two — Into the Woods" over a dark background`,
@@ -216,8 +220,26 @@ func (c *composer) layGenre(row *genreRow) *genreFill {
 	if luminance(c.bd.Palette.Background[0]) > 0.6 {
 		g.panel = "#1f2937"
 	}
+	finale := g.finales()
+	if len(finale) > 0 {
+		// The layout plays out first and steps back; the last words take the stage.
+		g.out = math.Max(g.in+1.5, g.end*0.68)
+	}
 	row.build(g)
 	g.nest()
+	for k, q := range finale {
+		e := g.text(q, 0, 0.0+0.16*float64(k), fit(q, 1.6, 0.09), g.ink, 900)
+		e.In = ""
+		g.enter(e, "pop", g.out+0.25+0.3*float64(k), 0.6)
+		for _, o := range g.c.d.Elements {
+			if o != e && o.Type != scene.TypeParticles && !strings.HasPrefix(o.ID, "text-finale") {
+				if tr := o.Tracks["opacity"]; len(tr) > 0 && tr[len(tr)-1].T >= g.out {
+					tr[len(tr)-1].V = 0.15 // the layout fades back behind the finale
+				}
+			}
+		}
+		e.ID = "text-finale-" + strconv.Itoa(k+1)
+	}
 	// A slow push keeps every hold alive without moving the words.
 	c.cmove("zoom", 0, g.end, 1.035, "easeInOutSine")
 	return g
@@ -244,6 +266,52 @@ func (g *genreFill) quote(def string) string {
 		}
 	}
 	return def
+}
+
+// fit is a font size no larger than size at which s fits in width (sizes): a letter
+// is about 0.55 of the font size wide, and the runtime wraps what is still too long.
+func fit(s string, width, size float64) float64 {
+	n := float64(len([]rune(s)))
+	if n == 0 {
+		return size
+	}
+	return round3(math.Max(size*0.45, math.Min(size, width/(0.55*n))))
+}
+
+// longestQuote takes the longest quote not yet placed: of "the 'Nimbus 2' headphones,
+// quote 'Best noise cancelling…'" the review is the long one, the name the short.
+func (g *genreFill) longestQuote() string {
+	best := -1
+	for i, q := range g.b.Texts {
+		if !g.used[i] && (best < 0 || len(q) > len(g.b.Texts[best])) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return ""
+	}
+	g.used[best] = true
+	return g.b.Texts[best]
+}
+
+// finaleRE: words the prompt shows after the rest ("then 'Doors Open' appears").
+var finaleRE = regexp.MustCompile(`(?i)(?:\bthen|\bfinally|\bafterwards?|\bat the end|\bends? (?:with|on))\W+(?:(?:the|a|an)\s+)?(?:(?:words?|text|title|tagline|slogan|caption|message|line)\s+)?["“'‘]?$`)
+
+// finales marks the quotes the prompt says come last; the layout leaves room for them.
+func (g *genreFill) finales() []string {
+	var out []string
+	for i, q := range g.b.Texts {
+		at := strings.Index(g.prompt, q)
+		if at < 1 || g.used[i] {
+			continue
+		}
+		before := g.prompt[:at]
+		if finaleRE.MatchString(strings.TrimRight(before, "\"“'‘ ")) || finaleRE.MatchString(before) {
+			g.used[i] = true
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 // consume marks the quotes that say s as placed (a price read from the prompt that
@@ -511,8 +579,14 @@ func (g *genreFill) breakingNews() {
 	if m := regexp.MustCompile(`(?i)\b(breaking|live|update|alert)\b`).FindString(g.prompt); m != "" && !strings.EqualFold(m, "breaking") {
 		word = strings.ToUpper(m)
 	}
-	headline := g.quote("Headline")
+	headline := g.longestQuote()
+	if headline == "" {
+		headline = "Headline"
+	}
 	ticker := g.quote("")
+	if ticker == "" && regexp.MustCompile(`\bticker\b|\bcrawl\b|\bscroll`).MatchString(g.low) {
+		ticker = strings.ToUpper(word) + " · " + headline
+	}
 	red := "#dc2626"
 	for _, c := range g.b.Colors {
 		if hueFamily(c) == "red" {
@@ -689,9 +763,13 @@ func (g *genreFill) starRow(rating float64, outOf int, y, size float64, at float
 		off := g.add(&scene.Element{ID: g.id("star-empty"), Type: scene.TypeStar, X: round3(x), Y: y, Size: size, Color: "#94a3b8"})
 		g.enter(off, "fade", at-0.3, 0.3)
 		out = append(out, off)
-		if float64(k) < math.Round(rating) {
+		if part := rating - float64(k); part > 0.25 {
 			on := g.add(&scene.Element{ID: g.id("star"), Type: scene.TypeStar, Label: "star", X: round3(x), Y: y,
 				Size: round3(size * 1.05), Color: gold, Glow: 0.3, In: off.ID})
+			if part < 0.75 {
+				// A half star: a smaller star, lit, inside the empty one.
+				on.Size, on.Glow = round3(size*0.6), 0
+			}
 			g.c.motion(on, scene.Motion{Type: scene.MotionPop, Start: round3(at + step*float64(k)), End: g.end})
 			out = append(out, on)
 		}
@@ -701,7 +779,7 @@ func (g *genreFill) starRow(rating float64, outOf int, y, size float64, at float
 
 func (g *genreFill) review() {
 	rating, outOf := stars(g.low)
-	quote := g.quote("")
+	quote := g.longestQuote()
 	names := g.names()
 	card := g.bar(0, 0.05, 1.35, 0.66, g.panel)
 	cardInk := "#111827"
@@ -712,7 +790,7 @@ func (g *genreFill) review() {
 	parts := []*scene.Element{card}
 	parts = append(parts, g.starRow(rating, outOf, -0.36, 0.055, g.in)...)
 	if quote != "" {
-		q := g.text("“"+quote+"”", 0, 0.1, 0.045, cardInk, 700)
+		q := g.text("“"+quote+"”", 0, 0.1, fit(quote, 1.2, 0.045), cardInk, 700)
 		g.enter(q, "fade", g.in+0.4, 0.8)
 		parts = append(parts, q)
 	}
@@ -787,11 +865,12 @@ func (g *genreFill) phone(screen string) (*scene.Element, *scene.Element) {
 }
 
 func (g *genreFill) notification() {
-	sender := g.name("")
-	msg := g.quote("")
+	// The message is the longest quote; a shorter one is who sent it ("from 'Mom'").
+	msg := g.longestQuote()
 	if msg == "" {
 		msg = g.after(`(?:saying|says|reads|reading)`)
 	}
+	sender := g.name("")
 	app := "Messages"
 	if m := regexp.MustCompile(`(?i)\b(?:from|in)\s+(?:the\s+)?([A-Z][\w-]+)\s+app\b`).FindStringSubmatch(g.prompt); m != nil {
 		app = m[1]
@@ -817,8 +896,9 @@ func (g *genreFill) notification() {
 	card := g.bar(0, -0.18, 0.42*k, 0.16*k, "#f8fafc")
 	card.Depicts = "notification card"
 	icon := g.drawing("speech balloon", -g.c.xUnits(0.16*k), -0.2, 0.025*k)
+	msg = orDefault(msg, "New message")
 	top := g.text(orDefault(sender, app), 0, -0.18-0.04*k, 0.022*k, "#111827", 800)
-	line := g.text(orDefault(msg, "New message"), 0, -0.18+0.03*k, 0.018*k, "#334155", 600)
+	line := g.text(msg, 0, -0.18+0.03*k, fit(msg, 0.38*k, 0.018*k), "#334155", 600)
 	for _, e := range []*scene.Element{card, icon, top, line} {
 		if e != nil {
 			g.enter(e, "down", at, 0.5)
@@ -989,7 +1069,11 @@ func abs(v int) int {
 }
 
 func (g *genreFill) subscribe() {
-	channel := g.name("")
+	g.consume("subscribe", "subscribed", "SUBSCRIBE", "SUBSCRIBED", "Subscribed", "Subscribe")
+	channel := handleRE.FindString(g.prompt)
+	if channel == "" {
+		channel = g.name("")
+	}
 	red := solid("#ef4444")
 	btn := g.bar(0, 0.1, 0.62, 0.16, red)
 	label := g.text("SUBSCRIBE", 0, 0.1, 0.045, "#ffffff", 900)
@@ -1170,6 +1254,8 @@ func pickInk(b *brief, ink string) string {
 // kpi is one tile: label, value, change.
 type kpi struct{ label, value, change string }
 
+var kpiValueFirstRE = regexp.MustCompile(`^([$€£]?\d[\d,.]*\s?[%kKmMbB]?)\s+([A-Za-z][A-Za-z ]{1,24})$`)
+
 var kpiItemRE = regexp.MustCompile(`([A-Za-z][A-Za-z ]{1,24}?)\s+([$€£]?\d[\d,.]*\s?[%kKmMbB]?)\s*(?:\(([^)]{1,20})\))?`)
 
 func (g *genreFill) kpiRow() {
@@ -1179,7 +1265,11 @@ func (g *genreFill) kpiRow() {
 	}
 	var ks []kpi
 	for _, part := range regexp.MustCompile(`,\s+|;\s*|\s+and\s+`).Split(list, -1) {
-		if m := kpiItemRE.FindStringSubmatch(strings.TrimSpace(part)); m != nil {
+		part = strings.TrimSpace(part)
+		if m := kpiValueFirstRE.FindStringSubmatch(part); m != nil {
+			// "3,200 new customers": the figure, then what it counts.
+			ks = append(ks, kpi{capitalize(strings.TrimSpace(m[2])), strings.TrimRight(m[1], ".,"), ""})
+		} else if m := kpiItemRE.FindStringSubmatch(part); m != nil {
 			ks = append(ks, kpi{strings.TrimSpace(m[1]), strings.TrimRight(strings.TrimSpace(m[2]), ".,"), m[3]})
 		}
 	}
@@ -1447,7 +1537,7 @@ func (g *genreFill) invite() {
 	}
 	tm := timeOfDay.FindString(g.prompt)
 	venue := ""
-	if m := regexp.MustCompile(`(?:\bat\s+|,\s*)((?:The\s+)?[A-Z][\w’'&-]+(?:\s[A-Z][\w’'&-]+){0,3}(?:,\s*[A-Z][\w-]+)?)\s*(?:[.,;]|$|with)`).FindAllStringSubmatch(g.prompt, -1); m != nil {
+	if m := regexp.MustCompile(`(?:\bat\s+|,\s*)((?:The\s+|\d{1,5}\s+)?[A-Z][\w’'&-]+(?:\s[A-Z][\w’'&-]+){0,3}(?:,\s*[A-Z][\w-]+)?)\s*(?:[.,;]|$|with)`).FindAllStringSubmatch(g.prompt, -1); m != nil {
 		for _, v := range m {
 			if !weekdayRE.MatchString(v[1]) && !dateRE.MatchString(v[1]) && !strings.Contains(title, v[1]) {
 				venue = v[1]
@@ -1471,7 +1561,7 @@ func (g *genreFill) invite() {
 	inner := g.bar(0, 0.02, 0.99, 1.12, card.Color)
 	inner.In = frame.ID
 	head := g.text("You're invited", 0, -0.42, 0.03, gold, 700)
-	t := g.text(title, 0, -0.2, 0.055, cardInk, 800)
+	t := g.text(title, 0, -0.2, fit(title, 0.95, 0.055), cardInk, 800)
 	parts := []*scene.Element{card, frame, inner, head, t}
 	lines := []string{}
 	if date != "" || tm != "" {
@@ -1490,12 +1580,13 @@ func (g *genreFill) invite() {
 		g.enter(e, "up", g.t+0.08*float64(k), 0.7)
 	}
 	deco := ""
-	for _, s := range g.b.Subjects {
-		if s.Asset != "" {
+	for i, s := range g.b.Subjects {
+		if s.Asset != "" && !g.acts(i) {
 			deco = s.Asset
 			break
 		}
 	}
+	g.behind()
 	if deco != "" {
 		d := g.add(&scene.Element{ID: g.id("decoration"), Type: scene.TypeAsset, Asset: deco, X: 0, Y: 0.48, Size: 0.07})
 		g.enter(d, "pop", g.in+0.8, 0.5)
@@ -1558,7 +1649,8 @@ func (g *genreFill) loading() {
 			}
 		}
 	}
-	bar := g.add(&scene.Element{ID: g.id("progress"), Type: scene.TypeProgress, X: 0, Y: 0.08, Size: 0.1, Aspect: 3.5, Color: color, To: to})
+	bar := g.add(&scene.Element{ID: g.id("progress"), Type: scene.TypeProgress, X: 0, Y: 0.08, Size: 0.1, Aspect: 3.5, Color: color, To: to,
+		TextColor: g.ink})
 	a0, a1 := g.in, g.out-0.5
 	g.enter(bar, "fade", g.t, 0.6)
 	g.progress(bar, a0, a1, false)
@@ -1572,9 +1664,13 @@ func (g *genreFill) loading() {
 		g.c.motion(bar, scene.Motion{Type: scene.MotionRecolor, Start: a1, End: a1 + 0.3, Color: done})
 	}
 	if regexp.MustCompile(`\bcheck ?marks?\b|\bcheck\b|\btick\b|\bdone\b|\bcomplete`).MatchString(g.low) {
-		ck := g.drawing("check mark button", 0, 0.42, 0.07)
+		ck := g.drawing("check mark button", 0, 0.08, 0.09)
 		if ck != nil {
-			g.c.motion(ck, scene.Motion{Type: scene.MotionPop, Start: a1 + 0.1, End: g.end})
+			// The check takes the bar's place once it is full.
+			g.c.motion(ck, scene.Motion{Type: scene.MotionPop, Start: a1 + 0.4, End: g.end})
+			tr := trackOf(bar)
+			key(tr, "opacity", a1+0.3, 1, "")
+			key(tr, "opacity", a1+0.5, 0, "easeInCubic")
 			parts = append(parts, ck)
 		}
 	}
@@ -1718,4 +1814,81 @@ func (c *composer) setupGenre(title string) {
 		e := g.text(q, 0, 0.82-0.12*float64(len(rest)-1-k), 0.04, g.ink, 700)
 		g.enter(e, "up", g.in+0.4*float64(k+1), 0.6)
 	}
+}
+
+// productShowcase: the named product's drawing large on a soft spotlight, rising and
+// turning into view, its name under it, the tagline and the price after.
+func (g *genreFill) productShowcase() {
+	product := ""
+	noun := ""
+	for _, sj := range g.b.Subjects {
+		if sj.Asset != "" && !sj.Scenery {
+			product, noun = sj.Asset, sj.Noun
+			break
+		}
+	}
+	price := moneyRE.FindString(g.prompt)
+	g.consume(price)
+	name := ""
+	var quotes []string
+	for {
+		q := g.quote("")
+		if q == "" {
+			break
+		}
+		quotes = append(quotes, q)
+	}
+	// The shortest quote names the product; the longest is its tagline.
+	tagline := ""
+	for _, q := range quotes {
+		if name == "" || len(q) < len(name) {
+			name = q
+		}
+		if len(q) > len(tagline) {
+			tagline = q
+		}
+	}
+	if tagline == name {
+		tagline = ""
+	}
+	glow := g.add(&scene.Element{ID: g.id("spotlight"), Type: scene.TypeCircle, X: 0, Y: -0.12, Size: 0.2,
+		Color: lighten(g.accent, 0.2), Glow: 1})
+	g.enter(glow, "fade", g.t, 1)
+	g.c.motion(glow, scene.Motion{Type: scene.MotionPulse, Start: g.in, End: g.out, Amp: 0.06, Count: 2})
+	parts := []*scene.Element{glow}
+	if product != "" {
+		d := g.add(&scene.Element{ID: g.id(slug(noun)), Type: scene.TypeAsset, Label: noun, Asset: product,
+			X: 0, Y: -0.12, Size: 0.2, In: glow.ID, Shadow: true})
+		if c := g.b.Subjects[0].Color; c != "" {
+			d.Tint = c
+		}
+		g.enter(d, "up", g.t+0.2, 1.2)
+		g.c.motion(d, scene.Motion{Type: scene.MotionFloat, Start: g.in, End: g.end, Amp: 0.02, Count: 2})
+		key(trackOf(d), "rotation", 0, -12, "")
+		key(trackOf(d), "rotation", g.t+0.2, -12, "")
+		key(trackOf(d), "rotation", g.in+0.6, 0, "easeOutCubic")
+		parts = append(parts, d)
+	}
+	y := 0.36
+	if name != "" {
+		n := g.text(name, 0, y, fit(name, 1.4, 0.075), g.ink, 900)
+		g.enter(n, "fade", g.in, 0.8)
+		parts = append(parts, n)
+		y += 0.17
+	}
+	if tagline != "" {
+		tl := g.text(tagline, 0, y, fit(tagline, 1.5, 0.04), lighten(g.ink, 0.1), 600)
+		g.enter(tl, "fade", g.in+0.6, 0.8)
+		parts = append(parts, tl)
+		y += 0.14
+	}
+	if price != "" {
+		pill := g.bar(0, y+0.02, 0.3, 0.09, solid(g.accent))
+		pt := g.text(price, 0, y+0.02, 0.04, "#ffffff", 900)
+		pt.In = pill.ID
+		g.enter(pill, "pop", g.in+1, 0.5)
+		g.enter(pt, "pop", g.in+1, 0.5)
+		parts = append(parts, pill, pt)
+	}
+	g.leave(parts...)
 }

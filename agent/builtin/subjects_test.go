@@ -282,13 +282,42 @@ func TestNamedPhrasesAndInterfacePieces(t *testing.T) {
 	}
 }
 
+// TestProductShowcase: a product reveal or teaser is the genre table's showcase: the
+// named product's own drawing on its spotlight, its name under it.
+func TestProductShowcase(t *testing.T) {
+	for _, c := range []struct{ prompt, asset, text string }{
+		{"A sleek product reveal for our new running shoe 'Aero Run' at $129, smooth and minimal", "fluent:running-shoe", "Aero Run"},
+		{"Headphones product teaser with a purple glow", "fluent:headphone", ""},
+	} {
+		t.Run(c.prompt, func(t *testing.T) {
+			d, _, _ := generateWithMessages(t, c.prompt)
+			var product *scene.Element
+			texts := map[string]bool{}
+			for _, e := range d.Elements {
+				if e.Type == scene.TypeAsset && e.Asset == c.asset {
+					product = e
+				}
+				if e.Type == scene.TypeCard {
+					t.Errorf("a product card %+v; the showcase draws the product itself", e)
+				}
+				texts[e.Text] = true
+			}
+			if product == nil {
+				t.Fatalf("no drawing of %s in %+v", c.asset, d.Elements)
+			}
+			if c.text != "" && !texts[c.text] {
+				t.Errorf("texts %v, want %q", texts, c.text)
+			}
+		})
+	}
+}
+
 // TestProductOnItsCard: a product card shows the product the prompt names, whether the
 // product comes after the card's noun or before it, and the card's SVG is in the project.
 func TestProductOnItsCard(t *testing.T) {
 	for _, c := range []struct{ prompt, asset, text string }{
-		{"A sleek product reveal for our new running shoe 'Aero Run' at $129, smooth and minimal", "fluent:running-shoe", "Aero Run"},
-		{"Headphones product teaser with a purple glow", "fluent:headphone", ""},
 		{`Show an app launch: the app card slides in and the headline "Meet Tempo" appears`, "fluent:mobile-phone", "Meet Tempo"},
+		{"A product card for our new running shoe 'Aero Run' slides in", "fluent:running-shoe", "Aero Run"},
 	} {
 		t.Run(c.prompt, func(t *testing.T) {
 			d, sb, _ := generateWithMessages(t, c.prompt)
