@@ -2,6 +2,7 @@ package assets
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -171,7 +172,7 @@ func (l *Library) Find(phrase string) (Match, bool) {
 // its head noun, even when it is drawn as a relative.
 func Compound(phrase string) (Match, bool) {
 	ws := normalize(phrase)
-	if len(ws) < 2 {
+	if len(ws) < 2 || slices.ContainsFunc(ws, func(w string) bool { return prepositions[w] }) {
 		return Match{}, false
 	}
 	return Default().lexiconMatch(phrase, false)
@@ -185,8 +186,8 @@ func (l *Library) lexiconMatch(phrase string, noun bool) (Match, bool) {
 		return Match{}, false
 	}
 	fs := forms(strings.Join(ws, " "))
-	if len(ws) > 1 {
-		fs = append(fs, strings.Join(ws, "")) // "cell phone": WordNet's "cellphone"
+	if len(ws) > 1 && !slices.ContainsFunc(ws, func(w string) bool { return len(w) < 3 || prepositions[w] }) {
+		fs = append(fs, strings.Join(ws, "")) // "cell phone": WordNet's "cellphone" (never "pin to": a pinto)
 	}
 	for _, f := range fs {
 		s, ok := Lexicon(f)

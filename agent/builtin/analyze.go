@@ -235,7 +235,7 @@ func analyze(prompt string) *brief {
 
 	for i, tok := range tokens {
 		if a, ok := aspectWords[tok]; ok && b.Aspect == "" {
-			if tok != "square" || (i+1 < len(tokens) && squareAspectNext[tokens[i+1]]) {
+			if tok != "square" || i == 0 || (i+1 < len(tokens) && squareAspectNext[tokens[i+1]]) {
 				b.Aspect = a
 			}
 		}
@@ -259,14 +259,26 @@ func isNumber(s string) bool {
 	return err == nil
 }
 
+// ordinalNextRE: a noun right after "a second" makes it an ordinal ("a second pin").
+var ordinalNextRE = regexp.MustCompile(`^\s+[a-z]{3,}`)
+
 func parseDuration(low string) float64 {
-	for _, m := range durationRE.FindAllStringSubmatch(low, -1) {
+	for _, loc := range durationRE.FindAllStringSubmatchIndex(low, -1) {
+		m := make([]string, 4)
+		for k := 1; k < 4; k++ {
+			if loc[2*k] >= 0 {
+				m[k] = low[loc[2*k]:loc[2*k+1]]
+			}
+		}
 		unit := m[3]
 		v, err := strconv.ParseFloat(m[1], 64)
 		if m[1] == "" {
 			w, ok := numberWords[m[2]]
 			if !ok || unit == "s" {
 				continue
+			}
+			if (unit == "second" || unit == "minute") && ordinalNextRE.MatchString(low[loc[1]:]) {
+				continue // "a second pin lands": the ordinal, not a length of time
 			}
 			v, err = w, nil
 		}

@@ -1326,6 +1326,8 @@ func (g *genreFill) valueElem(v string, x, y, size float64, color string) *scene
 		Color: color, From: 0, To: num, Prefix: m[1], Suffix: m[3]})
 }
 
+var capListRE = regexp.MustCompile(`[A-Z][\w'’]*(?: [\w'’]+){0,3}(?:,\s*(?:and\s+)?[A-Z][\w'’]*(?: [\w'’]+){0,3}){2,}`)
+
 // stepItems reads numbered steps ("1 Browse online, 2 Meet and greet"), else the list
 // after a colon, else the quotes.
 func (g *genreFill) stepItems() []string {
@@ -1346,6 +1348,19 @@ func (g *genreFill) stepItems() []string {
 	}
 	if len(out) >= 2 {
 		return out
+	}
+	// A run of three or more short capitalised items ("— Sign up, Verify email, Connect
+	// bank, Start saving —"), wherever it stands.
+	if m := capListRE.FindString(g.prompt); m != "" {
+		out = nil
+		for _, p := range regexp.MustCompile(`,\s*(?:and\s+)?|\s+and\s+`).Split(m, -1) {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+		if len(out) >= 3 {
+			return out
+		}
 	}
 	if _, list, ok := strings.Cut(g.prompt, ":"); ok {
 		out = nil
@@ -1471,8 +1486,15 @@ func (g *genreFill) beforeAfter() {
 func (g *genreFill) mapPin() {
 	label := g.quote("")
 	if label == "" {
-		label = g.name("Our place")
+		label = g.name("")
 	}
+	if label == "" {
+		// "a pin dropping onto Tokyo": the place is the capitalised name after it.
+		if m := regexp.MustCompile(`\b(?:onto|on|in|at|over|to|near)\s+([A-Z][\p{L}'’-]+(?:\s[A-Z][\p{L}'’-]+)?)`).FindStringSubmatch(g.prompt); m != nil {
+			label = m[1]
+		}
+	}
+	label = orDefault(label, "Our place")
 	var mapEl *scene.Element
 	if !regexp.MustCompile(`\bcity\b|\bstreets?\b|\btown\b|\bneighbou?rhood\b`).MatchString(g.low) {
 		mapEl = g.drawing("world map", 0, 0.05, 0.42)
