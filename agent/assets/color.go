@@ -288,12 +288,7 @@ func (a *Asset) Tint(want string) (map[string]string, bool) {
 		// hue and takes the asked lightness, its shading kept below or above it.
 		return neutral(areas, vivid, ws, wl)
 	}
-	main, mainA := "", 0.0
-	for c, ar := range areas {
-		if vivid(c) && (ar > mainA || ar == mainA && c < main) {
-			main, mainA = c, ar
-		}
-	}
+	main, mainA := largest(areas, vivid)
 	if main == "" {
 		return nil, false
 	}
@@ -318,16 +313,23 @@ func (a *Asset) Tint(want string) (map[string]string, bool) {
 	return out, true
 }
 
+// largest is the colour covering most of the drawing among those keep accepts, with its
+// area ("" when none); ties go to the smaller hex, so the choice never varies.
+func largest(areas map[string]float64, keep func(string) bool) (string, float64) {
+	best, bestA := "", 0.0
+	for c, ar := range areas {
+		if keep(c) && (ar > bestA || ar == bestA && c < best) {
+			best, bestA = c, ar
+		}
+	}
+	return best, bestA
+}
+
 // neutral paints the main coloured part of a drawing black, white or grey, keeping
 // each fill's distance in lightness from the part's own, so its shading still reads.
 // False for a drawing without a coloured part (a white cloud asked white).
 func neutral(areas map[string]float64, vivid func(string) bool, ws, wl float64) (map[string]string, bool) {
-	main, mainA := "", 0.0
-	for c, ar := range areas {
-		if vivid(c) && (ar > mainA || ar == mainA && c < main) {
-			main, mainA = c, ar
-		}
-	}
+	main, _ := largest(areas, vivid)
 	if main == "" {
 		return nil, false
 	}

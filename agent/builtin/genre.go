@@ -278,6 +278,15 @@ func fit(s string, width, size float64) float64 {
 	return round3(math.Max(size*0.45, math.Min(size, width/(0.55*n))))
 }
 
+// rest takes every quote not yet placed, in order.
+func (g *genreFill) rest() []string {
+	var out []string
+	for q := g.quote(""); q != ""; q = g.quote("") {
+		out = append(out, q)
+	}
+	return out
+}
+
 // longestQuote takes the longest quote not yet placed: of "the 'Nimbus 2' headphones,
 // quote 'Best noise cancelling…'" the review is the long one, the name the short.
 func (g *genreFill) longestQuote() string {
@@ -958,14 +967,7 @@ func (g *genreFill) badgeCounter() {
 }
 
 func (g *genreFill) chat() {
-	var msgs []string
-	for {
-		q := g.quote("")
-		if q == "" {
-			break
-		}
-		msgs = append(msgs, q)
-	}
+	msgs := g.rest()
 	if len(msgs) == 0 {
 		msgs = []string{"Hey!", "Hi there 👋"}
 	}
@@ -1338,14 +1340,7 @@ func (g *genreFill) stepItems() []string {
 	if len(out) >= 2 {
 		return out
 	}
-	out = nil
-	for {
-		q := g.quote("")
-		if q == "" {
-			break
-		}
-		out = append(out, q)
-	}
+	out = g.rest()
 	if len(out) >= 2 {
 		return out
 	}
@@ -1852,14 +1847,7 @@ func (g *genreFill) productShowcase() {
 	price := moneyRE.FindString(g.prompt)
 	g.consume(price)
 	name := ""
-	var quotes []string
-	for {
-		q := g.quote("")
-		if q == "" {
-			break
-		}
-		quotes = append(quotes, q)
-	}
+	quotes := g.rest()
 	// The shortest quote names the product; the longest is its tagline.
 	tagline := ""
 	for _, q := range quotes {
