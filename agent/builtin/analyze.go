@@ -53,6 +53,8 @@ type beat struct {
 	// From and To are the two ends of a path the clause names ("flies from the left
 	// building to the right one"), by subject; -1 when none.
 	From, To int
+	// Between: an actor set between two things ("a cat between two potted plants").
+	Between []between
 	// Rels bind each place to the actor its preposition follows ("a cat under a
 	// table, … a lamp on the table": the cat under it, the lamp on it).
 	Rels []relation
@@ -68,6 +70,9 @@ type beat struct {
 	Alternate bool
 	Saying    bool
 }
+
+// between is an actor between the copies of A (B < 0), or between A and B.
+type between struct{ Actor, A, B int }
 
 // relation is one actor placed by a preposition at a place, by subject index.
 type relation struct {
@@ -763,6 +768,7 @@ func (b *brief) readBeats(low string) {
 			continue
 		}
 		b.readPlaces(&bt)
+		b.readBetween(&bt)
 		b.readPath(&bt)
 		if len(beats) > 0 {
 			b.carryActor(&bt, &beats[len(beats)-1])

@@ -180,6 +180,7 @@ func (c *composer) setup(title string) {
 	c.arrangeAssets()
 	c.nestInPlaces()
 	c.topInPlaces()
+	c.placeBetween()
 	c.placePaths()
 	for i, e := range c.subjects {
 		if c.travelsAcross(i) {
@@ -440,6 +441,44 @@ func (c *composer) travelsAcross(i int) bool {
 		}
 	}
 	return false
+}
+
+// placeBetween sets an actor midway between the two things it is between — two copies
+// of one drawing or two drawings — spreading them apart to leave it room.
+func (c *composer) placeBetween() {
+	for _, bt := range c.b.Beats {
+		for _, bw := range bt.Between {
+			actor := c.elementOf(bw.Actor)
+			if actor == nil {
+				continue
+			}
+			var sides []*scene.Element
+			if bw.B >= 0 {
+				sides = []*scene.Element{c.elementOf(bw.A), c.elementOf(bw.B)}
+			} else if a := c.elementOf(bw.A); a != nil {
+				sides = []*scene.Element{a}
+				for _, e := range c.d.Elements {
+					if strings.HasPrefix(e.ID, a.ID+"-") && e.Asset == a.Asset {
+						sides = append(sides, e)
+					}
+				}
+			}
+			if len(sides) < 2 || sides[0] == nil || sides[1] == nil {
+				continue
+			}
+			// The pair at either side, the actor in the middle, all on one line.
+			y := actor.Y
+			gap := math.Max(0.42, c.xUnits(actor.Size+sides[0].Size)*1.1)
+			sides[0].X, sides[0].Y = round3(-gap), round3(y)
+			sides[1].X, sides[1].Y = round3(gap), round3(y)
+			actor.X = 0
+			for _, e := range append(sides[:2], actor) {
+				if k := c.indexOf(e); k >= 0 {
+					c.homes[k] = pose{e.X, e.Y}
+				}
+			}
+		}
+	}
 }
 
 // placePaths lays out "from A to B": A at the left end of the path, B at the right, on

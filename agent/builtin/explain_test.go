@@ -41,6 +41,21 @@ func TestExplain(t *testing.T) {
 				t.Errorf("placed %+v, want the house at the left end, the school at the right, the plane setting off from the house", ex.Placed)
 			}
 		}},
+		{"A cat sits between two potted plants", func(t *testing.T, ex *builtin.Explanation) {
+			var cat float64
+			var plants []float64
+			for _, p := range ex.Placed {
+				switch {
+				case strings.HasPrefix(p.ID, "cat"):
+					cat = p.X
+				case strings.HasPrefix(p.ID, "potted-plants"):
+					plants = append(plants, p.X)
+				}
+			}
+			if len(plants) != 2 || !(plants[0] < cat && cat < plants[1] || plants[1] < cat && cat < plants[0]) {
+				t.Errorf("cat at %.2f, plants at %v: want the cat between them", cat, plants)
+			}
+		}},
 		{"A dog runs from the left to the right chasing a red frisbee", func(t *testing.T, ex *builtin.Explanation) {
 			if s := subjectOf(t, ex, "dog"); s.Color != "" {
 				t.Errorf("dog %+v took the frisbee's red", s)

@@ -194,6 +194,41 @@ func (b *brief) readPath(bt *beat) {
 	bt.Across = true
 }
 
+// betweenRE: "between two potted plants", "between the tree and the house".
+var betweenRE = regexp.MustCompile(`\bbetween\s+(?:(?:a|an|the|two|its|his|her)\s+)?(?:[a-z-]+\s+){0,2}$`)
+
+// readBetween binds "X between Y(s)": the actor is the noun before "between", the places
+// the plural after it (two of it) or the two nouns joined by "and".
+func (b *brief) readBetween(bt *beat) {
+	for _, si := range bt.Subjects {
+		at := nounAt(bt.Text, b.Subjects[si].Noun)
+		if at < 0 || !betweenRE.MatchString(bt.Text[:at]) {
+			continue
+		}
+		actor, actorAt := -1, -1
+		for _, o := range bt.Subjects {
+			if oa := nounAt(bt.Text, b.Subjects[o].Noun); o != si && oa >= 0 && oa < at && oa > actorAt {
+				actor, actorAt = o, oa
+			}
+		}
+		if actor < 0 {
+			continue
+		}
+		second := -1
+		for _, o := range bt.Subjects {
+			oa := nounAt(bt.Text, b.Subjects[o].Noun)
+			if o != si && o != actor && oa > at && regexp.MustCompile(`^\s+and\s+(?:(?:a|an|the)\s+)?(?:[a-z-]+\s+){0,2}$`).MatchString(bt.Text[at+len(b.Subjects[si].Noun):oa]) {
+				second = o
+			}
+		}
+		bt.Between = append(bt.Between, between{Actor: actor, A: si, B: second})
+		bt.Places = appendInt(bt.Places, si)
+		if second >= 0 {
+			bt.Places = appendInt(bt.Places, second)
+		}
+	}
+}
+
 // carryActor gives a clause that acts but names no actor of its own the previous
 // clause's actor: in "a leaf turns red, then detaches and drifts down onto a pond" the
 // leaf drifts, and the pond, named only as where, stays put.
