@@ -35,7 +35,10 @@ type genreRow struct {
 	// Shows are what the example's video must show: words and numbers as they read on
 	// screen, "from→to" for a number that counts (the table test checks them).
 	Shows []string
-	build func(g *genreFill)
+	// Backdrop: a layout of words alone gets two soft shapes circling behind it, so its
+	// holds are never a still frame.
+	Backdrop bool
+	build    func(g *genreFill)
 }
 
 // The cue word classes, one home each.
@@ -82,7 +85,7 @@ var genres = []genreRow{
 		Example: `A 5-star review card: "The best ramen I have had in years" by Kenji S., stars filling one by one`,
 		Shows:   []string{"The best ramen I have had in years", "Kenji S.", "5 / 5"}},
 	{Name: "testimonial quote", Cues: regexp.MustCompile(`\btestimonials?\b|\bquote (?:card|animation)\b|\bcustomer (?:quote|says)\b|\bquotation marks\b`),
-		Slots: []string{"quote", "person", "role", "logo placeholder"}, build: (*genreFill).testimonial,
+		Slots: []string{"quote", "person", "role", "logo placeholder"}, Backdrop: true, build: (*genreFill).testimonial,
 		Example: `Testimonial: "Koda saved our team ten hours a week." — Priya Nair, Head of Growth at Lumen`,
 		Shows:   []string{"Koda saved our team ten hours a week.", "Priya Nair, Head of Growth at Lumen"}},
 	{Name: "phone notification", Cues: regexp.MustCompile(`\bnotifications?\b|\block ?screen\b|\bpush (?:alert|message)\b|\btext message\b|\bnew message from\b|\bsms\b`),
@@ -140,7 +143,7 @@ var genres = []genreRow{
 		Example: `A calendar page flips to October 12 with the words "Launch day"`,
 		Shows:   []string{"OCT", "12", "Launch day"}},
 	{Name: "loading progress", Cues: regexp.MustCompile(`\bloading (?:bar|screen)\b|\bprogress bar\b|\buploading\b|\binstalling\b|\bloading\b.*\d+\s?%|\b0\s*(?:%|percent)?\s*to\s*100\b`),
-		Slots: []string{"percent", "label", "done colour", "done check"}, build: (*genreFill).loading,
+		Slots: []string{"percent", "label", "done colour", "done check"}, Backdrop: true, build: (*genreFill).loading,
 		Example: `A progress bar fills from 0 to 100% while "Uploading" shows above it, then turns green with a check`,
 		Shows:   []string{"Uploading", "0→100%"}},
 	{Name: "product showcase", Cues: regexp.MustCompile(`\bproduct\b.*\bteaser\b|\bteaser\b.*\bproduct\b|\bproduct (?:reveal|showcase|shot|spot|video|launch)\b|\bunboxing\b|\bintroducing (?:our|the|a) new\b|\b(?:launch|reveal|teaser) (?:of|for) (?:our|the) new\b`),
@@ -148,11 +151,11 @@ var genres = []genreRow{
 		Example: `Product teaser for our new wireless speaker 'Boom Mini': it rises into view on a teal glow, then the tagline 'Big sound, small box' and the price $49`,
 		Shows:   []string{"Boom Mini", "Big sound, small box", "$49"}},
 	{Name: "chapter title", Cues: regexp.MustCompile(`\bchapter\b|\bepisode\b|\bpart (?:one|two|three|\d)\b|\bact (?:one|two|three|i+)\b`),
-		Slots: []string{"chapter", "title", "backdrop"}, build: (*genreFill).chapterTitle,
+		Slots: []string{"chapter", "title", "backdrop"}, Backdrop: true, build: (*genreFill).chapterTitle,
 		Example: `Chapter title: "Chapter Two — Into the Woods" over a dark background`,
 		Shows:   []string{"CHAPTER TWO", "Into the Woods"}},
 	{Name: "title card", Cues: regexp.MustCompile(`\btitle (?:card|screen|sequence)\b|\bopening titles?\b|\bintro title\b|\btitle slide\b`),
-		Slots: []string{"title", "subtitle"}, build: (*genreFill).titleCard,
+		Slots: []string{"title", "subtitle"}, Backdrop: true, build: (*genreFill).titleCard,
 		Example: `A title card that reads "The Quiet Coast" with the subtitle "A film by Ana Ruiz"`,
 		Shows:   []string{"The Quiet Coast", "A film by Ana Ruiz"}},
 }
@@ -224,6 +227,9 @@ func (c *composer) layGenre(row *genreRow) *genreFill {
 	if len(finale) > 0 {
 		// The layout plays out first and steps back; the last words take the stage.
 		g.out = math.Max(g.in+1.5, g.end*0.68)
+	}
+	if row.Backdrop {
+		g.backdrop()
 	}
 	row.build(g)
 	g.nest()
@@ -546,6 +552,23 @@ func (g *genreFill) acts(i int) bool {
 		}
 	}
 	return false
+}
+
+// backdrop adds two large soft discs in opposite corners that swell in and circle
+// slowly behind a layout of words.
+func (g *genreFill) backdrop() {
+	cols := append(append([]string(nil), g.b.Colors...), defaultSubjectColors[g.c.bd.Base]...)
+	for i, pos := range []pose{{-0.72, -0.55}, {0.72, 0.55}} {
+		e := g.add(&scene.Element{ID: fmt.Sprintf("accent-%d", i+1), Type: scene.TypeCircle, Label: "accent",
+			X: pos.X, Y: pos.Y, Size: 0.34, Color: cols[i%len(cols)], Depth: 0.6})
+		tr := trackOf(e)
+		key(tr, "opacity", 0, 0, "")
+		key(tr, "opacity", g.in, 0.2, "easeOutCubic")
+		key(tr, "scale", 0, 0.4, "")
+		key(tr, "scale", g.in, 1, "easeOutCubic")
+		dir := 1.0 - 2*float64(i)
+		g.c.motion(e, scene.Motion{Type: scene.MotionOrbit, Start: 0, End: g.end, Amp: 0.07 * dir, Count: math.Max(1, g.end/3)})
+	}
 }
 
 // ---- layouts ------------------------------------------------------------------------
