@@ -1775,15 +1775,6 @@ func (g *genreFill) titleCard() {
 	g.behind()
 }
 
-// explainGenre says which layout a prompt gets and what fills it, for the plan.
-func explainGenre(prompt string) string {
-	row := detectGenre(prompt)
-	if row == nil {
-		return ""
-	}
-	return fmt.Sprintf("%s layout (slots: %s)", row.Name, strings.Join(row.Slots, ", "))
-}
-
 // hueFamily names a colour's hue family ("red" for crimson, scarlet or #dc2626), or
 // "grey" for colours without much hue.
 func hueFamily(hex string) string {
