@@ -66,8 +66,6 @@ func label(e *scene.Element) string {
 	return fmt.Sprintf("the %s", orDefault(e.Label, e.Type))
 }
 
-// shift moves an element by (dx, dy) frame units at every time: its position track
-// when it has one (the track decides where it is), else its resting position.
 // shiftAll moves e and what is in or on it (Element.In, at any depth): a name moves
 // with its bar, a fish with its bowl.
 func shiftAll(d *scene.Description, e *scene.Element, dx, dy float64) {
@@ -88,6 +86,8 @@ func shiftAll(d *scene.Description, e *scene.Element, dx, dy float64) {
 	walk(e)
 }
 
+// shift moves an element by (dx, dy) frame units at every time: its position track
+// when it has one (the track decides where it is), else its resting position.
 func shift(e *scene.Element, dx, dy float64) {
 	round := func(v float64) float64 { return math.Round(v*1000) / 1000 }
 	move := func(name string, base *float64, dv float64) {
