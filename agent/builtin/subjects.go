@@ -224,7 +224,7 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 			continue
 		}
 		tok := tokens[i]
-		if isColorTok(tok) && colorNoun(tokens, i) {
+		if isColorTok(tok) && standsAsNoun(tokens, i) {
 			// "an orange", "a lime and a lemon": a colour word standing alone after an
 			// article names the thing of that colour, when the library draws one.
 			// Not a heart, a disc or a square of that colour: those depict the colour.
@@ -273,7 +273,7 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 			}
 		}
 		m, hit := lib.Find(tok)
-		if (!hit || m.Substituted || m.Score < 75) && colorNoun(tokens, i) {
+		if (!hit || m.Substituted || m.Score < 75) && standsAsNoun(tokens, i) {
 			// "a remote", "the lower": a word used mostly otherwise is a noun here.
 			if n, ok := assets.NounSense(tok); ok {
 				m, hit = n, true
@@ -301,7 +301,7 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 
 // colorNoun: the colour word at i is a noun, an article before it and no noun after it
 // ("an orange and a clock", "the lime."), not an adjective ("an orange ball").
-func colorNoun(tokens []string, i int) bool {
+func standsAsNoun(tokens []string, i int) bool {
 	if i == 0 || (tokens[i-1] != "a" && tokens[i-1] != "an" && tokens[i-1] != "the") {
 		return false
 	}
