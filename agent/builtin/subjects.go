@@ -299,8 +299,9 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 	return spans, notes
 }
 
-// colorNoun: the colour word at i is a noun, an article before it and no noun after it
-// ("an orange and a clock", "the lime."), not an adjective ("an orange ball").
+// standsAsNoun: the word at i is a noun here, an article before it and a function word
+// or the end after it ("an orange and a clock", "a remote."), not an adjective ("an
+// orange ball", "a lower third").
 func standsAsNoun(tokens []string, i int) bool {
 	if i == 0 || (tokens[i-1] != "a" && tokens[i-1] != "an" && tokens[i-1] != "the") {
 		return false
