@@ -68,6 +68,8 @@ type ExplainedPlace struct {
 	X    float64 `json:"x"`
 	Y    float64 `json:"y"`
 	In   string  `json:"in,omitempty"`
+	// Color is what the element is painted: a drawing's tint, a shape's colour.
+	Color string `json:"color,omitempty"`
 }
 
 // Explain reads a prompt as the agent does and lays its first frame out, without a
@@ -140,7 +142,8 @@ func Explain(prompt string) *Explanation {
 		case e.Text != "":
 			what = e.Text
 		}
-		ex.Placed = append(ex.Placed, ExplainedPlace{ID: e.ID, Type: e.Type, What: what, X: round3(e.X), Y: round3(e.Y), In: e.In})
+		ex.Placed = append(ex.Placed, ExplainedPlace{ID: e.ID, Type: e.Type, What: what, X: round3(e.X), Y: round3(e.Y), In: e.In,
+			Color: orDefault(e.Tint, e.Color)})
 	}
 	return ex
 }

@@ -41,6 +41,17 @@ func TestExplain(t *testing.T) {
 				t.Errorf("placed %+v, want the house at the left end, the school at the right, the plane setting off from the house", ex.Placed)
 			}
 		}},
+		{"Five colourful balloons float up", func(t *testing.T, ex *builtin.Explanation) {
+			colors := map[string]bool{}
+			for _, p := range ex.Placed {
+				if strings.HasPrefix(p.ID, "colourful-balloons") && p.Color != "" {
+					colors[p.Color] = true
+				}
+			}
+			if len(colors) < 4 {
+				t.Errorf("placed %+v, want five balloons in several colours", ex.Placed)
+			}
+		}},
 		{"A cat sits between two potted plants", func(t *testing.T, ex *builtin.Explanation) {
 			var cat float64
 			var plants []float64

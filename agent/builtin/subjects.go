@@ -523,6 +523,24 @@ func (b *brief) stillScenery() {
 	}
 }
 
+// manyColoursRE: copies asked in several colours.
+var manyColoursRE = regexp.MustCompile(`(?i)\b(?:colou?rful|multi-?colou?red|rainbow|assorted|different colou?rs|all colou?rs)\b`)
+
+// paintEach paints each copy another bright colour its drawing can take.
+func (c *composer) paintEach(group []*scene.Element) {
+	cols := []string{"#e53935", "#fdd835", "#1e88e5", "#43a047", "#8e24aa", "#fb8c00", "#ec407a", "#00897b"}
+	for k, g := range group {
+		a, ok := assets.Default().Get(g.Asset)
+		if !ok {
+			continue
+		}
+		col := cols[k%len(cols)]
+		if _, ok := a.Tint(col); ok {
+			g.Tint = col
+		}
+	}
+}
+
 // stackedRE: copies of a thing piled up rather than side by side.
 var stackedRE = regexp.MustCompile(`\b(?:stack(?:ed|s|ing)?|pil(?:e|ed|es|ing)(?: up)?|on top of (?:each other|one another)|tower of)\b`)
 
@@ -596,6 +614,10 @@ func (c *composer) arrangeAssets() {
 			g.X = round3(home.X + width*(float64(k)/float64(m-1)-0.5))
 			g.Y = round3(home.Y + 0.1*float64(k%2) - 0.05)
 			c.homes[c.indexOf(g)] = pose{g.X, g.Y}
+		}
+		if manyColoursRE.MatchString(s.Noun) || manyColoursRE.MatchString(c.b.Prompt) && s.Color == "" {
+			// "five colourful balloons": each in its own colour of the palette.
+			c.paintEach(group)
 		}
 	}
 	// Scenery is drawn first, behind the actors.
