@@ -143,7 +143,7 @@ var genres = []genreRow{
 		Example: `A calendar page flips to October 12 with the words "Launch day"`,
 		Shows:   []string{"OCT", "12", "Launch day"}},
 	{Name: "loading progress", Cues: regexp.MustCompile(`\bloading (?:bar|screen)\b|\bprogress bar\b|\buploading\b|\binstalling\b|\bloading\b.*\d+\s?%|\b0\s*(?:%|percent)?\s*to\s*100\b`),
-		Slots: []string{"percent", "label", "done colour", "done check"}, Backdrop: true, build: (*genreFill).loading,
+		Slots: []string{"percent", "label", "done colour", "done check"}, build: (*genreFill).loading,
 		Example: `A progress bar fills from 0 to 100% while "Uploading" shows above it, then turns green with a check`,
 		Shows:   []string{"Uploading", "0→100%"}},
 	{Name: "product showcase", Cues: regexp.MustCompile(`\bproduct\b.*\bteaser\b|\bteaser\b.*\bproduct\b|\bproduct (?:reveal|showcase|shot|spot|video|launch)\b|\bunboxing\b|\bintroducing (?:our|the|a) new\b|\b(?:launch|reveal|teaser) (?:of|for) (?:our|the) new\b`),
@@ -1691,7 +1691,8 @@ func (g *genreFill) loading() {
 	}
 	bar := g.add(&scene.Element{ID: g.id("progress"), Type: scene.TypeProgress, X: 0, Y: 0.08, Size: 0.1, Aspect: 3.5, Color: color, To: to,
 		TextColor: g.ink})
-	a0, a1 := g.in, g.out-0.5
+	// The bar starts filling as it arrives: a loading screen is never still.
+	a0, a1 := g.t+0.4, g.out-0.5
 	g.enter(bar, "fade", g.t, 0.6)
 	g.progress(bar, a0, a1, false)
 	parts := []*scene.Element{bar}
