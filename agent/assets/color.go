@@ -283,10 +283,13 @@ func (a *Asset) Tint(want string) (map[string]string, bool) {
 		}
 	}
 	vivid := func(c string) bool { _, s, l := hsl(c); return s >= 0.3 && l > 0.12 && l < 0.9 }
-	if ws < 0.3 || wl < 0.12 || wl > 0.9 {
+	if ws < 0.12 || wl < 0.12 || wl > 0.9 {
 		// Black, white or grey ("a black cat", "a white car"): the main part loses its
 		// hue and takes the asked lightness, its shading kept below or above it.
 		return neutral(areas, vivid, ws, wl)
+	}
+	if ws < 0.3 {
+		return nil, false // a muted colour (brown, beige): the drawing keeps its own paint
 	}
 	main, mainA := largest(areas, vivid)
 	if main == "" {
