@@ -441,6 +441,10 @@ func (g *genreFill) drawing(phrase string, x, y, size float64) *scene.Element {
 		X: round3(x), Y: round3(y), Size: round3(size)})
 }
 
+// entryFrom is where a sliding entrance starts, by the side it comes from (frame units
+// off the element's place).
+var entryFrom = map[string]pose{"left": {-0.35, 0}, "right": {0.35, 0}, "down": {0, -0.3}, "up": {0, 0.3}}
+
 // enter animates e in from t for dur seconds: "fade", "left" (slides in from the left),
 // "right", "down" (drops from above), "up" (rises from below) or "pop" (scales up).
 func (g *genreFill) enter(e *scene.Element, how string, t, dur float64) {
@@ -449,21 +453,9 @@ func (g *genreFill) enter(e *scene.Element, how string, t, dur float64) {
 	key(tr, "opacity", 0, 0, "")
 	key(tr, "opacity", t, 0, "")
 	key(tr, "opacity", t+dur*0.6, 1, "easeOutCubic")
-	switch how {
-	case "left", "right", "down", "up":
-		m := scene.Motion{Type: scene.MotionSlide, Start: t, End: t + dur, Ease: ease}
-		switch how {
-		case "left":
-			m.FromX = -0.35
-		case "right":
-			m.FromX = 0.35
-		case "down":
-			m.FromY = -0.3
-		case "up":
-			m.FromY = 0.3
-		}
-		g.c.motion(e, m)
-	case "pop":
+	if off, ok := entryFrom[how]; ok {
+		g.c.motion(e, scene.Motion{Type: scene.MotionSlide, Start: t, End: t + dur, Ease: ease, FromX: off.X, FromY: off.Y})
+	} else if how == "pop" {
 		key(tr, "scale", 0, 0.3, "")
 		key(tr, "scale", t, 0.3, "")
 		key(tr, "scale", t+dur, 1, "easeOutBack")
