@@ -767,398 +767,468 @@ func (c *composer) recolors(e *scene.Element) []string {
 	return cols
 }
 
-// actMotion plays verb a on subject i during [a0, a1] as a motion program. It reports
-// whether it handled the verb; verbs it leaves fall through to the composer's defaults.
+// play is one verb played on one subject during [a0, a1], with what its beat says: what a
+// motion rule reads.
+type play struct {
+	e       *scene.Element
+	i       int
+	verb    string
+	across  bool
+	a0, a1  float64
+	d       float64
+	bt      *beat
+	count   int
+	clause  string
+	low     string
+	recolor bool
+}
+
+// actMotion plays verb a on subject i during [a0, a1] by its row in motionRules. It
+// reports whether the row handled the verb; verbs it leaves fall through to the
+// composer's defaults (act).
 func (c *composer) actMotion(e *scene.Element, i int, a string, across bool, a0, a1 float64) bool {
-	bt := c.beatOf()
-	count := 0
-	clause := ""
-	if bt != nil {
-		count, clause = bt.Count, bt.Text
+	r, ok := motionByVerb[a]
+	if !ok {
+		return false
 	}
-	d := a1 - a0
-	low := strings.ToLower(c.b.Prompt)
-	recolor := containsStr(c.b.Actions, "recolor") || dvdRE.MatchString(low)
-	switch a {
-	case "recolor":
-		// Played by the bounce or ricochet it belongs to.
-		return len(c.beatsWith(i, "bounce")) > 0
-	case "bounce":
-		if dvdRE.MatchString(low) || (edgeRE.MatchString(clause) && !strings.Contains(clause, "ground")) {
-			// Around the screen off its edges: the DVD logo, to the end of the video.
-			m := scene.Motion{Type: scene.MotionRicochet, Start: a0, End: c.bd.Total, VX: 0.55, VY: 0.42}
-			if recolor {
-				m.Colors = c.recolors(e)
-			}
-			c.motion(e, m)
-			return true
-		}
-		if count == 0 && !recolor {
-			return false
-		}
-		sq := map[koda.Style]float64{koda.StylePlayful: 1, koda.StyleSmooth: 0.6, koda.StyleCinematic: 0.7}[c.bd.Base]
-		n := float64(count)
-		if n == 0 {
-			n = math.Max(2, math.Min(6, math.Round(d/0.8)))
-		}
-		// Hops from the ground, n landings, the last with time to settle.
-		m := scene.Motion{Type: scene.MotionBounce, Start: a0, End: a0 + d*0.8, Amp: 0.65, Count: n, Decay: 0.72, Squash: sq}
+	p := play{e: e, i: i, verb: a, across: across, a0: a0, a1: a1, d: a1 - a0, low: strings.ToLower(c.b.Prompt)}
+	if p.bt = c.beatOf(); p.bt != nil {
+		p.count, p.clause = p.bt.Count, p.bt.Text
+	}
+	p.recolor = containsStr(c.b.Actions, "recolor") || dvdRE.MatchString(p.low)
+	return r.play(c, p)
+}
+
+func motionRecolor(c *composer, p play) bool {
+	i := p.i
+	// Played by the bounce or ricochet it belongs to.
+	return len(c.beatsWith(i, "bounce")) > 0
+}
+
+func motionBounce(c *composer, p play) bool {
+	e, across, a0, d, count, clause, low, recolor := p.e, p.across, p.a0, p.d, p.count, p.clause, p.low, p.recolor
+	if dvdRE.MatchString(low) || (edgeRE.MatchString(clause) && !strings.Contains(clause, "ground")) {
+		// Around the screen off its edges: the DVD logo, to the end of the video.
+		m := scene.Motion{Type: scene.MotionRicochet, Start: a0, End: c.bd.Total, VX: 0.55, VY: 0.42}
 		if recolor {
 			m.Colors = c.recolors(e)
 		}
 		c.motion(e, m)
-		if across {
-			c.emove(e, "x", a0, a0+d*0.8, 0.55, "linear")
+		return true
+	}
+	if count == 0 && !recolor {
+		return false
+	}
+	sq := map[koda.Style]float64{koda.StylePlayful: 1, koda.StyleSmooth: 0.6, koda.StyleCinematic: 0.7}[c.bd.Base]
+	n := float64(count)
+	if n == 0 {
+		n = math.Max(2, math.Min(6, math.Round(d/0.8)))
+	}
+	// Hops from the ground, n landings, the last with time to settle.
+	m := scene.Motion{Type: scene.MotionBounce, Start: a0, End: a0 + d*0.8, Amp: 0.65, Count: n, Decay: 0.72, Squash: sq}
+	if recolor {
+		m.Colors = c.recolors(e)
+	}
+	c.motion(e, m)
+	if across {
+		c.emove(e, "x", a0, a0+d*0.8, 0.55, "linear")
+	}
+	return true
+}
+
+func motionSlide(c *composer, p play) bool {
+	e, i, across, a0, a1, d, bt, clause := p.e, p.i, p.across, p.a0, p.a1, p.d, p.bt, p.clause
+	if bt != nil && !(bt.Travel || bt.Enter || across) && movable(e) && slideInRE.MatchString(clause) && containsInt(bt.Subjects, c.index[i]) {
+		c.slideIn(e, clause, a0, a1)
+		return true
+	}
+	if bt == nil || !(bt.Travel || bt.Enter || across) || e.Type == scene.TypeParticles || e.Type == scene.TypeWave || bt.Alternate {
+		return false
+	}
+	c.travel(e, bt, clause, a0, a0+d*0.85)
+	return true
+}
+
+func motionRise(c *composer, p play) bool {
+	e, a0, d, bt, clause := p.e, p.a0, p.d, p.bt, p.clause
+	if src := c.placeElement(bt, e); src != nil && e.Type == scene.TypeAsset && strings.Contains(clause, "from") {
+		// "music notes rise from a speaker": the drawings come out of it and float up,
+		// fading, one after another (an emitter, like steam from a cup).
+		k := 0
+		for _, o := range c.subjects {
+			if o == e {
+				break
+			}
+			if o.Asset == e.Asset {
+				k++
+			}
+		}
+		e.X = round3(src.X + (float64(k%3)-1)*src.Size*0.5)
+		e.Y = round3(src.Y - src.Size*frameK*0.7)
+		e.In = src.ID // they come out of it: overlapping it is meant
+		delete(trackOf(e), "x")
+		delete(trackOf(e), "y")
+		e.Motions = nil
+		c.motion(e, scene.Motion{Type: scene.MotionRise, Start: a0 + float64(k)*0.45, End: c.bd.Total, Count: 3, Amp: 0.5, Period: 2.1})
+		return true
+	}
+	if !movable(e) || steamRE.MatchString(clause) || strings.Contains(clause, "bubble") {
+		return false // steam and bubbles rise from an emitter; the cup stays
+	}
+	// From below into its place: the sun over the horizon, balloons into the sky.
+	c.motion(e, scene.Motion{Type: scene.MotionSlide, Start: a0, End: a0 + d*0.8, FromY: 0.6, Ease: "easeOutCubic"})
+	return true
+}
+
+func motionFall(c *composer, p play) bool {
+	e, i, bt, clause := p.e, p.i, p.bt, p.clause
+	if src := c.placeElement(bt, e); src != nil && e.Type == scene.TypeParticles && strings.Contains(clause, "from") {
+		// "rain falling from a grey cloud": what it falls from hangs at the top of the
+		// frame, so the drops fall from under it.
+		if k := c.indexOf(src); k >= 0 && value(trackOf(src), "y", src.Y) > -0.2 {
+			src.Y = round3(-0.62 + src.Size*frameK*0.5)
+			delete(trackOf(src), "y")
+			c.homes[k].Y = src.Y
 		}
 		return true
-	case "slide":
-		if bt != nil && !(bt.Travel || bt.Enter || across) && movable(e) && slideInRE.MatchString(clause) && containsInt(bt.Subjects, c.index[i]) {
-			c.slideIn(e, clause, a0, a1)
+	}
+	if !movable(e) {
+		return false
+	}
+	if c.particlesIn(bt) || (bt != nil && !containsInt(bt.Subjects, c.index[i])) {
+		// "a snowman stands in falling snow": the snow falls, the snowman stands;
+		// "an umbrella in the rain, drops falling around it": the drops do.
+		return true
+	}
+	return false // the composer's drop from above the frame
+}
+
+func motionFly(c *composer, p play) bool {
+	e, i, across, a0, d, bt, clause := p.e, p.i, p.across, p.a0, p.d, p.bt, p.clause
+	trail := ""
+	if tm := trailRE.FindAllString(clause, -1); len(tm) > 0 {
+		trail = "solid"
+		for _, w := range tm {
+			if w == "dotted" || w == "dashed" || w == "dots" {
+				trail = "dotted"
+			}
+		}
+	}
+	up := bt != nil && bt.Up && !across
+	if !across && trail == "" && !up {
+		return false
+	}
+	x := value(trackOf(e), "x", e.X)
+	from, to := -0.68, 0.6
+	if reverseRE.MatchString(clause) {
+		from, to = 0.68, -0.6
+	}
+	m := scene.Motion{Type: scene.MotionFly, Start: a0, End: a0 + d*0.85, FromX: round3(from - x), ToX: round3(to - x),
+		Curve: "arc", Amp: 0.12, Trail: trail, Ease: "easeInOutSine"}
+	if up {
+		// Upwards from where it stands to high in the frame (the critic keeps every
+		// subject inside it); a launch starts slowly and speeds up.
+		y := value(trackOf(e), "y", e.Y)
+		top := -0.55
+		if strings.Contains(clause, "launch") {
+			m.Ease = "easeInQuad"
+		}
+		m.FromX, m.ToX, m.FromY, m.ToY, m.Amp = 0, round3(0.12), 0, round3(top-y), 0.04
+	}
+	if arcRE.MatchString(clause) {
+		m.Amp = 0.4
+	}
+	if waveRE.MatchString(clause) {
+		m.Curve, m.Amp, m.Count = "wave", 0.25, 2
+	}
+	if trail != "" {
+		m.Color = c.bd.Palette.Text
+		if tc := trailColorRE.FindStringSubmatch(clause); tc != nil {
+			if col, ok := colorOf(tc[1]); ok {
+				m.Color = col // "leaving a white trail"
+			}
+		}
+	}
+	h, ok := headings[c.b.Subjects[c.index[i]].Noun]
+	if e.Type == scene.TypeAsset {
+		h, ok = assetHeading(e)
+		ok = ok && h != 180 // a drawing facing left is mirrored to its travel, not turned upside down (faceTravel)
+	}
+	if ok || e.Type == scene.TypeRect || e.Type == scene.TypeTriangle {
+		m.Orient, m.Heading = true, h
+		if e.Type == scene.TypeIcon && e.Variant == "rocket" {
+			m.Heading = -90
+		}
+	}
+	c.motion(e, m)
+	return true
+}
+
+func motionFloat(c *composer, p play) bool {
+	e, a, a0, low := p.e, p.verb, p.a0, p.low
+	if e.Type == scene.TypeParticles || e.Type == scene.TypeWave || (a == "float" && !surfaceRE.MatchString(low)) {
+		return false
+	}
+	c.motion(e, scene.Motion{Type: scene.MotionBob, Start: a0, End: c.bd.Total, Amp: 0.035, Count: math.Max(1, math.Round((c.bd.Total-a0)/1.8)), Angle: 7})
+	return true
+}
+
+func motionOrbit(c *composer, p play) bool {
+	e, i, a0, d, bt, count, clause := p.e, p.i, p.a0, p.d, p.bt, p.count, p.clause
+	// The centre is another subject of the clause: a copy of this one ("two planets")
+	// circles with it, not around it.
+	var centre *scene.Element
+	if bt != nil {
+		for _, si := range bt.Subjects {
+			for k, s := range c.subjects {
+				if c.index[k] == si && si != c.index[i] && s.Type != scene.TypeParticles && centre == nil {
+					centre = s
+				}
+			}
+		}
+	}
+	turns := float64(count)
+	if turns == 0 {
+		turns = math.Max(1, math.Round((c.bd.Total-a0)/3.5))
+	}
+	m := scene.Motion{Type: scene.MotionOrbit, Start: a0, End: c.bd.Total, Amp: 0.3, Count: turns, Steady: true}
+	if count > 0 {
+		m.End = a0 + d*0.9
+	}
+	if centre != nil {
+		if !c.orbits(e, centre, clause) {
+			// Only one of a pair moves: the centre stays put and keeps its size.
 			return true
 		}
-		if bt == nil || !(bt.Travel || bt.Enter || across) || e.Type == scene.TypeParticles || e.Type == scene.TypeWave || bt.Alternate {
-			return false
+		m.Around = centre.ID
+		c.emove(centre, "x", a0-0.01, a0, 0, "")
+		e.Size = math.Min(e.Size, centre.Size*0.6)
+		rank, n := c.copyRank(i)
+		if noun := c.b.Subjects[c.index[i]].Noun; n == 1 && strings.HasSuffix(noun, "s") && !strings.HasSuffix(noun, "ss") {
+			// "planets orbit the sun", drawn once: a second one circles with it.
+			o := c.clone(i, e.ID+"-2")
+			om := m
+			c.ring(o, &om, 1, 2)
+			c.motion(o, om)
+			n = 2
 		}
-		c.travel(e, bt, clause, a0, a0+d*0.85)
-		return true
-	case "rise":
-		if src := c.placeElement(bt, e); src != nil && e.Type == scene.TypeAsset && strings.Contains(clause, "from") {
-			// "music notes rise from a speaker": the drawings come out of it and float up,
-			// fading, one after another (an emitter, like steam from a cup).
-			k := 0
-			for _, o := range c.subjects {
-				if o == e {
-					break
-				}
-				if o.Asset == e.Asset {
-					k++
-				}
-			}
-			e.X = round3(src.X + (float64(k%3)-1)*src.Size*0.5)
-			e.Y = round3(src.Y - src.Size*frameK*0.7)
-			e.In = src.ID // they come out of it: overlapping it is meant
-			delete(trackOf(e), "x")
-			delete(trackOf(e), "y")
-			e.Motions = nil
-			c.motion(e, scene.Motion{Type: scene.MotionRise, Start: a0 + float64(k)*0.45, End: c.bd.Total, Count: 3, Amp: 0.5, Period: 2.1})
-			return true
-		}
-		if !movable(e) || steamRE.MatchString(clause) || strings.Contains(clause, "bubble") {
-			return false // steam and bubbles rise from an emitter; the cup stays
-		}
-		// From below into its place: the sun over the horizon, balloons into the sky.
-		c.motion(e, scene.Motion{Type: scene.MotionSlide, Start: a0, End: a0 + d*0.8, FromY: 0.6, Ease: "easeOutCubic"})
-		return true
-	case "fall":
-		if src := c.placeElement(bt, e); src != nil && e.Type == scene.TypeParticles && strings.Contains(clause, "from") {
-			// "rain falling from a grey cloud": what it falls from hangs at the top of the
-			// frame, so the drops fall from under it.
-			if k := c.indexOf(src); k >= 0 && value(trackOf(src), "y", src.Y) > -0.2 {
-				src.Y = round3(-0.62 + src.Size*frameK*0.5)
-				delete(trackOf(src), "y")
-				c.homes[k].Y = src.Y
-			}
-			return true
-		}
-		if !movable(e) {
-			return false
-		}
-		if c.particlesIn(bt) || (bt != nil && !containsInt(bt.Subjects, c.index[i])) {
-			// "a snowman stands in falling snow": the snow falls, the snowman stands;
-			// "an umbrella in the rain, drops falling around it": the drops do.
-			return true
-		}
-		return false // the composer's drop from above the frame
-	case "fly":
-		trail := ""
-		if tm := trailRE.FindAllString(clause, -1); len(tm) > 0 {
-			trail = "solid"
-			for _, w := range tm {
-				if w == "dotted" || w == "dashed" || w == "dots" {
-					trail = "dotted"
-				}
-			}
-		}
-		up := bt != nil && bt.Up && !across
-		if !across && trail == "" && !up {
-			return false
-		}
-		x := value(trackOf(e), "x", e.X)
-		from, to := -0.68, 0.6
-		if reverseRE.MatchString(clause) {
-			from, to = 0.68, -0.6
-		}
-		m := scene.Motion{Type: scene.MotionFly, Start: a0, End: a0 + d*0.85, FromX: round3(from - x), ToX: round3(to - x),
-			Curve: "arc", Amp: 0.12, Trail: trail, Ease: "easeInOutSine"}
-		if up {
-			// Upwards from where it stands to high in the frame (the critic keeps every
-			// subject inside it); a launch starts slowly and speeds up.
-			y := value(trackOf(e), "y", e.Y)
-			top := -0.55
-			if strings.Contains(clause, "launch") {
-				m.Ease = "easeInQuad"
-			}
-			m.FromX, m.ToX, m.FromY, m.ToY, m.Amp = 0, round3(0.12), 0, round3(top-y), 0.04
-		}
-		if arcRE.MatchString(clause) {
-			m.Amp = 0.4
-		}
-		if waveRE.MatchString(clause) {
-			m.Curve, m.Amp, m.Count = "wave", 0.25, 2
-		}
-		if trail != "" {
-			m.Color = c.bd.Palette.Text
-			if tc := trailColorRE.FindStringSubmatch(clause); tc != nil {
-				if col, ok := colorOf(tc[1]); ok {
-					m.Color = col // "leaving a white trail"
-				}
-			}
-		}
-		h, ok := headings[c.b.Subjects[c.index[i]].Noun]
-		if e.Type == scene.TypeAsset {
-			h, ok = assetHeading(e)
-			ok = ok && h != 180 // a drawing facing left is mirrored to its travel, not turned upside down (faceTravel)
-		}
-		if ok || e.Type == scene.TypeRect || e.Type == scene.TypeTriangle {
-			m.Orient, m.Heading = true, h
-			if e.Type == scene.TypeIcon && e.Variant == "rocket" {
-				m.Heading = -90
-			}
-		}
-		c.motion(e, m)
-		return true
-	case "float", "bob":
-		if e.Type == scene.TypeParticles || e.Type == scene.TypeWave || (a == "float" && !surfaceRE.MatchString(low)) {
-			return false
-		}
-		c.motion(e, scene.Motion{Type: scene.MotionBob, Start: a0, End: c.bd.Total, Amp: 0.035, Count: math.Max(1, math.Round((c.bd.Total-a0)/1.8)), Angle: 7})
-		return true
-	case "orbit":
-		// The centre is another subject of the clause: a copy of this one ("two planets")
-		// circles with it, not around it.
-		var centre *scene.Element
-		if bt != nil {
-			for _, si := range bt.Subjects {
-				for k, s := range c.subjects {
-					if c.index[k] == si && si != c.index[i] && s.Type != scene.TypeParticles && centre == nil {
-						centre = s
-					}
-				}
-			}
-		}
-		turns := float64(count)
-		if turns == 0 {
-			turns = math.Max(1, math.Round((c.bd.Total-a0)/3.5))
-		}
-		m := scene.Motion{Type: scene.MotionOrbit, Start: a0, End: c.bd.Total, Amp: 0.3, Count: turns, Steady: true}
-		if count > 0 {
-			m.End = a0 + d*0.9
-		}
-		if centre != nil {
-			if !c.orbits(e, centre, clause) {
-				// Only one of a pair moves: the centre stays put and keeps its size.
+		c.ring(e, &m, rank, n)
+	} else {
+		m.Amp = 0.2
+	}
+	c.motion(e, m)
+	return true
+}
+
+func motionGrow(c *composer, p play) bool {
+	e, i, a0, d := p.e, p.i, p.a0, p.d
+	if !c.grows(i) {
+		return false
+	}
+	// From the small start (prepareShapes) to full size, its base staying put.
+	c.emove(e, "scale", a0, a0+d*0.8, 1, "easeOutBack")
+	c.emove(e, "y", a0, a0+d*0.8, c.homes[i].Y, "easeOutBack")
+	return true
+}
+
+func motionSweep(c *composer, p play) bool {
+	e, i, a0, d, count := p.e, p.i, p.a0, p.d, p.count
+	if e.Type == "clock" {
+		return false
+	}
+	turns := float64(max(count, 1))
+	hand := &scene.Element{ID: fmt.Sprintf("hand-%d", i+1), Type: scene.TypeRect, Label: "hand", X: e.X, Y: e.Y,
+		Size: e.Size * 0.9, Aspect: 0.07, Color: c.bd.Palette.Text,
+		Motions: []*scene.Motion{{Type: scene.MotionSweep, Start: a0, End: a0 + d*0.9, Count: turns, Ease: "easeInOutSine"}}}
+	c.d.Elements = append(c.d.Elements, hand)
+	return true
+}
+
+func motionSwing(c *composer, p play) bool {
+	e, i, a0, a1, d, count := p.e, p.i, p.a0, p.a1, p.d, p.count
+	n := float64(count)
+	if n == 0 {
+		n = math.Max(2, math.Round(d/1.1))
+	}
+	m := scene.Motion{Type: scene.MotionSwing, Start: a0, End: a1, Amp: 32, Count: n, Decay: 0.3}
+	if pendulumNouns[c.b.Subjects[c.index[i]].Noun] {
+		// A pendulum keeps swinging, on its long cord, from the first frame to the last.
+		cord := pendulumCord
+		m = scene.Motion{Type: scene.MotionSwing, Start: 0, End: c.bd.Total, Amp: 30, Count: math.Max(2, math.Round(c.bd.Total/1.4)), Decay: 0.75, Length: &cord}
+		e.Depicts = "pendulum" // the bob on its cord
+		for _, o := range e.Motions {
+			if o.Type == scene.MotionSwing {
 				return true
 			}
-			m.Around = centre.ID
-			c.emove(centre, "x", a0-0.01, a0, 0, "")
-			e.Size = math.Min(e.Size, centre.Size*0.6)
-			rank, n := c.copyRank(i)
-			if noun := c.b.Subjects[c.index[i]].Noun; n == 1 && strings.HasSuffix(noun, "s") && !strings.HasSuffix(noun, "ss") {
-				// "planets orbit the sun", drawn once: a second one circles with it.
-				o := c.clone(i, e.ID+"-2")
-				om := m
-				c.ring(o, &om, 1, 2)
-				c.motion(o, om)
-				n = 2
-			}
-			c.ring(e, &m, rank, n)
-		} else {
-			m.Amp = 0.2
 		}
-		c.motion(e, m)
-		return true
-	case "grow":
-		if !c.grows(i) {
-			return false
-		}
-		// From the small start (prepareShapes) to full size, its base staying put.
-		c.emove(e, "scale", a0, a0+d*0.8, 1, "easeOutBack")
-		c.emove(e, "y", a0, a0+d*0.8, c.homes[i].Y, "easeOutBack")
-		return true
-	case "sweep":
-		if e.Type == "clock" {
-			return false
-		}
-		turns := float64(max(count, 1))
-		hand := &scene.Element{ID: fmt.Sprintf("hand-%d", i+1), Type: scene.TypeRect, Label: "hand", X: e.X, Y: e.Y,
-			Size: e.Size * 0.9, Aspect: 0.07, Color: c.bd.Palette.Text,
-			Motions: []*scene.Motion{{Type: scene.MotionSweep, Start: a0, End: a0 + d*0.9, Count: turns, Ease: "easeInOutSine"}}}
-		c.d.Elements = append(c.d.Elements, hand)
-		return true
-	case "swing":
-		n := float64(count)
-		if n == 0 {
-			n = math.Max(2, math.Round(d/1.1))
-		}
-		m := scene.Motion{Type: scene.MotionSwing, Start: a0, End: a1, Amp: 32, Count: n, Decay: 0.3}
-		if pendulumNouns[c.b.Subjects[c.index[i]].Noun] {
-			// A pendulum keeps swinging, on its long cord, from the first frame to the last.
-			cord := pendulumCord
-			m = scene.Motion{Type: scene.MotionSwing, Start: 0, End: c.bd.Total, Amp: 30, Count: math.Max(2, math.Round(c.bd.Total/1.4)), Decay: 0.75, Length: &cord}
-			e.Depicts = "pendulum" // the bob on its cord
-			for _, o := range e.Motions {
-				if o.Type == scene.MotionSwing {
-					return true
-				}
-			}
-		}
-		c.motion(e, m)
-		return true
-	case "morph":
-		if e.Type != scene.TypeMorph || len(e.Shapes) < 2 {
-			return false
-		}
-		c.motion(e, scene.Motion{Type: scene.MotionMorph, Start: a0, End: a0 + d*0.95, Count: float64(len(e.Shapes) - 1)})
-		return true
-	case "slam", "zoom":
-		if a == "zoom" && !strings.Contains(clause, "camera") && !strings.Contains(clause, "toward") {
-			return false
-		}
-		c.motion(e, scene.Motion{Type: scene.MotionSlam, Start: a0, End: a0 + math.Min(d, 1.6), Shake: 0.02})
-		return true
-	case "pop", "appear":
-		if bt != nil && a == "pop" && e.Type == scene.TypeAsset && withinOutOf(bt) && c.b.ownContainer(bt) {
-			// "Popcorn pops out of a bucket" when the drawing is that bucket of popcorn:
-			// the bucket stays as it came in, and kernels pop up out of its top, again
-			// and again.
-			c.popping(e, a0+0.1)
-			return true
-		}
-		if bt != nil && a == "pop" && e.Type == scene.TypeAsset && withinOutOf(bt) {
-			// "pops out of a bucket": up out of it with a pop.
-			c.motion(e, scene.Motion{Type: scene.MotionSlide, Start: a0, End: a0 + math.Min(d*0.5, 0.8), FromY: 0.25, Ease: "easeOutBack"})
-			c.motion(e, scene.Motion{Type: scene.MotionPop, Start: a0, End: c.bd.Total})
-			return true
-		}
-		if len(c.group) > 1 && c.group[0] == e {
-			c.alternate(a0, a1)
-			return true
-		}
-		return len(c.group) > 1 && containsElem(c.group, e)
-	case "check":
-		if e.Type == scene.TypeText && len(e.Items) > 0 {
-			c.motion(e, scene.Motion{Type: scene.MotionSteps, Start: a0, End: a0 + d*0.9, Count: float64(len(e.Items))})
-			return true
-		}
+	}
+	c.motion(e, m)
+	return true
+}
+
+func motionMorph(c *composer, p play) bool {
+	e, a0, d := p.e, p.a0, p.d
+	if e.Type != scene.TypeMorph || len(e.Shapes) < 2 {
 		return false
-	case "fill":
-		if isDataType(e.Type) {
-			return false // a progress bar's, chart's or counter's own progress is the filling
-		}
-		switch e.Type {
-		case scene.TypeRing, scene.TypeChart, scene.TypeCounter, scene.TypeWave, scene.TypeParticles, scene.TypeText:
-			return false // their own progress is the filling
-		}
-		col := orDefault(c.b.FillColor, "#ec407a")
-		c.motion(e, scene.Motion{Type: scene.MotionFill, Start: a0, End: a0 + d*0.8, Color: col})
-		// Filling up swells the shape a little, so the fill reads as a beat, not a tint.
-		c.emove(e, "scale", a0, a0+d*0.8, 1.15*value(trackOf(e), "scale", 1), "easeInOutSine")
-		return true
-	case "draw":
-		if e.Type == scene.TypeAsset && drawnRE.MatchString(clause) {
-			// "a rainbow draws itself": the drawing is revealed as a pen would lay it down.
-			c.motion(e, scene.Motion{Type: scene.MotionDraw, Start: a0, End: a0 + d*0.8})
-			return true
-		}
-		if e.Type == scene.TypeAsset && across && bt != nil {
-			// The pen that draws goes along the line it draws.
-			c.travel(e, bt, clause, a0, a0+d*0.8)
-			return true
-		}
-		switch e.Type {
-		case scene.TypePath, scene.TypeWave, scene.TypeRing:
-			c.motion(e, scene.Motion{Type: scene.MotionDraw, Start: a0, End: a0 + d*0.8})
-			if tr := trackOf(e); len(tr["progress"]) > 0 {
-				delete(tr, "progress")
-			}
-			return true
-		}
+	}
+	c.motion(e, scene.Motion{Type: scene.MotionMorph, Start: a0, End: a0 + d*0.95, Count: float64(len(e.Shapes) - 1)})
+	return true
+}
+
+func motionSlam(c *composer, p play) bool {
+	e, a, a0, d, clause := p.e, p.verb, p.a0, p.d, p.clause
+	if a == "zoom" && !strings.Contains(clause, "camera") && !strings.Contains(clause, "toward") {
 		return false
-	case "flip":
-		if len(c.tileRow) > 1 {
-			if c.tileRow[0] == e {
-				span := d * 0.9
-				step := span / float64(len(c.tileRow)+1)
-				back := darken(e.Color, 0.45)
-				for _, col := range c.recolors(e)[1:] {
-					if colorDist(col, e.Color) > 120 {
-						back = col
-						break
-					}
-				}
-				for k, t := range c.tileRow {
-					c.motion(t, scene.Motion{Type: scene.MotionFlip, Start: a0 + step*float64(k), End: a0 + step*float64(k+2), Count: 1, Color: back})
-				}
-			}
-			return true
-		}
-		n := float64(max(count, 1))
-		if e.Type == scene.TypeAsset {
-			// A drawing turns itself: "flips over" end over end (an hourglass), else
-			// about its upright axis, once per page when they flip one by one.
-			m := scene.Motion{Type: scene.MotionFlip, Start: a0, End: a0 + math.Min(d*0.8, 0.9*n), Count: n}
-			if bt != nil && bt.OneByOne && count == 0 {
-				m.Count, m.End = 3, a0+d*0.85
-			}
-			if flipOverRE.MatchString(clause) {
-				m.Angle = 90
-			}
-			c.motion(e, m)
-			return true
-		}
-		back := darken(e.Color, 0.4)
-		c.motion(e, scene.Motion{Type: scene.MotionFlip, Start: a0, End: a0 + math.Min(d*0.8, 0.8*n), Count: n, Color: back})
+	}
+	c.motion(e, scene.Motion{Type: scene.MotionSlam, Start: a0, End: a0 + math.Min(d, 1.6), Shake: 0.02})
+	return true
+}
+
+func motionPop(c *composer, p play) bool {
+	e, a, a0, a1, d, bt := p.e, p.verb, p.a0, p.a1, p.d, p.bt
+	if bt != nil && a == "pop" && e.Type == scene.TypeAsset && withinOutOf(bt) && c.b.ownContainer(bt) {
+		// "Popcorn pops out of a bucket" when the drawing is that bucket of popcorn:
+		// the bucket stays as it came in, and kernels pop up out of its top, again
+		// and again.
+		c.popping(e, a0+0.1)
 		return true
-	case "twinkle":
-		if e.Type == scene.TypeParticles {
-			return false
-		}
-		if e.Type != scene.TypeStar && bt != nil && len(bt.Subjects) > 1 {
-			return true // "stars twinkle while the moon rises": the stars do, not the moon
-		}
-		n := float64(count)
-		if n == 0 {
-			n = math.Max(2, math.Round(d/0.7))
-		}
-		c.motion(e, scene.Motion{Type: scene.MotionTwinkle, Start: a0, End: a1, Count: n, Amp: 0.6})
+	}
+	if bt != nil && a == "pop" && e.Type == scene.TypeAsset && withinOutOf(bt) {
+		// "pops out of a bucket": up out of it with a pop.
+		c.motion(e, scene.Motion{Type: scene.MotionSlide, Start: a0, End: a0 + math.Min(d*0.5, 0.8), FromY: 0.25, Ease: "easeOutBack"})
+		c.motion(e, scene.Motion{Type: scene.MotionPop, Start: a0, End: c.bd.Total})
 		return true
-	case "pulse":
-		if count == 0 {
-			return false
-		}
-		c.motion(e, scene.Motion{Type: scene.MotionPulse, Start: a0, End: a0 + math.Min(d*0.9, 0.75*float64(count)), Amp: 0.2, Count: float64(count)})
+	}
+	if len(c.group) > 1 && c.group[0] == e {
+		c.alternate(a0, a1)
 		return true
-	case "spin":
-		if e.Variant == "spinner" {
-			return true // spinning from the first frame (prepareShapes)
+	}
+	return len(c.group) > 1 && containsElem(c.group, e)
+}
+
+func motionFill(c *composer, p play) bool {
+	e, a0, d := p.e, p.a0, p.d
+	if isDataType(e.Type) {
+		return false // a progress bar's, chart's or counter's own progress is the filling
+	}
+	switch e.Type {
+	case scene.TypeRing, scene.TypeChart, scene.TypeCounter, scene.TypeWave, scene.TypeParticles, scene.TypeText:
+		return false // their own progress is the filling
+	}
+	col := orDefault(c.b.FillColor, "#ec407a")
+	c.motion(e, scene.Motion{Type: scene.MotionFill, Start: a0, End: a0 + d*0.8, Color: col})
+	// Filling up swells the shape a little, so the fill reads as a beat, not a tint.
+	c.emove(e, "scale", a0, a0+d*0.8, 1.15*value(trackOf(e), "scale", 1), "easeInOutSine")
+	return true
+}
+
+func motionDraw(c *composer, p play) bool {
+	e, across, a0, d, bt, clause := p.e, p.across, p.a0, p.d, p.bt, p.clause
+	if e.Type == scene.TypeAsset && drawnRE.MatchString(clause) {
+		// "a rainbow draws itself": the drawing is revealed as a pen would lay it down.
+		c.motion(e, scene.Motion{Type: scene.MotionDraw, Start: a0, End: a0 + d*0.8})
+		return true
+	}
+	if e.Type == scene.TypeAsset && across && bt != nil {
+		// The pen that draws goes along the line it draws.
+		c.travel(e, bt, clause, a0, a0+d*0.8)
+		return true
+	}
+	switch e.Type {
+	case scene.TypePath, scene.TypeWave, scene.TypeRing:
+		c.motion(e, scene.Motion{Type: scene.MotionDraw, Start: a0, End: a0 + d*0.8})
+		if tr := trackOf(e); len(tr["progress"]) > 0 {
+			delete(tr, "progress")
 		}
-		if bt != nil && containsStr(bt.Actions, "orbit") {
-			for _, o := range c.subjects {
-				if o != e && o.Type != scene.TypeParticles && c.orbits(e, o, clause) {
-					return true // "a globe spins while a plane circles it": the plane flies round, unturned
-				}
-			}
-		}
-		if across && bt != nil && movable(e) {
-			c.travel(e, bt, clause, a0, a0+d*0.9) // "a tornado spins across a field"
-		}
-		if count == 0 {
-			return false
-		}
-		c.motion(e, scene.Motion{Type: scene.MotionSpin, Start: a0, End: a0 + d*0.85, Count: float64(count), Ease: c.sp.Action})
 		return true
 	}
 	return false
+}
+
+func motionFlip(c *composer, p play) bool {
+	e, a0, d, bt, count, clause := p.e, p.a0, p.d, p.bt, p.count, p.clause
+	if len(c.tileRow) > 1 {
+		if c.tileRow[0] == e {
+			span := d * 0.9
+			step := span / float64(len(c.tileRow)+1)
+			back := darken(e.Color, 0.45)
+			for _, col := range c.recolors(e)[1:] {
+				if colorDist(col, e.Color) > 120 {
+					back = col
+					break
+				}
+			}
+			for k, t := range c.tileRow {
+				c.motion(t, scene.Motion{Type: scene.MotionFlip, Start: a0 + step*float64(k), End: a0 + step*float64(k+2), Count: 1, Color: back})
+			}
+		}
+		return true
+	}
+	n := float64(max(count, 1))
+	if e.Type == scene.TypeAsset {
+		// A drawing turns itself: "flips over" end over end (an hourglass), else
+		// about its upright axis, once per page when they flip one by one.
+		m := scene.Motion{Type: scene.MotionFlip, Start: a0, End: a0 + math.Min(d*0.8, 0.9*n), Count: n}
+		if bt != nil && bt.OneByOne && count == 0 {
+			m.Count, m.End = 3, a0+d*0.85
+		}
+		if flipOverRE.MatchString(clause) {
+			m.Angle = 90
+		}
+		c.motion(e, m)
+		return true
+	}
+	back := darken(e.Color, 0.4)
+	c.motion(e, scene.Motion{Type: scene.MotionFlip, Start: a0, End: a0 + math.Min(d*0.8, 0.8*n), Count: n, Color: back})
+	return true
+}
+
+func motionTwinkle(c *composer, p play) bool {
+	e, a0, a1, d, bt, count := p.e, p.a0, p.a1, p.d, p.bt, p.count
+	if e.Type == scene.TypeParticles {
+		return false
+	}
+	if e.Type != scene.TypeStar && bt != nil && len(bt.Subjects) > 1 {
+		return true // "stars twinkle while the moon rises": the stars do, not the moon
+	}
+	n := float64(count)
+	if n == 0 {
+		n = math.Max(2, math.Round(d/0.7))
+	}
+	c.motion(e, scene.Motion{Type: scene.MotionTwinkle, Start: a0, End: a1, Count: n, Amp: 0.6})
+	return true
+}
+
+func motionPulse(c *composer, p play) bool {
+	e, a0, d, count := p.e, p.a0, p.d, p.count
+	if count == 0 {
+		return false
+	}
+	c.motion(e, scene.Motion{Type: scene.MotionPulse, Start: a0, End: a0 + math.Min(d*0.9, 0.75*float64(count)), Amp: 0.2, Count: float64(count)})
+	return true
+}
+
+func motionSpin(c *composer, p play) bool {
+	e, across, a0, d, bt, count, clause := p.e, p.across, p.a0, p.d, p.bt, p.count, p.clause
+	if e.Variant == "spinner" {
+		return true // spinning from the first frame (prepareShapes)
+	}
+	if bt != nil && containsStr(bt.Actions, "orbit") {
+		for _, o := range c.subjects {
+			if o != e && o.Type != scene.TypeParticles && c.orbits(e, o, clause) {
+				return true // "a globe spins while a plane circles it": the plane flies round, unturned
+			}
+		}
+	}
+	if across && bt != nil && movable(e) {
+		c.travel(e, bt, clause, a0, a0+d*0.9) // "a tornado spins across a field"
+	}
+	if count == 0 {
+		return false
+	}
+	c.motion(e, scene.Motion{Type: scene.MotionSpin, Start: a0, End: a0 + d*0.85, Count: float64(count), Ease: c.sp.Action})
+	return true
+
 }
 
 // slideInRE: a slide that brings something into the frame ("slides in", "slides down
@@ -1337,4 +1407,66 @@ func (c *composer) stackText(e *scene.Element, q int, a0, a1 float64) {
 	e.Size = round3(size)
 	e.Y = round3(c.textY + (float64(q)-float64(n-1)/2)*size*frameK*1.3)
 	c.motion(e, scene.Motion{Type: scene.MotionSlide, Start: a0, End: a0 + math.Min((a1-a0)*0.6, 0.8), FromY: 0.35, Ease: "easeOutBack"})
+}
+
+// motionRule is one verb's motion program: the verbs that name it, an example prompt
+// whose scene must show the motion, and the program. A new motion is a new row with
+// its example (TestMotionRules feeds every row its own).
+type motionRule struct {
+	Verbs   []string
+	Example string
+	Motion  string // the scene motion the example's video must play
+	play    func(c *composer, p play) bool
+}
+
+// motionRules: a program returns false to leave the verb to the composer's default for
+// it (act), e.g. a bounce with no count and no colour change.
+var motionRules = []motionRule{
+	{[]string{"recolor"}, "A ball bounces off the edges of the screen, changing colour at every hit", scene.MotionRicochet, motionRecolor},
+	{[]string{"bounce"}, "A green ball bounces four times", scene.MotionBounce, motionBounce},
+	{[]string{"slide"}, "A yellow card slides in from the right", scene.MotionSlide, motionSlide},
+	{[]string{"rise"}, "Music notes rise from a speaker", scene.MotionRise, motionRise},
+	{[]string{"fall"}, "An apple falls from a branch", "track:y", motionFall},
+	{[]string{"fly"}, "A paper plane flies from left to right leaving a dashed trail", scene.MotionFly, motionFly},
+	{[]string{"float", "bob"}, "A rubber duck bobs on the water", scene.MotionBob, motionFloat},
+	{[]string{"orbit"}, "A moon orbits a blue planet", scene.MotionOrbit, motionOrbit},
+	{[]string{"grow"}, "A small tree grows tall", "track:scale", motionGrow},
+	{[]string{"sweep"}, "A radar screen whose hand sweeps around twice", scene.MotionSweep, motionSweep},
+	{[]string{"swing"}, "A lantern swings on a hook", scene.MotionSwing, motionSwing},
+	{[]string{"morph"}, "A circle morphs into a star", scene.MotionMorph, motionMorph},
+	{[]string{"slam", "zoom"}, "The word 'GOAL' slams onto the screen", scene.MotionSlam, motionSlam},
+	{[]string{"pop", "appear"}, "Popcorn pops out of a bucket", scene.MotionPop, motionPop},
+	{[]string{"fill"}, "A star fills with gold", scene.MotionFill, motionFill},
+	{[]string{"draw"}, "A rainbow draws itself in the sky", scene.MotionDraw, motionDraw},
+	{[]string{"flip"}, "A coin flips three times", scene.MotionFlip, motionFlip},
+	{[]string{"twinkle"}, "A single star twinkles on a dark sky", scene.MotionTwinkle, motionTwinkle},
+	{[]string{"pulse"}, "A red heart pulses three times", scene.MotionPulse, motionPulse},
+	{[]string{"spin"}, "A gear spins twice", scene.MotionSpin, motionSpin},
+}
+
+// motionByVerb indexes motionRules by verb.
+var motionByVerb = func() map[string]motionRule {
+	m := map[string]motionRule{}
+	for _, r := range motionRules {
+		for _, v := range r.Verbs {
+			m[v] = r
+		}
+	}
+	return m
+}()
+
+// MotionRule is a row of the motion table as tests and explain see it.
+type MotionRule struct {
+	Verbs   []string
+	Example string
+	Motion  string
+}
+
+// MotionRules lists the motion table's rows.
+func MotionRules() []MotionRule {
+	out := make([]MotionRule, len(motionRules))
+	for i, r := range motionRules {
+		out[i] = MotionRule{Verbs: r.Verbs, Example: r.Example, Motion: r.Motion}
+	}
+	return out
 }
