@@ -44,7 +44,39 @@ var lexicon = sync.OnceValue(func() map[string]Sense {
 // lower case and singular as WordNet spells it.
 func Lexicon(lemma string) (Sense, bool) {
 	s, ok := lexicon()[lemma]
-	return s, ok && s.ID != "-"
+	return s, ok && s.ID != "-" && s.ID != notNoun
+}
+
+// notNoun marks a lexicon line of a verb or adjective WordNet never uses as a noun.
+const notNoun = "~"
+
+// MostlyOther reports whether WordNet's tagged texts use the word mostly as a verb or
+// an adjective ("stands", "closes", "sit"): after a noun it is that noun's verb, not a
+// compound's head.
+func MostlyOther(w string) bool {
+	if NotNoun(w) {
+		return true
+	}
+	for _, f := range forms(w) {
+		if s, ok := lexicon()[f]; ok {
+			return s.Rare
+		}
+	}
+	return false
+}
+
+// NotNoun reports whether WordNet knows the word only as a verb or an adjective ("sit",
+// "sits", "empty"): never the head of a noun phrase, whatever a drawing's keywords say.
+func NotNoun(w string) bool {
+	if KnownNoun(w) {
+		return false
+	}
+	for _, f := range append(forms(w), strings.TrimSuffix(w, "s")) {
+		if s, ok := lexicon()[f]; ok && s.ID == notNoun {
+			return true
+		}
+	}
+	return false
 }
 
 // NounSense is the lexicon's drawing for a word the sentence uses as a noun ("a
@@ -55,7 +87,7 @@ func NounSense(word string) (Match, bool) { return Default().lexiconMatch(word, 
 // word, not a misspelling of a drawing's name.
 func KnownNoun(w string) bool {
 	for _, f := range forms(w) {
-		if _, ok := lexicon()[f]; ok {
+		if s, ok := lexicon()[f]; ok && s.ID != notNoun {
 			return true
 		}
 		if _, ok := Default().byName[f]; ok {

@@ -142,6 +142,10 @@ var aspectWords = map[string]string{
 	"landscape": "landscape", "widescreen": "landscape", "16:9": "landscape", "horizontal": "landscape",
 }
 
+// squareAloneRE: "square" set off by commas or brackets qualifies the video ("quote
+// card, square, for Instagram"), not a shape.
+var squareAloneRE = regexp.MustCompile(`(?:^|[,(;:—–]\s*)(?:in\s+|as\s+a\s+)?square\s*(?:[,);:—–.]|$)`)
+
 // "square" is an aspect only when it qualifies the video, not a shape.
 var squareAspectNext = map[string]bool{"video": true, "format": true, "frame": true, "aspect": true, "ratio": true, "post": true, "clip": true, "instagram": true,
 	"1": true} // "square 1:1"
@@ -220,7 +224,11 @@ func analyze(prompt string) *brief {
 		b.Background, b.Background2 = "#7cc4fa", "#e3f2fd"
 	}
 
-	tokens := wordRE.FindAllString(low, -1)
+	// "square" set off by commas is the format, no shape to draw.
+	tokens := wordRE.FindAllString(squareAloneRE.ReplaceAllStringFunc(low, func(m string) string {
+		b.Aspect = "square"
+		return strings.Replace(m, "square", ",", 1)
+	}), -1)
 	b.readSubjectsAndColors(tokens, low)
 	b.bindStates()
 	b.spiralParticles()
@@ -290,6 +298,9 @@ func parseDuration(low string) float64 {
 		if err != nil {
 			continue
 		}
+		if !saysLength(low[:loc[0]]) {
+			continue // "boil noodles 4 min": how long a step of the story takes
+		}
 		if strings.HasPrefix(unit, "m") {
 			v *= 60
 		}
@@ -299,6 +310,27 @@ func parseDuration(low string) float64 {
 		return math.Min(math.Max(v, koda.MinDurationS), koda.MaxDurationS)
 	}
 	return 0
+}
+
+// lengthLeads are the words a video's own length follows ("lasting 8 seconds", "a 30
+// second scene", "for 10 seconds"); after any other word a length of time belongs to the
+// content ("boil noodles 4 min", "simmer 10 minutes").
+var lengthLeads = map[string]bool{
+	"a": true, "an": true, "the": true, "for": true, "about": true, "around": true, "roughly": true, "approximately": true,
+	"lasting": true, "is": true, "be": true, "it": true, "of": true, "under": true, "max": true, "maximum": true,
+	"exactly": true, "just": true, "only": true, "short": true, "quick": true, "long": true, "calm": true, "whole": true,
+	"total": true, "than": true, "most": true, "least": true, "over": true,
+}
+
+// saysLength: the text before a length of time leaves it the video's length: the
+// prompt's start, a punctuation mark or a word in lengthLeads.
+func saysLength(before string) bool {
+	before = strings.TrimRight(before, " ")
+	if before == "" || strings.ContainsAny(before[len(before)-1:], ",.:;(—–-!?") {
+		return true
+	}
+	words := strings.Fields(before)
+	return lengthLeads[words[len(words)-1]]
 }
 
 func parseCount(low string) int {

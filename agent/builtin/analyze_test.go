@@ -91,6 +91,8 @@ func TestAnalyzeExtraction(t *testing.T) {
 		{"A square video of a spinning ring", nil, nil, 0, "square", []string{"ring"}},
 		{"A 15-second bar chart of revenue growing in green", []string{"#43a047"}, nil, 15, "", []string{"chart"}},
 		{"stars twinkling in a purple sky for 3 s", []string{"#8e24aa"}, nil, 3, "", []string{"stars"}},
+		// A length inside a step is the step's; "square" set off by commas is the format.
+		{"Recipe card, square, steps: 1. Boil noodles 4 min, 2. Melt the butter", nil, nil, 0, "square", []string{"card"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.prompt, func(t *testing.T) {

@@ -122,7 +122,7 @@ var genres = []genreRow{
 		Slots: []string{"tiles: label, value, change"}, build: (*genreFill).kpiRow,
 		Example: `KPI tiles for the board: Revenue $1.2M (+12%), Customers 4,300 (+8%), Churn 3% (down 1), NPS 54`,
 		Shows:   []string{"Revenue", "$0→1.2M", "+12%", "Customers", "0→4,300", "Churn", "NPS", "0→54"}},
-	{Name: "steps timeline", Cues: regexp.MustCompile(`\bsteps?\b.*\b(?:1|one|first)\b|\btimeline\b|\broadmap\b|\bstep[- ]by[- ]step\b|\bhow it works\b|\bmilestones\b`),
+	{Name: "steps timeline", Cues: regexp.MustCompile(`\b(?:\d|two|three|four|five|six)\s+(?:easy\s+|simple\s+)?steps\b|\bsteps?\b[^.]*\b(?:1|first)\b|\bsteps\s*:|\btimeline\b|\broadmap\b|\bstep[- ]by[- ]step\b[^.]*\b1\b|\bhow it works\b|\bmilestones\b`),
 		Slots: []string{"steps in order", "line colour"}, build: (*genreFill).steps,
 		Example: `Step-by-step timeline of ordering: 1 Pick a plan, 2 Add your address, 3 Enjoy your first box`,
 		Shows:   []string{"Pick a plan", "Add your address", "Enjoy your first box", "1", "2", "3"}},
@@ -1345,9 +1345,45 @@ func (g *genreFill) valueElem(v string, x, y, size float64, color string) *scene
 
 var capListRE = regexp.MustCompile(`[A-Z][\w'’]*(?: [\w'’]+){0,3}(?:,\s*(?:and\s+)?[A-Z][\w'’]*(?: [\w'’]+){0,3}){2,}`)
 
+// itemMarkRE: a list number before an item ("1. Boil", "2) Melt", "3 Toss").
+var itemMarkRE = regexp.MustCompile(`(?:^|[\s,;:(])(\d{1,2})[.)]?\s+[A-Za-z]`)
+
+// enumerated reads the items of a numbered list, each the words from its number to the
+// next: the numbers must run 1, 2, 3…, so a number inside an item ("Boil noodles 4 min,
+// 2. Melt 2 tbsp butter") stays in it. The last item ends at its sentence's end.
+func enumerated(prompt string) []string {
+	var at [][2]int // [start of number, start of item]
+	next := 1
+	for _, m := range itemMarkRE.FindAllStringSubmatchIndex(prompt, -1) {
+		if n, _ := strconv.Atoi(prompt[m[2]:m[3]]); n == next {
+			at = append(at, [2]int{m[2], m[1] - 1})
+			next++
+		}
+	}
+	if len(at) < 2 {
+		return nil
+	}
+	var out []string
+	for k, a := range at {
+		end := len(prompt)
+		if k+1 < len(at) {
+			end = at[k+1][0]
+		} else if e := regexp.MustCompile(`[.!?](?:\s|$)`).FindStringIndex(prompt[a[1]:]); e != nil {
+			end = a[1] + e[0]
+		}
+		if item := strings.Trim(strings.TrimSpace(prompt[a[1]:end]), ",;. "); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
 // stepItems reads numbered steps ("1 Browse online, 2 Meet and greet"), else the list
 // after a colon, else the quotes.
 func (g *genreFill) stepItems() []string {
+	if out := enumerated(g.prompt); len(out) >= 2 {
+		return out
+	}
 	var out []string
 	for _, m := range numberedRE.FindAllStringSubmatch(g.prompt, -1) {
 		out = append(out, strings.TrimSpace(m[2]))

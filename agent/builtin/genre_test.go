@@ -101,6 +101,8 @@ func TestGenreNotChosen(t *testing.T) {
 		"A chat bubble shows three typing dots, then the message 'On my way!'",
 		"Flash sale promo, energetic: big red text 'FLASH SALE' with confetti, then '50% OFF' appears",
 		"A red ball bounces across the screen three times",
+		"Building a snowman step by step: a big snowball, a medium one on top of it, then a carrot nose",
+		"Building a snowman step by step — a big snowball, a medium one stacked on top of it, then a small head",
 	} {
 		if g := builtin.Explain(p).Genre; g != nil {
 			t.Errorf("%q chose the %s layout", p, g.Name)

@@ -91,14 +91,19 @@ var (
 	withThingRE     = regexp.MustCompile(`\swith\s+(?:a|an|the)\s`)
 )
 
+// itemDotRE: the dot after a list number.
+var itemDotRE = regexp.MustCompile(`\b(\d{1,2})\.(?:\s)`)
+
 // listTokens are the indexes of tokens in a list after a colon ("Plan, Build, Ship"):
 // items to write, not subjects to draw.
 func listTokens(low string) map[int]bool {
 	out := map[int]bool{}
 	// Ratios and times are not list colons: blank them so the search passes over them.
 	low = ratioColonRE.ReplaceAllStringFunc(low, func(m string) string { return m[:1] + "x" + m[2:] })
+	// Nor does a numbered item's dot end the list ("steps: 1. Boil noodles, 2. Melt").
+	low = itemDotRE.ReplaceAllString(low, "$1)")
 	for _, loc := range listAfterColonRE.FindAllStringIndex(low, -1) {
-		if sentenceAfterRE.MatchString(low[loc[0]:loc[1]]) {
+		if sentenceAfterRE.MatchString(low[loc[0]:loc[1]]) || opensOnDeterminer(low[loc[0]:loc[1]]) {
 			continue
 		}
 		// "story: 'New drop Friday' with a sneaker sliding in": the list ends where a
@@ -113,6 +118,13 @@ func listTokens(low string) map[int]bool {
 		}
 	}
 	return out
+}
+
+// opensOnDeterminer: the words after a colon begin a sentence about things ("Diwali
+// evening: six clay diyas sit…", "a tiny robot…"), not a list of items to write.
+func opensOnDeterminer(after string) bool {
+	ws := wordRE.FindAllString(after, 2)
+	return len(ws) > 0 && determiners[ws[0]]
 }
 
 // subjectWord reports whether a token could be (part of) a drawn subject's name.
@@ -240,14 +252,26 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 			continue
 		}
 		introduced := introducedAt(tokens, i)
+		if i == 0 && len(tokens) > 1 && !determiners[tokens[1]] && assets.KnownNoun(tok) {
+			// A prompt that opens on its subject without an article ("Chameleon sitting
+			// on a branch", "Rocket lifts off"); an opening verb takes an object
+			// ("Show a…").
+			introduced = true
+		}
 		if i > 0 && !introduced {
 			_, prevKind := subjectKinds[tokens[i-1]]
-			if start, ok := spanEndingAt(spans, i); ok && !prevKind && coreLen(tokens[start:i]) == 1 && strongName(lib, tok) {
-				// A compound's head: "school bus" is a bus, "notification bell" a bell.
+			if start, ok := spanEndingAt(spans, i); ok && !prevKind && coreLen(tokens[start:i]) == 1 && (strongName(lib, tok) || endsPhrase(lib, tokens, i) && spans[start].match.Score < 99) {
+				// A compound's head: "school bus" is a bus, "notification bell" a bell,
+				// "clay diyas" diyas, "an empty glass" a glass; a loose keyword does not
+				// take over a drawing's own name ("a watermelon slice" is the watermelon).
 				delete(spans, start)
+				introduced = introducedAt(tokens, start) || start == 0
 			} else if prevKind || ok {
 				continue // a verb after its subject: "a limousine drives", "a bus and a taxi drive"
 			}
+		}
+		if i+1 < len(tokens) && (tokens[i+1] == "one" || tokens[i+1] == "ones") {
+			continue // "a medium one", "the red ones": an adjective of a noun said before
 		}
 		if (modifierWords[tok] || sizeWords[tok]) && i+1 < len(tokens) && subjectWord(tokens[i+1]) {
 			continue // "the old price", "a new phone": an adjective of the noun after it
@@ -273,6 +297,9 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 			}
 		}
 		m, hit := lib.Find(tok)
+		if hit && m.Score < 99 && assets.NotNoun(tok) {
+			continue // "six diyas sit": a verb or adjective, whatever a drawing's keywords say
+		}
 		if (!hit || m.Substituted || m.Score < 75) && standsAsNoun(tokens, i) {
 			// "a remote", "the lower": a word used mostly otherwise is a noun here.
 			if n, ok := assets.NounSense(tok); ok {
@@ -297,6 +324,23 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 		}
 	}
 	return spans, notes
+}
+
+// endsPhrase: the word at i closes a noun phrase, so it is the phrase's head: the
+// library draws it, it is no verb the agent knows, and a verb, a function word, a word
+// that is no noun or the end follows ("six clay diyas sit", "into an empty glass until").
+func endsPhrase(lib *assets.Library, tokens []string, i int) bool {
+	if _, verb := actionWords[tokens[i]]; verb || assets.MostlyOther(tokens[i]) {
+		return false
+	}
+	if m, hit := lib.Find(tokens[i]); !hit || m.Substituted || m.Score < 75 || m.Stroke {
+		return false
+	}
+	if i+1 == len(tokens) || functionWords[tokens[i+1]] || !assets.KnownNoun(tokens[i+1]) {
+		return true
+	}
+	_, verb := actionWords[tokens[i+1]]
+	return verb
 }
 
 // standsAsNoun: the word at i is a noun here, an article before it and a function word
@@ -481,8 +525,8 @@ func howMany(tokens []string, i int, sp assetSpan) int {
 			}
 			return min(n, 8)
 		}
-		if !isColorTok(t) && !determiners[t] && !colorSkipWords[t] {
-			break
+		if _, verb := actionWords[t]; verb || functionWords[t] && !determiners[t] || assets.MostlyOther(t) && !isColorTok(t) && !colorSkipWords[t] && !determiners[t] {
+			break // a count stands before the noun's modifiers ("six clay diyas"), not before a verb
 		}
 	}
 	last := tokens[sp.end-1]

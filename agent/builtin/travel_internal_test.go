@@ -72,6 +72,14 @@ func TestSubjectNames(t *testing.T) {
 		"A pencil draws a wavy line across the page":        {"fluent:pencil", "wave", "fluent:page-with-curl"},
 		"Rain falling from a grey cloud":                    {"particles:rain", "fluent:cloud"},
 		"A row of tiles flips over in sequence":             {"rect"},
+		// A prompt opening on its subject without an article; a noun phrase's last noun
+		// is its head; a verb after a noun stays a verb.
+		"Chameleon sitting on a branch":                    {"fluent:lizard", "fluent:empty-nest"},
+		"Evening: six clay diyas sit in a row":             {"fluent:diya-lamp"},
+		"Juice pours into an empty glass until it is full": {"fluent:beverage-box", "fluent:glass-of-milk"},
+		"A snowman stands in falling snow":                 {"fluent:snowman", "particles:snow"},
+		"A watermelon slice on a sunny background":         {"fluent:watermelon"},
+		"A big snowball, then a medium one stacked on top": {},
 	} {
 		b := analyze(prompt)
 		var got []string
@@ -88,6 +96,9 @@ func TestSubjectNames(t *testing.T) {
 		if strings.Join(got, ",") != strings.Join(want, ",") {
 			t.Errorf("%q: subjects %v, want %v", prompt, got, want)
 		}
+	}
+	if b := analyze("Six clay diyas sit in a row"); len(b.Subjects) != 1 || b.Subjects[0].Many != 6 {
+		t.Errorf("six clay diyas read as %+v, want six diyas", b.Subjects)
 	}
 	if b := analyze("A doughnut chart of 40% 35% 25%"); len(b.Subjects) == 0 || b.Subjects[0].Kind != "chart" {
 		t.Errorf("a doughnut chart reads as %+v, want a chart", b.Subjects)

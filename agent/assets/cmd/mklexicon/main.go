@@ -61,13 +61,19 @@ func run(dir, out string) error {
 	// How often each word is used otherwise (SemCor's tagged senses as an adjective,
 	// verb or adverb): "lower" is an adjective far more than a berth.
 	other := map[string]int{}
+	onlyOther := map[string]bool{} // words WordNet knows, but never as a noun: "sit", "empty"
 	for _, pos := range []string{"adj", "verb", "adv"} {
-		_, t, err := readIndex(filepath.Join(dir, "index."+pos))
+		idx, t, err := readIndex(filepath.Join(dir, "index."+pos))
 		if err != nil {
 			return err
 		}
 		for w, n := range t {
 			other[w] += n
+		}
+		for w := range idx {
+			if _, noun := index[w]; !noun && pos != "adv" && !strings.Contains(w, " ") {
+				onlyOther[w] = true
+			}
 		}
 	}
 	for off, s := range syn {
@@ -151,13 +157,22 @@ func run(dir, out string) error {
 		if !found && !strings.Contains(lemma, " ") {
 			// A real word with nothing to draw: no misspelling of a drawn one ("role"
 			// is not a "hole").
-			entries = append(entries, entry{lemma: lemma, id: "-"})
+			id := "-"
+			if rare {
+				id = "?-" // "stand", "close": a noun, but mostly a verb
+			}
+			entries = append(entries, entry{lemma: lemma, id: id})
+		}
+	}
+	for w := range onlyOther {
+		if _, own := lib.NamedOnly(w); !own {
+			entries = append(entries, entry{lemma: w, id: "~"})
 		}
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].lemma < entries[j].lemma })
 	var b strings.Builder
 	b.WriteString("# Derived from WordNet 3.0 (Princeton University; licence in LICENSES/wordnet.txt) and the asset library by agent/assets/cmd/mklexicon.\n")
-	b.WriteString("# asset \"-\": a noun WordNet knows that leads to no drawing; \"?id\": a word used mostly as another part of speech\n")
+	b.WriteString("# asset \"-\": a noun WordNet knows that leads to no drawing; \"?id\": a word used mostly as another part of speech; \"~\": a verb or adjective WordNet never uses as a noun\n")
 	b.WriteString("# lemma\tasset\tdepth (0: a synonym of the drawing's name, n: n hypernym steps, -1: the drawing is of a kind of it)\tthe WordNet lemma that names the drawing\n")
 	for _, e := range entries {
 		fmt.Fprintf(&b, "%s\t%s\t%d\t%s\n", e.lemma, e.id, e.depth, e.via)
@@ -175,7 +190,7 @@ func run(dir, out string) error {
 	}
 	leads := 0
 	for _, e := range entries {
-		if e.id != "-" && !strings.HasPrefix(e.id, "?") {
+		if e.id != "-" && e.id != "~" && !strings.HasPrefix(e.id, "?") {
 			leads++
 		}
 	}
