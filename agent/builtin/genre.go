@@ -118,6 +118,10 @@ var genres = []genreRow{
 		Slots: []string{"old price", "new price", "discount", "label"}, build: (*genreFill).priceTag,
 		Example: `A sale price tag: the old price $60 is crossed out and the new price $45 pops in, "Weekend only"`,
 		Shows:   []string{"$60", "$45", "Weekend only"}},
+	{Name: "board", Cues: boardCueRE, Also: regexp.MustCompile(`\d[^,;.]*[,;][^,;]*\d`),
+		Slots: []string{"title", "rows: name and figure, or time and columns", "a row's colour (in amber)"}, build: (*genreFill).board,
+		Example: `Leaderboard of the spelling bee, top 4: Ava 98, Noah 91, Mia 87 and Leo 80, rows sliding in one by one`,
+		Shows:   []string{"Leaderboard", "Ava", "0→98", "Noah", "0→91", "Mia", "0→87", "Leo", "0→80"}},
 	{Name: "kpi row", Cues: regexp.MustCompile(`\bkpis?\b|\b(?:metrics?|stats?|statistics|numbers|figures|dashboard) (?:row|tiles|cards|panel)\b|\bkey (?:numbers|figures|metrics)\b|\b(?:\d|two|three|four|five|six) (?:stat|metric|number)s?\b`),
 		Slots: []string{"tiles: label, value, change"}, build: (*genreFill).kpiRow,
 		Example: `KPI tiles for the board: Revenue $1.2M (+12%), Customers 4,300 (+8%), Churn 3% (down 1), NPS 54`,
@@ -1944,4 +1948,174 @@ func (g *genreFill) productShowcase() {
 		parts = append(parts, pill, pt)
 	}
 	g.leave(parts...)
+}
+
+// boardCueRE names a board of rows: scores, rankings, departures, a schedule.
+var boardCueRE = regexp.MustCompile(`\bscore ?(?:board|graphic|card|line)\b|\bfinal score\b|\bleader ?board\b|\bstandings\b|\bleague table\b|\brankings?\b|\btop (?:\d|three|five|ten)\b|\bdepartures?\b|\barrivals?\b|\btimetable\b|\bschedule\b|\bagenda\b|\bline-?up\b|\bmenu board\b|\bprice list\b|\bresults? table\b`)
+
+var (
+	// boardEntryRE: a name, then its figure and unit ("Harbor City Gulls 3", "Maya 42
+	// books", "Latte $4").
+	boardEntryRE = regexp.MustCompile(`^([A-Za-z][\w'’&.\- ]{0,40}?)\s+(?:at\s+)?([$€£]?\d[\d,]*(?:\.\d+)?%?)(?:\s+([a-z]+))?$`)
+	// boardTimedRE: a time, then the row's columns ("08:15 Marlow — Platform 2 — On time").
+	boardTimedRE = regexp.MustCompile(`^(\d{1,2}[:.]\d{2}(?:\s?[ap]m)?)\s+(.+)$`)
+	boardColRE   = regexp.MustCompile(`\s+[—–-]\s+|\s*\|\s*`)
+	boardInRE    = regexp.MustCompile(`\s*\((?:in\s+)?([a-z]+)\)`)
+)
+
+// boardRow is one row of a board: its cells and the colour the prompt gives it.
+type boardRow struct {
+	cells []string
+	color string
+}
+
+// boardRows reads the longest run of entries the prompt lists, each between commas or
+// semicolons: a name and a figure, or a time and its columns. A run needs two.
+func boardRows(prompt string) []boardRow {
+	var best, run []boardRow
+	flush := func() {
+		if len(run) > len(best) {
+			best = run
+		}
+		run = nil
+	}
+	for _, sentence := range regexp.MustCompile(`[.!?](?:\s+|$)`).Split(prompt, -1) {
+		for _, part := range regexp.MustCompile(`[,;]\s*|\s+and\s+`).Split(sentence, -1) {
+			part = strings.TrimSpace(part)
+			if i := strings.LastIndex(part, ": "); i >= 0 {
+				part = part[i+2:] // "top 5: Maya 42 books"
+			}
+			var r boardRow
+			if m := boardInRE.FindStringSubmatch(part); m != nil {
+				if col, ok := colorOf(m[1]); ok {
+					r.color = col // "Delayed (in amber)"
+				}
+				part = strings.TrimSpace(boardInRE.ReplaceAllString(part, ""))
+			}
+			if m := boardTimedRE.FindStringSubmatch(part); m != nil {
+				r.cells = append([]string{m[1]}, boardColRE.Split(m[2], 3)...)
+			} else if m := boardEntryRE.FindStringSubmatch(part); m != nil {
+				fig := m[2]
+				if m[3] != "" {
+					fig += " " + m[3]
+				}
+				r.cells = []string{strings.TrimSpace(m[1]), fig}
+			}
+			if r.cells == nil {
+				flush()
+				continue
+			}
+			run = append(run, r)
+		}
+		flush()
+	}
+	if len(best) < 2 {
+		return nil
+	}
+	return best[:min(len(best), 6)]
+}
+
+// board lays rows of names and figures (or times and columns) under a title, each row
+// a bar of its own that slides in from the right in turn; a figure counts up to its value.
+func (g *genreFill) board() {
+	rows := boardRows(g.prompt)
+	title := g.quote(capitalize(boardCueRE.FindString(g.low)))
+	n := max(len(rows), 1)
+	cols := 2
+	for _, r := range rows {
+		cols = max(cols, len(r.cells))
+	}
+	w := 1.6
+	switch g.c.b.Aspect {
+	case "portrait":
+		w = 0.84
+	case "square":
+		w = 0.88
+	}
+	rowH := math.Min(0.13, 0.62/float64(n)) // sizes; the rows' spacing is in y units
+	if g.c.b.Aspect == "portrait" {
+		rowH = math.Min(0.22, 1.0/float64(n)) // a vertical board fills its height
+	}
+	step := g.c.yUnits(rowH)
+	top := -float64(n-1)*step/2 + 0.08
+	panel := g.panel
+	for _, r := range rows {
+		if r.color != "" {
+			panel = "#1f2937" // a coloured status reads on a dark board, as at a station
+		}
+	}
+	ink := "#111827"
+	if luminance(panel) < 0.5 {
+		ink = "#ffffff"
+	}
+	head := g.text(title, 0, top-step/2-0.16, fit(title, g.c.xUnits(w), 0.06), g.ink, 900)
+	g.enter(head, "down", g.t, 0.6)
+	parts := []*scene.Element{head}
+	// Column centres: the first column (a name) takes the widest share.
+	share := []float64{0.55, 0.45}
+	if cols > 2 {
+		share = []float64{0.2}
+		for k := 1; k < cols; k++ {
+			share = append(share, 0.8/float64(cols-1))
+		}
+	}
+	for k, r := range rows {
+		y := top + float64(k)*step
+		stripe := g.bar(0, y, w, rowH*0.84, panel)
+		at := g.stagger(k, n)
+		g.enter(stripe, "right", at, 0.5)
+		parts = append(parts, stripe)
+		left := -w / 2
+		for c, cell := range r.cells {
+			if c >= len(share) {
+				break
+			}
+			cw := w * share[c]
+			x := g.c.xUnits(left + cw/2)
+			left += cw
+			col := ink
+			if r.color != "" && c == len(r.cells)-1 {
+				col = readableOn(r.color, panel) // "Delayed (in amber)"
+			}
+			size := fit(cell, cw*0.9, math.Min(0.045, rowH*0.36))
+			var e *scene.Element
+			if c > 0 && cols == 2 {
+				e = g.figure(cell, x, y, size, col)
+			} else {
+				e = g.text(cell, x, y, size, col, map[bool]int{true: 800, false: 600}[c == 0])
+			}
+			e.In = stripe.ID
+			g.enter(e, "right", at+0.1, 0.5)
+			if e.Type == scene.TypeCounter {
+				g.progress(e, at+0.3, math.Min(g.out, at+1.6), false)
+			}
+			parts = append(parts, e)
+		}
+	}
+	g.leave(parts...)
+}
+
+// readableOn is colour c darkened or lightened until words in it read on bg (4.5:1).
+func readableOn(c, bg string) string {
+	for k := 0; k < 12 && contrast(c, bg) < 4.6; k++ {
+		if luminance(bg) > 0.5 {
+			c = darken(c, 0.1)
+		} else {
+			c = lighten(c, 0.1)
+		}
+	}
+	return c
+}
+
+// figure is a counter counting up to a figure with its unit ("42 books", "$4", "46%"),
+// else the words as text.
+func (g *genreFill) figure(v string, x, y, size float64, color string) *scene.Element {
+	num, unit, _ := strings.Cut(v, " ")
+	e := g.valueElem(num, x, y, size, color)
+	if e.Type == scene.TypeCounter && unit != "" {
+		e.Suffix += " " + unit
+	} else if e.Type != scene.TypeCounter {
+		e.Text = v
+	}
+	return e
 }

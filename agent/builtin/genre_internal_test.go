@@ -1,0 +1,29 @@
+package builtin
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestBoardRows: a board's rows are the longest run of listed entries, a name and its
+// figure or a time and its columns, with a colour the prompt gives a row.
+func TestBoardRows(t *testing.T) {
+	for prompt, want := range map[string][][]string{
+		"Final score for the derby: Northgate Owls 2, Lakeside Herons 2. Names left, scores right.": {{"Northgate Owls", "2"}, {"Lakeside Herons", "2"}},
+		"Bake-off standings, top 3: Priya 88 points, Sam 81 and Jo 79":                              {{"Priya", "88 points"}, {"Sam", "81"}, {"Jo", "79"}},
+		"Arrivals board: 14:05 Oslo | Gate 3 | Landed, 14:20 Riga | Gate 7 | Late (in red)":         {{"14:05", "Oslo", "Gate 3", "Landed"}, {"14:20", "Riga", "Gate 7", "Late"}},
+		"A leaderboard with nothing listed":                                                         nil,
+	} {
+		rows := boardRows(prompt)
+		var got [][]string
+		for _, r := range rows {
+			got = append(got, r.cells)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: rows %q, want %q", prompt, got, want)
+		}
+	}
+	if rows := boardRows("Arrivals board: 14:05 Oslo | Gate 3 | Landed, 14:20 Riga | Gate 7 | Late (in red)"); len(rows) == 2 && rows[1].color != namedColors["red"] {
+		t.Errorf("the late row's colour is %q, want red", rows[1].color)
+	}
+}
