@@ -82,16 +82,20 @@ type relation struct {
 
 // brief is everything the builtin agent reads from a prompt; Analysis is its public face.
 type brief struct {
-	Prompt     string
-	Style      koda.Style // explicit, chosen or inferred; "" when none
-	Explicit   bool
-	Inferred   koda.Style
-	Reference  string
-	Duration   float64 // requested seconds, 0 when not asked
-	Aspect     string
-	Subjects   []subject
-	Actions    []string
-	Texts      []string
+	Prompt    string
+	Style     koda.Style // explicit, chosen or inferred; "" when none
+	Explicit  bool
+	Inferred  koda.Style
+	Reference string
+	Duration  float64 // requested seconds, 0 when not asked
+	Aspect    string
+	Subjects  []subject
+	Actions   []string
+	Texts     []string
+	// Brand is the name the video is made for, written without quotes: a wordmark in
+	// capitals ("the wordmark COPPERFOX"), else a proper name after "for" ("a logo
+	// reveal for Copperfox Studio").
+	Brand      string
 	Colors     []string // every requested colour, hex, in order
 	Background string   // requested background colour
 	// Background2 is a second requested background colour: the gradient's other stop.
@@ -122,6 +126,12 @@ type brief struct {
 }
 
 var (
+	// shownTextRE: a quote (quoteRE's four groups), a handle, a web address, or an
+	// exclamation opening the prompt.
+	shownTextRE = regexp.MustCompile(quoteRE.String() +
+		`|(?:^|[\s(])(@[A-Za-z0-9_][A-Za-z0-9_.]{1,29}[A-Za-z0-9_])` +
+		`|(?:^|[\s(])((?:[a-z0-9-]+\.)+(?:com|io|co|org|net|app|dev|shop|store|ai|tv|me)(?:/[\w/-]*[\w/])?)` +
+		`|^([A-Z][\w'’ ,]{1,30}!)`)
 	quoteRE    = regexp.MustCompile(`“([^”]+)”|"([^"]+)"|‘([^’]+)’|(?:^|[\s(\[:,;])'([^']+?)'(?:$|[\s.,!?;:)\]])`)
 	hexColorRE = regexp.MustCompile(`#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{3})\b`)
 	wordRE     = regexp.MustCompile(`#[0-9a-f]{3,6}\b|\$?[0-9]+(?:[.,][0-9]+)?%?|[a-z][a-z'’-]*|«q[0-9]+»`)
@@ -185,8 +195,10 @@ func analyze(prompt string) *brief {
 
 	// Quoted text first, replaced by placeholders so its words are never read as subjects
 	// or colours ("Red Alert" is a title, not a colour).
-	work := quoteRE.ReplaceAllStringFunc(prompt, func(m string) string {
-		sub := quoteRE.FindStringSubmatch(m)
+	// So are the words a user writes to be shown without quoting them: a handle, a web
+	// address, an opening exclamation ("We're hiring!").
+	work := shownTextRE.ReplaceAllStringFunc(prompt, func(m string) string {
+		sub := shownTextRE.FindStringSubmatch(m)
 		text := ""
 		for _, s := range sub[1:] {
 			if s != "" {
@@ -195,7 +207,7 @@ func analyze(prompt string) *brief {
 			}
 		}
 		text = strings.TrimSpace(text)
-		if text == "" {
+		if text == "" || sub[7] != "" && !exclamation(text) {
 			return m
 		}
 		lead, trail := "", ""
@@ -212,6 +224,7 @@ func analyze(prompt string) *brief {
 	})
 	low := recolorTurns(b.readStates(verbPhrases.Replace(strings.ToLower(work))))
 
+	b.Brand = readBrand(work)
 	b.Duration = parseDuration(low)
 	b.Count = parseCount(low)
 	if m := priceRE.FindString(work); m != "" {
@@ -310,6 +323,44 @@ func parseDuration(low string) float64 {
 		return math.Min(math.Max(v, koda.MinDurationS), koda.MaxDurationS)
 	}
 	return 0
+}
+
+var (
+	wordmarkRE = regexp.MustCompile(`\b(?:wordmark|logotype|brand name|company name|name)\s+([A-Z][A-Z0-9&]{2,}(?:\s+[A-Z][A-Z0-9&]+)?)\b`)
+	brandForRE = regexp.MustCompile(`\b(?:for|from|by|called|named)\s+((?:[A-Z][\w&'’-]*)(?:\s+(?:&\s+)?[A-Z][\w&'’-]*){0,3})`)
+)
+
+// notBrands are capitalised words after "for" that name a platform, a day or a month,
+// not whom the video is for.
+var notBrands = regexp.MustCompile(`^(?i:instagram|tiktok|youtube|reels?|twitter|x|facebook|linkedin|stories|shorts|` + weekdayW + `|` + monthW + `|christmas|diwali|easter|halloween|eid|hanukkah|new year)\b`)
+
+// readBrand finds the name a video is for (Brand) in a prompt whose quotes are
+// placeholders.
+func readBrand(work string) string {
+	if m := wordmarkRE.FindStringSubmatch(work); m != nil {
+		return m[1]
+	}
+	for _, m := range brandForRE.FindAllStringSubmatch(work, -1) {
+		if !notBrands.MatchString(m[1]) {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// exclamation: an opening "We're hiring!" or "Happy birthday, Sam!" is words to show;
+// "A ball bounces!" (an article) describes the scene.
+func exclamation(s string) bool {
+	ws := strings.Fields(strings.ToLower(s))
+	if len(ws) > 4 {
+		return false
+	}
+	for _, w := range ws {
+		if w == "a" || w == "an" || w == "the" {
+			return false
+		}
+	}
+	return true
 }
 
 // lengthLeads are the words a video's own length follows ("lasting 8 seconds", "a 30

@@ -91,6 +91,9 @@ func TestAnalyzeExtraction(t *testing.T) {
 		{"A square video of a spinning ring", nil, nil, 0, "square", []string{"ring"}},
 		{"A 15-second bar chart of revenue growing in green", []string{"#43a047"}, nil, 15, "", []string{"chart"}},
 		{"stars twinkling in a purple sky for 3 s", []string{"#8e24aa"}, nil, 3, "", []string{"stars"}},
+		// Words to show written without quotes: an opening exclamation, a handle, a web address.
+		{"We're hiring! A pencil doodles, then apply at lumenlabs.io/jobs or follow @lumenlabs", nil, []string{"We're hiring!", "lumenlabs.io/jobs", "@lumenlabs"}, 0, "", []string{"pencil"}},
+		{"A ball bounces! Then it stops", nil, nil, 0, "", []string{"ball"}},
 		// A length inside a step is the step's; "square" set off by commas is the format.
 		{"Recipe card, square, steps: 1. Boil noodles 4 min, 2. Melt the butter", nil, nil, 0, "square", []string{"card"}},
 	}

@@ -329,7 +329,7 @@ func (c *composer) decorate(e *scene.Element, s subject, i int) {
 		}
 		key(trackOf(e), "progress", 0, 0, "")
 	case scene.TypeLogo:
-		name := orDefault(quote, "Koda")
+		name := orDefault(orDefault(quote, c.b.Brand), "Koda")
 		e.Text = initials(name)
 		e.Sub = name
 		e.Color2 = "#ffffff"

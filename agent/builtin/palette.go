@@ -202,6 +202,17 @@ func choosePalette(b *brief, style koda.Style) palette {
 	}
 	if b.TextColor != "" {
 		p.Text = b.TextColor
+		if b.Background != "" {
+			// "White on sage green": both asked, so the words keep their colour and the
+			// backdrop keeps its hue, a shade deeper (or paler) until the words read.
+			for k := 0; k < 10 && math.Min(contrast(p.Text, p.Background[0]), contrast(p.Text, p.Background[1])) < 4.5; k++ {
+				shift := darken
+				if luminance(p.Text) < 0.5 {
+					shift = lighten
+				}
+				p.Background = [2]string{shift(p.Background[0], 0.1), shift(p.Background[1], 0.1)}
+			}
+		}
 	}
 	if luminance(mix(p.Background[0], p.Background[1])) > 0.7 {
 		// White particles vanish on a light backdrop: they take the subjects' colours.

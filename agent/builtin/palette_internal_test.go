@@ -1,6 +1,10 @@
 package builtin
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/kodahq/koda"
+)
 
 // TestDrawnColour: the backdrop is scored against what a subject shows: a library
 // illustration's own main colour (a gold key, whatever the palette gives it) or the
@@ -14,5 +18,25 @@ func TestDrawnColour(t *testing.T) {
 	}
 	if c := drawnColor(subject{Kind: "circle"}, "#e53935"); c != "#e53935" {
 		t.Errorf("a red ball shows %s", c)
+	}
+}
+
+// TestAskedTextOnAskedBackdrop: words and backdrop both given a colour that do not read
+// together keep the words' colour and deepen the backdrop, hue kept, until they do.
+func TestAskedTextOnAskedBackdrop(t *testing.T) {
+	for _, prompt := range []string{
+		`"Breathe in" in white on a sage green background`,
+		`"Sale" in black on a navy background`,
+	} {
+		b := analyze(prompt)
+		p := choosePalette(b, koda.StyleSmooth)
+		if p.Text != b.TextColor {
+			t.Errorf("%q: text %s, want the asked %s", prompt, p.Text, b.TextColor)
+		}
+		for _, bg := range p.Background {
+			if c := contrast(p.Text, bg); c < 4.5 {
+				t.Errorf("%q: %s on %s has contrast %.1f, want 4.5", prompt, p.Text, bg, c)
+			}
+		}
 	}
 }
