@@ -108,6 +108,9 @@ func (c *composer) decorateData(e *scene.Element, s subject) {
 			// value, not by a bar's place in the row.
 			e.ColorScale = d.Scale
 			e.Color2 = darken(e.Color, 0.3)
+			if d.Across {
+				e.Variant = scene.ChartHBar
+			}
 			e.Aspect = math.Min(1.8, 1.1+0.12*float64(len(d.Values)))
 		}
 		key(trackOf(e), "progress", 0, 0, "")

@@ -39,7 +39,12 @@ type dataSpec struct {
 	Label  string    // counter caption ("subscribers")
 	Turns  float64   // clock: minute-hand revolutions
 	Hour   float64   // clock: time shown at the start, in hours (10.17 = 10:10)
+	// Across: the bars lie down, as the prompt asks ("horizontal bars", "sideways").
+	Across bool
 }
+
+// acrossRE asks for bars that lie down.
+var acrossRE = regexp.MustCompile(`(?i)\bhorizontal(?:ly)?\s+(?:[a-z]+\s+)?bars?\b|\bbars?\b[^.]*\b(?:horizontal(?:ly)?|sideways|left to right)\b|\bbar(?:s)? (?:race|ranking)\b`)
 
 // numTok is a number as written in a prompt.
 type numTok struct {
@@ -471,6 +476,7 @@ func readData(kind, s string) *dataSpec {
 	switch kind {
 	case dataBar, dataPie, dataDonut, dataLine:
 		readChart(d, s, nums)
+		d.Across = kind == dataBar && acrossRE.MatchString(s)
 	case dataCounter:
 		readCounter(d, s, nums)
 	case dataCountdown:

@@ -27,6 +27,8 @@ type genreRow struct {
 	// set, must match too (a forecast is a weather word and days or temperatures).
 	Cues *regexp.Regexp
 	Also *regexp.Regexp
+	// Unless, when set, must not match: a ranking drawn "as bars" is a chart.
+	Unless *regexp.Regexp
 	// Slots are what the layout fills from the prompt, for explain and the plan.
 	Slots   []string
 	Example string
@@ -118,7 +120,7 @@ var genres = []genreRow{
 		Slots: []string{"old price", "new price", "discount", "label"}, build: (*genreFill).priceTag,
 		Example: `A sale price tag: the old price $60 is crossed out and the new price $45 pops in, "Weekend only"`,
 		Shows:   []string{"$60", "$45", "Weekend only"}},
-	{Name: "board", Cues: boardCueRE, Also: regexp.MustCompile(`\d[^,;.]*[,;][^,;]*\d`),
+	{Name: "board", Cues: boardCueRE, Also: regexp.MustCompile(`\d[^,;.]*[,;][^,;]*\d`), Unless: regexp.MustCompile(`\bbars?\b|\bcharts?\b|\bgraph\b`),
 		Slots: []string{"title", "rows: name and figure, or time and columns", "a row's colour (in amber)"}, build: (*genreFill).board,
 		Example: `Leaderboard of the spelling bee, top 4: Ava 98, Noah 91, Mia 87 and Leo 80, rows sliding in one by one`,
 		Shows:   []string{"Leaderboard", "Ava", "0→98", "Noah", "0→91", "Mia", "0→87", "Leo", "0→80"}},
@@ -186,7 +188,7 @@ func detectGenre(prompt string) *genreRow {
 	low := strings.ToLower(ratioRE.ReplaceAllString(prompt, ""))
 	for i := range genres {
 		g := &genres[i]
-		if g.Cues.MatchString(low) && (g.Also == nil || g.Also.MatchString(low)) && strings.Count(prompt, "«q")+quoteCount(prompt) >= g.MinQuotes {
+		if g.Cues.MatchString(low) && (g.Also == nil || g.Also.MatchString(low)) && (g.Unless == nil || !g.Unless.MatchString(low)) && strings.Count(prompt, "«q")+quoteCount(prompt) >= g.MinQuotes {
 			return g
 		}
 	}
@@ -2034,7 +2036,7 @@ func (g *genreFill) board() {
 	}
 	rowH := math.Min(0.13, 0.62/float64(n)) // sizes; the rows' spacing is in y units
 	if g.c.b.Aspect == "portrait" {
-		rowH = math.Min(0.22, 1.0/float64(n)) // a vertical board fills its height
+		rowH = math.Min(0.3, 1.3/float64(n)) // a vertical board fills its height
 	}
 	step := g.c.yUnits(rowH)
 	top := -float64(n-1)*step/2 + 0.08
@@ -2077,7 +2079,7 @@ func (g *genreFill) board() {
 			if r.color != "" && c == len(r.cells)-1 {
 				col = readableOn(r.color, panel) // "Delayed (in amber)"
 			}
-			size := fit(cell, cw*0.9, math.Min(0.045, rowH*0.36))
+			size := fit(cell, cw*0.9, math.Min(0.06, rowH*0.36))
 			var e *scene.Element
 			if c > 0 && cols == 2 {
 				e = g.figure(cell, x, y, size, col)

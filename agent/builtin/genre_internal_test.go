@@ -27,3 +27,17 @@ func TestBoardRows(t *testing.T) {
 		t.Errorf("the late row's colour is %q, want red", rows[1].color)
 	}
 }
+
+// TestBarsAcross: bars asked to lie down are drawn across (the hbar variant).
+func TestBarsAcross(t *testing.T) {
+	for prompt, want := range map[string]bool{
+		"Poll results as horizontal bars: Tea 40%, Coffee 60%": true,
+		"A bar chart with bars going left to right: A 3, B 5":  true,
+		"A bar chart of sales: Mon 3, Tue 5, Wed 4":            false,
+		"Horizontal video of a bar chart: Mon 3, Tue 5, Wed 4": false,
+	} {
+		if d := readData(dataBar, prompt); d.Across != want {
+			t.Errorf("%q: across %v, want %v", prompt, d.Across, want)
+		}
+	}
+}

@@ -102,6 +102,7 @@ func TestGenreNotChosen(t *testing.T) {
 		"Flash sale promo, energetic: big red text 'FLASH SALE' with confetti, then '50% OFF' appears",
 		"A red ball bounces across the screen three times",
 		"Building a snowman step by step: a big snowball, a medium one on top of it, then a carrot nose",
+		"A ranking as horizontal bars: Oslo 81, Bergen 64, Tromsø 40",
 		"Building a snowman step by step — a big snowball, a medium one stacked on top of it, then a small head",
 	} {
 		if g := builtin.Explain(p).Genre; g != nil {

@@ -1159,6 +1159,42 @@
     }
   }
 
+  // drawHBars: bars lying down, growing from a left axis one after another, each
+  // category's name before its bar and the value after it (a poll, a ranking).
+  function drawHBars(e, s, t, r) {
+    var vals = e.values || [1], n = vals.length, cw = Math.min(r * (e.aspect || 1.6), halfRoom(s)), tc = textColor(e);
+    var labels = e.labels || [], dec = decimalsOf(vals), max = 0;
+    for (var k = 0; k < n; k++) max = Math.max(max, vals[k]);
+    var tall = RH > RW * 1.3 ? 1.45 : 1;
+    var top = (e.text ? -r * 0.62 : -r * 0.8) * tall, bottom = r * 0.8 * tall;
+    var gap = (bottom - top) / n, bh = gap * 0.62, fs = Math.min(r * 0.12, gap * 0.4);
+    var labW = cw * 0.5, left = -cw + labW, span = cw * 2 - labW - fs * 3.4;
+    var prog = clamp(s.prog, 0, 1);
+    chartTitle(e, -r * 0.92 * tall, r, cw, tc);
+    ctx.strokeStyle = rgba(tc, 0.6); ctx.lineWidth = Math.max(1.5, r * 0.015);
+    ctx.beginPath(); ctx.moveTo(left, top); ctx.lineTo(left, bottom); ctx.stroke();
+    for (var b = 0; b < n; b++) {
+      var bp = ease('easeOutCubic')(clamp(prog * (n + 2) / 3 - b / 3, 0, 1));
+      var w = span * (Math.max(0, vals[b]) / (max || 1)) * bp;
+      var y = top + gap * b + (gap - bh) / 2, col = seriesColor(e, (e.colors && e.colors.length) ? b : 0);
+      var g = ctx.createLinearGradient(left, 0, left + Math.max(w, 1), 0);
+      g.addColorStop(0, (e.colors && e.colors[b]) ? shade(col, -0.2) : (e.color2 || shade(col, -0.25))); g.addColorStop(1, shade(col, 0.2));
+      ctx.fillStyle = g; shadowOn(e, r * 0.3);
+      if (w > 0.5) { roundRect(left, y, w, bh, Math.min(bh * 0.3, w / 2)); ctx.fill(); }
+      shadowOff();
+      if (bp > 0.02) {
+        ctx.save(); ctx.globalAlpha *= clamp(bp * 3, 0, 1);
+        label(fmtValue(e, vals[b] * bp, dec), left + w + fs * 0.3, y + bh / 2, fs, tc, 'left', 800, fs * 3.2);
+        ctx.restore();
+      }
+      if (labels[b]) {
+        ctx.save(); ctx.globalAlpha *= clamp(prog * 4, 0, 1);
+        label(labels[b], left - fs * 0.4, y + bh / 2, fs * 0.95, rgba(tc, 0.85), 'right', 600, labW * 0.92);
+        ctx.restore();
+      }
+    }
+  }
+
   function drawLine(e, s, t, r) {
     var vals = e.values || [1], n = vals.length, cw = Math.min(r * (e.aspect || 1.6), halfRoom(s)), tc = textColor(e);
     var labels = e.labels || [], dec = decimalsOf(vals), prog = clamp(s.prog, 0, 1), col = e.color || SERIES[0];
@@ -1423,6 +1459,7 @@
     switch (e.variant) {
       case 'pie': case 'donut': drawPie(e, s, t, r); break;
       case 'line': drawLine(e, s, t, r); break;
+      case 'hbar': drawHBars(e, s, t, r); break;
       default: drawBars(e, s, t, r);
     }
   }

@@ -163,9 +163,10 @@ const (
 	ChartPie   = "pie"
 	ChartDonut = "donut"
 	ChartLine  = "line"
+	ChartHBar  = "hbar" // bars lying down, growing from a left axis: a poll, a ranking
 )
 
-var chartVariants = []string{"", ChartBar, ChartPie, ChartDonut, ChartLine}
+var chartVariants = []string{"", ChartBar, ChartPie, ChartDonut, ChartLine, ChartHBar}
 
 var elementTypes = []string{TypeCircle, TypeRect, TypeStar, TypeHeart, TypeTriangle, TypeRing,
 	TypeWave, TypeText, TypeParticles, TypeChart, TypeCounter, TypeLogo, TypeCard, TypeIcon, TypeImage,

@@ -850,7 +850,7 @@ func checkChart(els []sceneElem, want *agent.SuiteChart) []string {
 		if c.str("type") != "chart" {
 			got = c.str("type")
 		}
-		if got == kind || kind == "pie" && got == "donut" || kind == "donut" && got == "pie" {
+		if got == kind || kind == "pie" && got == "donut" || kind == "donut" && got == "pie" || kind == "bar" && got == "hbar" {
 			kindOK = true
 		}
 	}
