@@ -163,6 +163,13 @@ var squareAspectNext = map[string]bool{"video": true, "format": true, "frame": t
 var ambiguousNouns = map[string]bool{"line": true, "number": true, "progress": true, "space": true, "item": true,
 	"name": true, "sound": true, "score": true, "beat": true, "app": true, "icon": true}
 
+// chartEvidenceRE: a prompt with figures or a word for data, where "bars" are a chart's.
+var chartEvidenceRE = regexp.MustCompile(`\d|\b(?:chart|graph|data|statistics|stats|poll|survey|sales|revenue|results|percent|growth)\b`)
+
+// styleNouns follow the words that say how a video looks ("science class style",
+// "retro arcade look").
+var styleNouns = map[string]bool{"style": true, "styled": true, "look": true, "theme": true, "themed": true, "aesthetic": true, "vibe": true, "vibes": true}
+
 // greetingWords make a card the video's occasion ("holiday card", "birthday card").
 var greetingWords = map[string]bool{"holiday": true, "holidays": true, "greeting": true, "greetings": true, "birthday": true,
 	"christmas": true, "xmas": true, "valentine": true, "valentine's": true, "wedding": true, "thank-you": true, "anniversary": true,
@@ -540,6 +547,12 @@ func (b *brief) readSubjectsAndColors(tokens []string, low string) {
 		}
 		if kind == "card" && i > 0 && greetingWords[tokens[i-1]] {
 			continue // "a holiday card" is what the video is, not a product card in it
+		}
+		if kind == "chart" && (tok == "bar" || tok == "bars") && !chartEvidenceRE.MatchString(low) {
+			continue // "the bottle hanging on the bar": no figures, no chart
+		}
+		if styleWordsAt(tokens, i) {
+			continue // "science class style": how it looks, not a thing in it
 		}
 		if i+1 < len(tokens) {
 			if _, next := subjectKinds[tokens[i+1]]; next || (tok == "square" && squareAspectNext[tokens[i+1]]) {

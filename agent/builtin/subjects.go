@@ -166,7 +166,7 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 	var notes []string
 	list := listTokens(low)
 	skip := func(i int) bool {
-		return list[i] || (i > 0 && possessives[tokens[i-1]]) ||
+		return list[i] || (i > 0 && possessives[tokens[i-1]]) || styleWordsAt(tokens, i) ||
 			// "black on cream": a colour something sits on.
 			(i > 1 && tokens[i-1] == "on" && isColorTok(tokens[i-2]))
 	}
@@ -324,6 +324,20 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 		}
 	}
 	return spans, notes
+}
+
+// styleWordsAt: the word at i names a look ("science class style", "retro look"): a
+// style noun follows within two words.
+func styleWordsAt(tokens []string, i int) bool {
+	for k := i + 1; k < len(tokens) && k <= i+2; k++ {
+		if styleNouns[tokens[k]] {
+			return true
+		}
+		if !subjectWord(tokens[k]) {
+			return false
+		}
+	}
+	return false
 }
 
 // endsPhrase: the word at i closes a noun phrase, so it is the phrase's head: the

@@ -80,6 +80,9 @@ func TestSubjectNames(t *testing.T) {
 		"A snowman stands in falling snow":                 {"fluent:snowman", "particles:snow"},
 		"A watermelon slice on a sunny background":         {"fluent:watermelon"},
 		"A big snowball, then a medium one stacked on top": {},
+		// A look is no thing ("science class style"); bars without figures are no chart.
+		"Science class style: a battery lights a light bulb":      {"tabler:battery", "fluent:light-bulb"},
+		"A hamster drinks from a water bottle hanging on the bar": {"fluent:hamster", "tabler:bottle"},
 	} {
 		b := analyze(prompt)
 		var got []string
