@@ -34,6 +34,9 @@ type subject struct {
 	// States are the colours a subject turns into, in order, after its own (Color):
 	// "turns from green to orange to red" (states.go).
 	States []string
+	// Forms are the drawings a subject becomes, in order ("a bud opens into a rose"):
+	// each cross-fades in where it stands, the one before fading out.
+	Forms []string
 }
 
 // beat is one clause of the prompt: a distinct visual moment.

@@ -41,6 +41,8 @@ type ExplainedSubject struct {
 	Drawing string `json:"drawing,omitempty"` // library id of an asset subject
 	Why     string `json:"why"`
 	Data    string `json:"data,omitempty"` // a chart's or counter's numbers and labels
+	// Becomes: the drawings it changes into, in turn ("an egg hatches into a chick").
+	Becomes []string `json:"becomes,omitempty"`
 }
 
 // ExplainedClause is one clause of the prompt: who does what, where.
@@ -87,7 +89,7 @@ func Explain(prompt string) *Explanation {
 	pl := newBoard(b, style, note, projectDuration(p, b, baseStyle(style, note))).plan(b, 1, "")
 	ex.DurationS = pl.DurationS
 	for _, s := range b.Subjects {
-		es := ExplainedSubject{Noun: s.Noun, Count: s.Many, Color: s.Color, Kind: s.Kind, Drawing: s.Asset, Why: whyDrawn(s)}
+		es := ExplainedSubject{Noun: s.Noun, Count: s.Many, Color: s.Color, Kind: s.Kind, Drawing: s.Asset, Why: whyDrawn(s), Becomes: s.Forms}
 		if s.Data != nil {
 			es.Data = fmt.Sprintf("%v %v", s.Data.Values, s.Data.Labels)
 		}
@@ -207,6 +209,9 @@ func (ex *Explanation) String() string {
 		}
 		if s.Data != "" {
 			fmt.Fprintf(&b, " data %s", s.Data)
+		}
+		if len(s.Becomes) > 0 {
+			fmt.Fprintf(&b, ", becoming %s", strings.Join(s.Becomes, " then "))
 		}
 		fmt.Fprintf(&b, "  (%s)\n", s.Why)
 	}

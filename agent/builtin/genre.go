@@ -54,7 +54,7 @@ var ratioRE = regexp.MustCompile(`\b(?:9:16|16:9|1:1|4:5|5:4|4:3|3:4|21:9)\b`)
 
 var (
 	tempRE     = regexp.MustCompile(`(-?\d{1,3})\s*(?:°|º|degrees?)\s*([cf]\b)?`)
-	moneyRE    = regexp.MustCompile(`[$€£¥]\s?\d[\d,]*(?:\.\d+)?[kmb]?|\d[\d,]*(?:\.\d+)?\s?(?:€|eur|usd|dollars)\b`)
+	moneyRE    = regexp.MustCompile(`(?i)[$€£¥]\s?\d[\d,]*(?:\.\d+)?[kmb]?|\d[\d,]*(?:\.\d+)?\s?(?:€|eur|euros|usd|dollars|pounds)\b`)
 	percentRE  = regexp.MustCompile(`[+-]?\d+(?:\.\d+)?\s?%`)
 	minSecRE   = regexp.MustCompile(`\b(\d{1,2}):(\d{2})\b`)
 	timeOfDay  = regexp.MustCompile(`(?i)\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)`)
@@ -148,6 +148,11 @@ var genres = []genreRow{
 		Slots: []string{"month", "day", "event"}, build: (*genreFill).calendar,
 		Example: `A calendar page flips to October 12 with the words "Launch day"`,
 		Shows:   []string{"OCT", "12", "Launch day"}},
+	{Name: "goal progress", Cues: regexp.MustCompile(`\bfundrais\w*|\bdonations?\b|\bcrowdfund\w*|\bgoal\b[^.]*\b(?:raised|reached|collected)\b|\b(?:raised|collected)\b[^.]*\b(?:goal|target)\b|\bthermometer\b[^.]*\b(?:goal|target|raised)\b`),
+		Also:  regexp.MustCompile(`[$€£]\s?\d|\d[\d,]*\s?(?:dollars|euros|pounds)`),
+		Slots: []string{"who it is for", "raised", "goal", "thermometer or bar", "fill colour"}, build: (*genreFill).goal,
+		Example: `Fundraiser for Hillside Library: we've raised $3,200 of our $5,000 goal, a thermometer filling up in green`,
+		Shows:   []string{"Hillside Library", "$0→3,200", "of $5,000 goal"}},
 	{Name: "loading progress", Cues: regexp.MustCompile(`\bloading (?:bar|screen)\b|\bprogress bar\b|\buploading\b|\binstalling\b|\bloading\b.*\d+\s?%|\b0\s*(?:%|percent)?\s*to\s*100\b`),
 		Slots: []string{"percent", "label", "done colour", "done check"}, build: (*genreFill).loading,
 		Example: `A progress bar fills from 0 to 100% while "Uploading" shows above it, then turns green with a check`,
@@ -2120,4 +2125,151 @@ func (g *genreFill) figure(v string, x, y, size float64, color string) *scene.El
 		e.Text = v
 	}
 	return e
+}
+
+var (
+	goalAfterRE  = regexp.MustCompile(`(?i)^\s*(?:goal|target)\b`)
+	goalBeforeRE = regexp.MustCompile(`(?i)\b(?:goal|target|aim)(?:\s+(?:is|of))?\s*:?\s*$|\b(?:of|toward|towards)\s+(?:our|the|a|an)?\s*$`)
+	raisedWordRE = regexp.MustCompile(`(?i)\b(?:raised|collected|donated|reached|so far|pledged)\b`)
+)
+
+// moneyValue reads an amount ("$10,000", "$7.4k", "300 euros") as a number with its sign.
+func moneyValue(m string) (float64, string) {
+	sign := ""
+	if strings.ContainsAny(m[:1], "$€£") {
+		sign = m[:1]
+	}
+	num := regexp.MustCompile(`\d[\d,]*(?:\.\d+)?`).FindString(m)
+	v, _ := strconv.ParseFloat(strings.ReplaceAll(num, ",", ""), 64)
+	switch strings.ToLower(strings.TrimSpace(m[len(m)-1:])) {
+	case "k":
+		v *= 1e3
+	case "m":
+		v *= 1e6
+	}
+	return v, sign
+}
+
+// goalAmounts finds the amount raised and the goal: the amount a goal word stands
+// next to is the goal, the one a raised word stands next to is raised, else the larger
+// is the goal.
+func goalAmounts(prompt string) (raised, goal float64, sign string) {
+	locs := moneyRE.FindAllStringIndex(prompt, -1)
+	prev := 0
+	var all []float64
+	defer func() {
+		// An amount nothing names: the smaller is raised ("$450 of $1k"), the largest
+		// the goal ("for 300 euros, 120 pledged").
+		if raised == 0 {
+			for _, v := range all {
+				if v != goal && (raised == 0 || v < raised) {
+					raised = v
+				}
+			}
+		}
+		if goal == 0 || goal == raised {
+			for _, v := range all {
+				if v != raised && v > goal {
+					goal = v
+				}
+			}
+		}
+		if goal < raised {
+			raised, goal = goal, raised
+		}
+		if raised == 0 && goal > 0 {
+			raised = goal * 0.6
+		}
+	}()
+	for _, l := range locs {
+		v, sg := moneyValue(prompt[l[0]:l[1]])
+		all = append(all, v)
+		if sign == "" {
+			sign = sg
+		}
+		// The words since the amount before, and just after: "raised $3,200 of our
+		// $5,000 goal".
+		before := prompt[max(prev, l[0]-24):l[0]]
+		after := prompt[l[1]:min(len(prompt), l[1]+12)]
+		prev = l[1]
+		switch {
+		case goalAfterRE.MatchString(after) || goalBeforeRE.MatchString(before):
+			goal = v
+		case raisedWordRE.MatchString(before) || raisedWordRE.MatchString(after):
+			raised = v
+		}
+	}
+	return raised, goal, sign
+}
+
+// goal lays a fundraiser's progress: who it is for, a thermometer (or a bar) whose fill
+// rises to the share raised, the amount counting up and the goal under it.
+func (g *genreFill) goal() {
+	raised, goal, sign := goalAmounts(ratioRE.ReplaceAllString(g.b.Prompt, ""))
+	if goal <= 0 {
+		goal, raised = 100, 60
+	}
+	share := math.Min(1, raised/goal)
+	who := g.quote(orDefault(g.b.Brand, ""))
+	fill := "#e53935"
+	if c := firstColor(g.b); c != "" {
+		fill = c
+	}
+	portrait := g.c.b.Aspect == "portrait"
+	// The fill rises and the amount counts through the video's middle, and holds.
+	a0, a1 := g.t+0.6, g.t+0.6+(g.out-g.t-0.6)*0.65
+	var parts []*scene.Element
+	// The tube: a tall rounded bar with a bulb at its foot, the fill rising inside it
+	// (heights in y units; a bar's size is in sizes).
+	tx, tubeH := g.c.xUnits(-0.32), 1.0
+	if portrait {
+		tx, tubeH = -0.5, 0.9
+	}
+	w, h := 0.09, tubeH/g.c.yUnits(1)
+	tube := g.bar(tx, -0.05, w, h, "#e5e7eb")
+	bottom := tube.Y + tubeH/2
+	fh := h * math.Max(share, 0.05)
+	f := g.add(&scene.Element{ID: g.id("fill"), Type: scene.TypeRect, X: tube.X, Y: round3(bottom - tubeH*share/2),
+		Size: round3(fh / 2), Aspect: round3(w * 0.7 / fh), Color: fill, In: tube.ID})
+	ftr := trackOf(f)
+	key(ftr, "sy", 0, 0, "")
+	key(ftr, "sy", a0, 0, "")
+	key(ftr, "sy", a1, 1, "easeInOutSine")
+	key(ftr, "y", 0, bottom, "")
+	key(ftr, "y", a0, bottom, "")
+	key(ftr, "y", a1, f.Y, "easeInOutSine")
+	bulb := g.add(&scene.Element{ID: g.id("bulb"), Type: scene.TypeCircle, X: tube.X, Y: round3(bottom + 0.02), Size: round3(w * 0.9), Color: fill,
+		In: tube.ID}) // the tube stands in its bulb: overlapping is meant
+	g.enter(tube, "fade", g.t, 0.5)
+	g.enter(bulb, "pop", g.t+0.2, 0.5)
+	parts = append(parts, tube, f, bulb)
+	// The words: who it is for, the amount counting up, the goal.
+	wx := g.c.xUnits(0.22)
+	if portrait {
+		wx = 0.3
+	}
+	y := -0.3
+	if who != "" {
+		t := g.text(who, wx, y, fit(who, 0.8, 0.05), g.ink, 800)
+		g.enter(t, "down", g.t, 0.6)
+		parts = append(parts, t)
+	}
+	amt := g.add(&scene.Element{ID: g.id("value"), Type: scene.TypeCounter, X: round3(wx), Y: 0.02, Size: 0.11, Color: fill,
+		From: 0, To: raised, Prefix: sign})
+	g.enter(amt, "fade", g.t+0.3, 0.5)
+	g.progress(amt, a0, a1, false)
+	cap := "of " + sign + groupThousands(goal) + " goal"
+	c := g.text(cap, wx, 0.3, fit(cap, 0.8, 0.04), lighten(g.ink, 0.15), 600)
+	g.enter(c, "fade", g.t+0.5, 0.6)
+	parts = append(parts, amt, c)
+	g.leave(parts...)
+}
+
+// groupThousands writes 10000 as "10,000".
+func groupThousands(v float64) string {
+	s := strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

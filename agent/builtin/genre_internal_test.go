@@ -41,3 +41,20 @@ func TestBarsAcross(t *testing.T) {
 		}
 	}
 }
+
+// TestGoalAmounts: of a fundraiser's amounts, the one a goal word stands by is the goal
+// and the one "raised" stands by is raised, in either order.
+func TestGoalAmounts(t *testing.T) {
+	for prompt, want := range map[string][2]float64{
+		"we've raised $3,200 of our $5,000 goal":               {3200, 5000},
+		"Goal is $10,000, we've raised $7,400 so far":          {7400, 10000},
+		"$12,500 raised toward a $20,000 target":               {12500, 20000},
+		"Donations for the roof: $450 of $1k":                  {450, 1000},
+		"A crowdfunding bar for 300 euros, 120 euros pledged!": {120, 300},
+	} {
+		raised, goal, _ := goalAmounts(prompt)
+		if raised != want[0] || goal != want[1] {
+			t.Errorf("%q: raised %g of %g, want %g of %g", prompt, raised, goal, want[0], want[1])
+		}
+	}
+}

@@ -109,6 +109,7 @@ func (c *composer) playStates() {
 	a0, a1 := c.actionSpan()
 	for i, e := range c.subjects {
 		s := c.b.Subjects[c.index[i]]
+		c.playForms(e, s.Forms, a0, a1)
 		if len(s.States) == 0 {
 			continue
 		}
@@ -165,4 +166,37 @@ func (c *composer) lastCopyOf(e *scene.Element) *scene.Element {
 		}
 	}
 	return last
+}
+
+// playForms plays a drawing becoming the drawings forms in turn during [a0, a1]: each
+// one fades and swells in where the one before stands, as that one fades out.
+func (c *composer) playForms(e *scene.Element, forms []string, a0, a1 float64) {
+	if len(forms) == 0 || e.Type != scene.TypeAsset {
+		return
+	}
+	step := (a1 - a0) / float64(len(forms)+1)
+	prev := e
+	for k, id := range forms {
+		t := a0 + step*float64(k+1)
+		cp := *e
+		cp.ID, cp.In, cp.Asset, cp.Tint, cp.Hue, cp.Label = fmt.Sprintf("%s-as-%d", e.ID, k+1), e.ID, id, "", 0, id
+		cp.Tracks = map[string][]scene.Keyframe{}
+		for name, kfs := range e.Tracks {
+			if name != "opacity" && name != "scale" {
+				cp.Tracks[name] = append([]scene.Keyframe(nil), kfs...)
+			}
+		}
+		cp.Motions = nil
+		key(cp.Tracks, "opacity", 0, 0, "")
+		key(cp.Tracks, "opacity", t, 0, "")
+		key(cp.Tracks, "opacity", t+0.6, 1, "easeInOutSine")
+		key(cp.Tracks, "scale", 0, 0.6, "")
+		key(cp.Tracks, "scale", t, 0.6, "")
+		key(cp.Tracks, "scale", t+0.7, 1, "easeOutBack")
+		pt := trackOf(prev)
+		key(pt, "opacity", t, value(pt, "opacity", 1), "")
+		key(pt, "opacity", t+0.6, 0, "easeInOutSine")
+		c.insertAfter(prev, &cp)
+		prev = &cp
+	}
 }

@@ -46,3 +46,27 @@ func TestStatesAndActors(t *testing.T) {
 		}
 	}
 }
+
+// TestFormsOfADrawing: a drawing that turns into another ("hatches into", "opens into")
+// has it as its later form, and "into" places nothing inside anything (the scene is
+// checked by TestFormsPlayInPlace).
+func TestFormsOfADrawing(t *testing.T) {
+	for _, prompt := range []string{"An egg wobbles, then hatches into a chick", "A small bud opens into a rose"} {
+		b := analyze(prompt)
+		var firsts []subject
+		for _, s := range b.Subjects {
+			if !s.Absorbed {
+				firsts = append(firsts, s)
+			}
+		}
+		if len(firsts) != 1 || len(firsts[0].Forms) != 1 {
+			t.Fatalf("%q: subjects %+v, want one drawing with one later form", prompt, b.Subjects)
+		}
+		for _, bt := range b.Beats {
+			if len(bt.Rels) > 0 {
+				t.Errorf("%q: relations %+v, want none", prompt, bt.Rels)
+			}
+		}
+
+	}
+}

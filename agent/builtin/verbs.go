@@ -19,6 +19,11 @@ var verbPhrases = strings.NewReplacer(
 	"goes around", "orbits", "revolves around", "orbits", "spins around the", "orbits the",
 	"turns into", "morphs into", "transforms into", "morphs into", "changes into", "morphs into",
 	"morphing into", "morphs into", "shape-shifts into", "morphs into",
+	// One thing becoming another, drawn as one changing into the other ("a bud opens
+	// into a rose", "an egg hatches into a chick").
+	"opens into", "morphs into", "opens up into", "morphs into", "blossoms into", "morphs into", "blooms into", "morphs into",
+	"grows into", "morphs into", "hatches into", "morphs into", "evolves into", "morphs into", "unfolds into", "morphs into",
+	"becomes a ", "morphs into a ", "becomes an ", "morphs into an ",
 	"zooms towards the camera", "slams", "zooms toward the camera", "slams", "zooms towards", "slams",
 	"zooms toward", "slams", "zooms at the camera", "slams", "flies at the camera", "slams",
 	"comes at the camera", "slams", "jumps out at", "slams",
@@ -466,6 +471,9 @@ func (b *brief) readMorph() {
 				}
 			}
 		}
+		if len(idx) < 2 && b.readForms(bi) {
+			return
+		}
 		if len(idx) < 2 {
 			if len(idx) == 1 {
 				// "a blob morphs": change into the next shape of a friendly cycle.
@@ -489,6 +497,42 @@ func (b *brief) readMorph() {
 		s.Kind = "morph"
 		return
 	}
+}
+
+// readForms reads a morph between drawings, beat bi on ("a caterpillar turns into a
+// butterfly"): the first drawing becomes each later one in turn, in the same place (the
+// later ones are its Forms, not subjects of their own), and "into" is no containment.
+// It reports whether it found two.
+func (b *brief) readForms(bi int) bool {
+	var idx []int
+	for j := bi; j < len(b.Beats); j++ {
+		if j > bi && len(b.Beats[j].Actions) > 0 && !containsStr(b.Beats[j].Actions, "morph") {
+			break
+		}
+		bt := b.Beats[j]
+		for _, si := range bt.Subjects {
+			// Not where it happens ("a tadpole in a pond grows into a frog").
+			place := slices.ContainsFunc(bt.Rels, func(r relation) bool { return r.Place == si && r.Prep != "into" })
+			if b.Subjects[si].Asset != "" && !b.Subjects[si].Scenery && !place {
+				idx = appendInt(idx, si)
+			}
+		}
+	}
+	if len(idx) < 2 {
+		return false
+	}
+	sort.Ints(idx)
+	first := &b.Subjects[idx[0]]
+	for _, si := range idx[1:] {
+		first.Forms = append(first.Forms, b.Subjects[si].Asset)
+		b.Subjects[si].Absorbed = true
+	}
+	for j := range b.Beats {
+		bt := &b.Beats[j]
+		bt.Rels = slices.DeleteFunc(bt.Rels, func(r relation) bool { return slices.Contains(idx, r.Actor) && slices.Contains(idx, r.Place) })
+		bt.Places = slices.DeleteFunc(bt.Places, func(p int) bool { return slices.Contains(idx[1:], p) })
+	}
+	return true
 }
 
 // blobShapes: a blob is a soft outline that morphs (agent/scene has no still blob),
