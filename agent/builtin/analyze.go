@@ -247,11 +247,18 @@ func analyze(prompt string) *brief {
 		b.Background, b.Background2 = "#7cc4fa", "#e3f2fd"
 	}
 
-	// "square" set off by commas is the format, no shape to draw.
-	tokens := wordRE.FindAllString(squareAloneRE.ReplaceAllStringFunc(low, func(m string) string {
+	// "square" set off by commas is the format, and the words of the name the video is
+	// for ("Harbor Coffee Co.") are a name: no shape or drawing to draw. Each becomes a
+	// word that is no subject ("x"), so token positions stay those of low.
+	masked := squareAloneRE.ReplaceAllStringFunc(low, func(m string) string {
 		b.Aspect = "square"
-		return strings.Replace(m, "square", ",", 1)
-	}), -1)
+		return strings.Replace(m, "square", "x", 1)
+	})
+	if b.Brand != "" {
+		brand := strings.ToLower(b.Brand)
+		masked = strings.ReplaceAll(masked, brand, wordRE.ReplaceAllString(brand, "x"))
+	}
+	tokens := wordRE.FindAllString(masked, -1)
 	b.readSubjectsAndColors(tokens, low)
 	b.bindStates()
 	b.spiralParticles()
@@ -337,7 +344,7 @@ func parseDuration(low string) float64 {
 
 var (
 	wordmarkRE = regexp.MustCompile(`\b(?:wordmark|logotype|brand name|company name|name)\s+([A-Z][A-Z0-9&]{2,}(?:\s+[A-Z][A-Z0-9&]+)?)\b`)
-	brandForRE = regexp.MustCompile(`\b(?:for|from|by|called|named)\s+((?:[A-Z][\w&'’-]*)(?:\s+(?:&\s+)?[A-Z][\w&'’-]*){0,3})`)
+	brandForRE = regexp.MustCompile(`\b(?:for|from|by|called|named)\s+((?:[A-Z][\w&'’-]*)(?:\s+(?:&\s+)?(?:(?:Co|Inc|Ltd|Corp|Bros)\.|[A-Z][\w&'’-]*)){0,3})`)
 )
 
 // notBrands are capitalised words after "for" that name a platform, a day or a month,

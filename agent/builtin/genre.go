@@ -157,6 +157,10 @@ var genres = []genreRow{
 		Slots: []string{"percent", "label", "done colour", "done check"}, build: (*genreFill).loading,
 		Example: `A progress bar fills from 0 to 100% while "Uploading" shows above it, then turns green with a check`,
 		Shows:   []string{"Uploading", "0→100%"}},
+	{Name: "logo reveal", Cues: regexp.MustCompile(`\blogo (?:reveal|sting|ident)\b|\breveal (?:of )?(?:our|the|a|my) (?:new )?logo\b|\bwordmark\b|\blogotype\b`),
+		Slots: []string{"mark: the named drawing, else initials", "name (quote, wordmark, or who it is for)", "tagline", "mark colour"}, build: (*genreFill).logoReveal,
+		Example: `Logo reveal for Harbor Coffee Co.: an anchor draws itself line by line, then the wordmark slides out to its right with the tagline 'Roasted by the sea'`,
+		Shows:   []string{"Harbor Coffee Co.", "Roasted by the sea"}},
 	{Name: "product showcase", Cues: regexp.MustCompile(`\bproduct\b.*\bteaser\b|\bteaser\b.*\bproduct\b|\bproduct (?:reveal|showcase|shot|spot|video|launch)\b|\bunboxing\b|\bintroducing (?:our|the|a) new\b|\b(?:launch|reveal|teaser) (?:of|for) (?:our|the) new\b`),
 		Slots: []string{"the product's drawing", "name", "tagline", "price", "spotlight colour"}, build: (*genreFill).productShowcase,
 		Example: `Product teaser for our new wireless speaker 'Boom Mini': it rises into view on a teal glow, then the tagline 'Big sound, small box' and the price $49`,
@@ -2272,4 +2276,67 @@ func groupThousands(v float64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// logoReveal draws the brand's mark (the drawing the prompt names, drawn as a pen lays it
+// down; else a badge with its initials), then its name slides out beside it (below it in
+// a vertical frame) and the tagline fades in under the name.
+func (g *genreFill) logoReveal() {
+	name := g.b.Brand
+	quotes := g.rest()
+	tagline := ""
+	if len(quotes) > 0 && name == "" {
+		name, quotes = quotes[0], quotes[1:]
+	}
+	if len(quotes) > 0 {
+		tagline = quotes[0]
+	}
+	portrait := g.c.b.Aspect == "portrait"
+	mx, my, nx, ny := g.c.xUnits(-0.36), 0.0, g.c.xUnits(0.22), -0.04
+	if portrait || name == "" {
+		mx, my, nx, ny = 0, -0.22, 0, 0.22
+	}
+	var mark *scene.Element
+	for _, sj := range g.b.Subjects {
+		if sj.Asset != "" && !sj.Scenery {
+			mark = g.add(&scene.Element{ID: g.id(slug(sj.Noun)), Type: scene.TypeAsset, Label: sj.Noun, Asset: sj.Asset,
+				X: round3(mx), Y: my, Size: 0.17, Tint: sj.Color})
+			break
+		}
+	}
+	draw := g.t + 0.1
+	if mark != nil {
+		// Drawn line by line, then it settles with a small swell.
+		g.c.motion(mark, scene.Motion{Type: scene.MotionDraw, Start: draw, End: draw + 1.4})
+		key(trackOf(mark), "scale", 0, 1, "")
+		key(trackOf(mark), "scale", draw+1.4, 1, "")
+		key(trackOf(mark), "scale", draw+1.7, 1.08, "easeOutCubic")
+		key(trackOf(mark), "scale", draw+2.0, 1, "easeInOutSine")
+	} else {
+		mark = g.add(&scene.Element{ID: g.id("logo"), Type: scene.TypeLogo, X: round3(mx), Y: my, Size: 0.13, Color: g.accent,
+			Text: initials(orDefault(name, "Logo")), Color2: "#ffffff"})
+		g.enter(mark, "pop", draw, 0.8)
+	}
+	parts := []*scene.Element{mark}
+	at := draw + 1.6
+	if name != "" {
+		width := 1.0
+		if portrait {
+			width = 1.5
+		}
+		n := g.text(name, nx, ny, fit(name, width, 0.085), g.ink, 900)
+		how := "left" // out from behind the mark, to its right
+		if portrait {
+			how = "down"
+		}
+		g.enter(n, how, at, 0.8)
+		parts = append(parts, n)
+		at += 0.5
+	}
+	if tagline != "" {
+		tl := g.text(tagline, nx, ny+0.17, fit(tagline, 1.2, 0.04), lighten(g.ink, 0.15), 600)
+		g.enter(tl, "fade", at+0.3, 0.7)
+		parts = append(parts, tl)
+	}
+	g.leave(parts...)
 }

@@ -24,7 +24,7 @@ type assetSpan struct {
 
 // notSubjects are words that never name something to draw, though the library may
 // have a keyword for them (directions, time, the frame, list and scene words).
-var notSubjects = map[string]bool{
+var notSubjects = map[string]bool{"wordmark": true, "logotype": true,
 	// function words
 	"a": true, "an": true, "the": true, "and": true, "or": true, "but": true, "of": true, "with": true, "without": true,
 	"on": true, "in": true, "into": true, "onto": true, "at": true, "to": true, "from": true, "by": true, "for": true,

@@ -83,6 +83,8 @@ func TestSubjectNames(t *testing.T) {
 		// A look is no thing ("science class style"); bars without figures are no chart.
 		"Science class style: a battery lights a light bulb":      {"tabler:battery", "fluent:light-bulb"},
 		"A hamster drinks from a water bottle hanging on the bar": {"fluent:hamster", "tabler:bottle"},
+		// The words of the name a video is for are no subjects ("Coffee" of a café's name).
+		"A logo reveal for Harbor Coffee Co.: an anchor draws itself": {"logo", "fluent:anchor"},
 	} {
 		b := analyze(prompt)
 		var got []string
