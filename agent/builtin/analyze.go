@@ -56,6 +56,9 @@ type beat struct {
 	// From and To are the two ends of a path the clause names ("flies from the left
 	// building to the right one"), by subject; -1 when none.
 	From, To int
+	// Via are the stops between them, in order ("from a pink flower to a yellow one to
+	// a blue one": the yellow).
+	Via []int
 	// Between: an actor set between two things ("a cat between two potted plants").
 	Between []between
 	// Rels bind each place to the actor its preposition follows ("a cat under a
@@ -524,7 +527,7 @@ func (b *brief) readSubjectsAndColors(tokens []string, low string) {
 			noun := strings.Join(tokens[i:sp.end], " ")
 			idx := -1
 			for j, s := range b.Subjects {
-				if s.Kind == "asset" && s.Asset == sp.match.ID {
+				if s.Kind == "asset" && s.Asset == sp.match.ID && !otherColour(tokens[i], s.Noun) {
 					idx = j
 				}
 			}
@@ -663,6 +666,18 @@ func (b *brief) readSubjectsAndColors(tokens []string, low string) {
 			}
 		}
 	}
+}
+
+// otherColour: a drawing named again in another colour is another of it ("from a pink
+// flower to a yellow one"): the word opening the new name is a colour, and the earlier
+// name opens with a different one.
+func otherColour(first, earlier string) bool {
+	c, ok := colorOf(first)
+	if !ok {
+		return false
+	}
+	prev, ok := colorOf(strings.Fields(earlier)[0])
+	return ok && prev != c
 }
 
 func isColorTok(t string) bool { _, ok := colorOf(t); return ok }

@@ -64,9 +64,16 @@ const groundY = 0.38
 var backdropRE = regexp.MustCompile(`\b(?:gradients?|backgrounds?|backdrops?|wallpaper)\b`)
 
 func newComposer(b *brief, bd *board) *composer {
-	return &composer{b: b, bd: bd, sp: styleTable[bd.Base], bounds: bd.timings(), texts: map[int]*scene.Element{},
+	sp := styleTable[bd.Base]
+	if wordByWordRE.MatchString(strings.ToLower(b.Prompt)) {
+		sp.Reveal = "words" // asked: "words fading in one at a time"
+	}
+	return &composer{b: b, bd: bd, sp: sp, bounds: bd.timings(), texts: map[int]*scene.Element{},
 		beat: -1, quoteShown: map[int]bool{}, genre: detectGenre(b.Prompt)}
 }
+
+// wordByWordRE asks for words revealed one after another.
+var wordByWordRE = regexp.MustCompile(`\bword[- ]by[- ]word\b|\bone word at a time\b|\bwords? (?:fad(?:e|es|ing)|appear(?:s|ing)?|pop(?:s|ping)?|slid(?:e|es|ing)) in,? one (?:at a time|by one|after (?:another|the other))\b`)
 
 // groundActions are the actions that keep a subject on a floor line.
 func groundAction(a string) bool { return a == "bounce" || a == "roll" || a == "fall" }
@@ -501,6 +508,13 @@ func (c *composer) placePaths() {
 		a.X, a.Y, b.X, b.Y = -0.62, round3(y), 0.62, round3(y)
 		c.homes[c.indexOf(a)] = pose{a.X, a.Y}
 		c.homes[c.indexOf(b)] = pose{b.X, b.Y}
+		// The stops between stand evenly along the way.
+		for k, si := range bt.Via {
+			if v := c.elementOf(si); v != nil {
+				v.X, v.Y = round3(-0.62+1.24*float64(k+1)/float64(len(bt.Via)+1)), round3(y)
+				c.homes[c.indexOf(v)] = pose{v.X, v.Y}
+			}
+		}
 	}
 }
 

@@ -74,11 +74,46 @@ func (c *composer) travel(e *scene.Element, bt *beat, clause string, a0, a1 floa
 		c.emove(e, "x", a0, a1, x, "easeOutCubic")
 		return
 	}
+	if c.hops(e, bt, a0, a1) {
+		return
+	}
 	from, to, ease := -0.62, 0.62, "easeInOutSine"
 	if reverseRE.MatchString(clause) {
 		from, to = -from, -to
 	}
 	c.motion(e, scene.Motion{Type: scene.MotionSlide, Start: a0, End: a1, FromX: round3(from - x), ToX: round3(to - x), Ease: ease})
+}
+
+// hops moves e along a path with stops ("from a pink flower to a yellow one to a blue
+// one"): it flies to each stop in turn and alights on it for a moment. It reports whether
+// the clause has such stops.
+func (c *composer) hops(e *scene.Element, bt *beat, a0, a1 float64) bool {
+	if len(bt.Via) == 0 || bt.From < 0 || bt.To < 0 {
+		return false
+	}
+	var stops []*scene.Element
+	for _, si := range append(append([]int{bt.From}, bt.Via...), bt.To) {
+		if s := c.elementOf(si); s != nil && s != e {
+			stops = append(stops, s)
+		}
+	}
+	if len(stops) < 2 {
+		return false
+	}
+	seg := (a1 - a0) / float64(len(stops))
+	for k, s := range stops {
+		t := a0 + seg*float64(k)
+		x, y := s.X, round3(s.Y-(s.Size+e.Size)*frameK*1.05) // just above it, alighting
+		if k == 0 {
+			c.emove(e, "x", a0, a0, x, "")
+			c.emove(e, "y", a0, a0, y, "")
+			continue
+		}
+		c.emove(e, "x", t, t+seg*0.7, x, "easeInOutSine")
+		c.emove(e, "y", t, t+seg*0.35, y-0.12, "easeOutQuad")
+		c.emove(e, "y", t+seg*0.35, t+seg*0.7, y, "easeInQuad")
+	}
+	return true
 }
 
 // nestInPlaces draws an actor in or on the place its clause puts it ("a key turns in a
@@ -905,6 +940,9 @@ func motionFall(c *composer, p play) bool {
 
 func motionFly(c *composer, p play) bool {
 	e, i, across, a0, d, bt, clause := p.e, p.i, p.across, p.a0, p.d, p.bt, p.clause
+	if bt != nil && c.hops(e, bt, a0, a0+d*0.9) {
+		return true // "from a pink flower to a yellow one to a blue one"
+	}
 	trail := ""
 	if tm := trailRE.FindAllString(clause, -1); len(tm) > 0 {
 		trail = "solid"

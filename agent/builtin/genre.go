@@ -468,6 +468,13 @@ func (g *genreFill) enter(e *scene.Element, how string, t, dur float64) {
 	key(tr, "opacity", 0, 0, "")
 	key(tr, "opacity", t, 0, "")
 	key(tr, "opacity", t+dur*0.6, 1, "easeOutCubic")
+	if e.Type == scene.TypeText && e.Reveal == "words" {
+		// Asked word by word: the words come one after another, about three a second.
+		n := float64(len(strings.Fields(e.Text)))
+		key(tr, "progress", 0, 0, "")
+		key(tr, "progress", t, 0, "")
+		key(tr, "progress", t+math.Max(dur, 0.35*n), 1, "linear")
+	}
 	if off, ok := entryFrom[how]; ok {
 		g.c.motion(e, scene.Motion{Type: scene.MotionSlide, Start: t, End: t + dur, Ease: ease, FromX: off.X, FromY: off.Y})
 	} else if how == "pop" {

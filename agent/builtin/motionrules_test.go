@@ -2,6 +2,7 @@ package builtin_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/kodahq/koda"
@@ -60,5 +61,58 @@ func TestFormsPlayInPlace(t *testing.T) {
 	eo, co := egg.Tracks["opacity"], chick.Tracks["opacity"]
 	if len(eo) == 0 || eo[len(eo)-1].V != 0 || len(co) == 0 || co[0].V != 0 || co[len(co)-1].V != 1 {
 		t.Errorf("opacity egg %+v, chick %+v: want the egg to fade out as the chick fades in", eo, co)
+	}
+}
+
+// TestWordByWord: words asked to come one at a time are revealed word by word, in a
+// genre layout as in the composer's own.
+func TestWordByWord(t *testing.T) {
+	for _, prompt := range []string{
+		`Square quote card: "Every mountain top is within reach" in white on teal, the words fading in one at a time`,
+		`The words "Small steps every day" appear word by word over a sunrise`,
+	} {
+		_, sb, _ := generate(t, prompt, koda.StyleSmooth, 0)
+		d := readScene(t, sb)
+		found := false
+		for _, e := range d.Elements {
+			if e.Type == scene.TypeText && strings.Contains(e.Text, " ") {
+				if e.Reveal != "words" || len(e.Tracks["progress"]) == 0 {
+					t.Errorf("%q: text %q reveals %q with progress %v, want word by word", prompt, e.Text, e.Reveal, e.Tracks["progress"])
+				}
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%q: no text of several words", prompt)
+		}
+	}
+}
+
+// TestPathWithStops: "from A to B to C" stands the three along the way, each flower its
+// own colour, and the traveller visits each in turn ("a bee flies" is a bee that flies).
+func TestPathWithStops(t *testing.T) {
+	_, sb, _ := generate(t, "A bee flies from a pink flower to a yellow flower to a blue flower", koda.StyleSmooth, 0)
+	d := readScene(t, sb)
+	var bee *scene.Element
+	var flowers []*scene.Element
+	for _, e := range d.Elements {
+		switch {
+		case e.Asset == "fluent:honeybee":
+			bee = e
+		case strings.Contains(e.Label, "flower"):
+			flowers = append(flowers, e)
+		}
+	}
+	if bee == nil || len(flowers) != 3 {
+		t.Fatalf("bee %v, %d flowers; want a bee and three flowers", bee != nil, len(flowers))
+	}
+	if !(flowers[0].X < flowers[1].X && flowers[1].X < flowers[2].X) {
+		t.Errorf("flowers at x %g, %g, %g; want them in the order named, left to right", flowers[0].X, flowers[1].X, flowers[2].X)
+	}
+	xs := bee.Tracks["x"]
+	for _, f := range flowers {
+		if !slices.ContainsFunc(xs, func(k scene.Keyframe) bool { return k.V == f.X }) {
+			t.Errorf("the bee's x keys %v never reach the %s at %g", xs, f.Label, f.X)
+		}
 	}
 }

@@ -183,7 +183,7 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 			// A phrase that is a drawing's very name wins over what its words say alone:
 			// "thumbs up" (not a direction), "search bar" (not a chart), "battery icon".
 			_, kindFirst := subjectKinds[tokens[i]] // "bar chart", "progress ring": the composer's own
-			if !listSpan(list, i, n) && !kindFirst && (subjectWord(tokens[i]) || isColorTok(tokens[i])) {
+			if !listSpan(list, i, n) && !kindFirst && (subjectWord(tokens[i]) || isColorTok(tokens[i])) && !verbAfterOne(tokens, i, n) {
 				if m, hit := assets.Named(phrase); hit {
 					spans[i] = assetSpan{end: i + n, match: m}
 					i += n - 1
@@ -324,6 +324,19 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 		}
 	}
 	return spans, notes
+}
+
+// oneDeterminers introduce one thing.
+var oneDeterminers = map[string]bool{"a": true, "an": true, "one": true, "this": true, "that": true, "each": true, "every": true}
+
+// verbAfterOne: the n words at i follow "a" and end in a plural form, so the last is the
+// verb of a singular subject ("a bee flies", not the bee fly; "a cat walks").
+func verbAfterOne(tokens []string, i, n int) bool {
+	if i == 0 || !oneDeterminers[tokens[i-1]] {
+		return false
+	}
+	last := tokens[i+n-1]
+	return strings.HasSuffix(last, "s") && !strings.HasSuffix(last, "ss") && !strings.HasSuffix(last, "us")
 }
 
 // styleWordsAt: the word at i names a look ("science class style", "retro look"): a

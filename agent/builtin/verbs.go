@@ -176,6 +176,9 @@ func (b *brief) readPath(bt *beat) {
 		if at < 0 || !fromEndRE.MatchString(bt.Text[:at]) {
 			continue
 		}
+		// Every "to X" after it is a stop, in the order they come; the last is the end.
+		type stop struct{ subj, at int }
+		var stops []stop
 		for _, o := range bt.Subjects {
 			ats := nounAts(bt.Text, b.Subjects[o].Noun)
 			for _, ot := range ats {
@@ -185,15 +188,25 @@ func (b *brief) readPath(bt *beat) {
 						// of it; the path still runs between them.
 						continue
 					}
-					bt.From, bt.To = a, o
+					stops = append(stops, stop{o, ot})
 				}
+			}
+		}
+		if len(stops) == 0 {
+			continue
+		}
+		sort.Slice(stops, func(i, j int) bool { return stops[i].at < stops[j].at })
+		bt.From, bt.To, bt.Via = a, stops[len(stops)-1].subj, nil
+		for _, st := range stops[:len(stops)-1] {
+			if st.subj != bt.To {
+				bt.Via = appendInt(bt.Via, st.subj)
 			}
 		}
 	}
 	if bt.From < 0 {
 		return
 	}
-	for _, p := range []int{bt.From, bt.To} {
+	for _, p := range append([]int{bt.From, bt.To}, bt.Via...) {
 		bt.Places = appendInt(bt.Places, p)
 	}
 	bt.Across = true

@@ -501,13 +501,18 @@
     ctx.shadowOffsetY = fs * 0.04;
     var top = -lh * (L.lines.length - 1) / 2;
     var spacing = mode === 'track' ? fs * 0.25 * (1 - ease('easeOutCubic')(prog)) : 0;
+    // 'words': each word fades and rises in after the one before, whole.
+    var words = 0, wi = -1;
+    for (var wl = 0; wl < L.lines.length; wl++) words += L.lines[wl].split(' ').filter(function (w) { return w; }).length;
     for (var l = 0; l < L.lines.length; l++) {
       var line = L.lines[l], offs = L.offsets[l];
       var width = offs[line.length] + spacing * (line.length - 1), x0 = -width / 2, y = top + l * lh;
       for (var i = 0; i < line.length; i++, n++) {
         var ch = line[i];
+        if (ch !== ' ' && (i === 0 || line[i - 1] === ' ')) wi++;
         if (ch === ' ') continue;
-        var u = mode === 'fade' ? prog : clamp(prog * (total + overlap) - n, 0, overlap) / overlap;
+        var u = mode === 'fade' ? prog : mode === 'words' ? clamp(prog * (words + 0.8) - wi, 0, 1)
+          : clamp(prog * (total + overlap) - n, 0, overlap) / overlap;
         if (u <= 0) continue;
         var x = x0 + offs[i] + spacing * i, cw = offs[i + 1] - offs[i];
         caretX = x + cw; caretY = y;
@@ -523,6 +528,7 @@
         if (mode === 'pop') { sc = ease('easeOutBack')(u); alpha = clamp(u * 2, 0, 1); dy = (1 - u) * fs * 0.2; }
         else if (mode === 'rise') { var eu = ease('easeOutCubic')(u); alpha = eu; dy = (1 - eu) * fs * 0.45; }
         else if (mode === 'track') { alpha = ease('easeInOutQuad')(u); }
+        else if (mode === 'words') { var wu = ease('easeOutCubic')(u); alpha = wu; dy = (1 - wu) * fs * 0.25; }
         else if (mode === 'type') { alpha = u > 0 ? 1 : 0; }
         else { alpha = u; }
         ctx.globalAlpha *= alpha;

@@ -206,7 +206,7 @@ type Element struct {
 	Text   string    `json:"text,omitempty"`
 	Sub    string    `json:"sub,omitempty"` // secondary line (cards, logos, counters)
 	Weight int       `json:"weight,omitempty"`
-	Reveal string    `json:"reveal,omitempty"` // text reveal: "pop", "rise", "fade", "track", "type"
+	Reveal string    `json:"reveal,omitempty"` // text reveal: "pop", "rise", "fade", "track", "type", "words" (one word after another)
 	Count  int       `json:"count,omitempty"`  // particles, star points, bars, clock turns
 	Values []float64 `json:"values,omitempty"` // chart values: bars, slices, points
 	// Labels name the chart's values (categories, slices, points), in order.
