@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/kodahq/koda"
@@ -438,8 +439,8 @@ func (c *composer) subjectActions(i int) []string {
 
 func (c *composer) travelsAcross(i int) bool {
 	for _, bt := range c.b.Beats {
-		if !bt.Across {
-			continue
+		if !bt.Across || !slices.ContainsFunc(bt.Actions, func(a string) bool { return !inPlaceActions[a] }) {
+			continue // "six diyas … light up one by one from left to right": an order, no journey
 		}
 		for _, si := range bt.Subjects {
 			if c.index[i] == si && !containsInt(bt.Places, si) {
@@ -449,6 +450,11 @@ func (c *composer) travelsAcross(i int) bool {
 	}
 	return false
 }
+
+// inPlaceActions happen where a thing stands; "from left to right" with them is the
+// order they play in, not a way to go.
+var inPlaceActions = map[string]bool{"pulse": true, "pop": true, "appear": true, "twinkle": true, "flip": true, "fade": true,
+	"grow": true, "check": true, "fill": true, "count": true, "type": true, "recolor": true, "morph": true, "wiggle": true, "spin": true}
 
 // placeBetween sets an actor midway between the two things it is between — two copies
 // of one drawing or two drawings — spreading them apart to leave it room.

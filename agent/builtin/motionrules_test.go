@@ -116,3 +116,28 @@ func TestPathWithStops(t *testing.T) {
 		}
 	}
 }
+
+// TestCopiesInARow: copies asked "in a row" stand on one line, left to right, and "from
+// left to right" with a verb that plays in place is their order, not a journey.
+func TestCopiesInARow(t *testing.T) {
+	_, sb, _ := generate(t, "Five candles stand in a row and light up one after another from left to right", koda.StyleSmooth, 0)
+	d := readScene(t, sb)
+	var xs []float64
+	var y float64
+	for _, e := range d.Elements {
+		if e.Type != scene.TypeAsset {
+			continue
+		}
+		if len(xs) > 0 && e.Y != y {
+			t.Errorf("%s at y %g, the first at %g: want one line", e.ID, e.Y, y)
+		}
+		y = e.Y
+		if len(xs) > 0 && e.X <= xs[len(xs)-1] {
+			t.Errorf("%s at x %g after %g: want left to right", e.ID, e.X, xs[len(xs)-1])
+		}
+		xs = append(xs, e.X)
+	}
+	if len(xs) != 5 {
+		t.Fatalf("%d candles, want 5", len(xs))
+	}
+}

@@ -326,6 +326,9 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 	return spans, notes
 }
 
+// inRowRE asks for copies on one straight line.
+var inRowRE = regexp.MustCompile(`\bin (?:a|one) (?:neat )?(?:row|line)\b|\blined up\b|\bside by side\b`)
+
 // oneDeterminers introduce one thing.
 var oneDeterminers = map[string]bool{"a": true, "an": true, "one": true, "this": true, "that": true, "each": true, "every": true}
 
@@ -680,10 +683,14 @@ func (c *composer) arrangeAssets() {
 			}
 			continue
 		}
+		inRow := inRowRE.MatchString(strings.ToLower(c.b.Prompt))
 		for k, g := range group {
 			g.Size = round3(size * math.Max(0.55, 1-0.08*float64(m)))
 			g.X = round3(home.X + width*(float64(k)/float64(m-1)-0.5))
 			g.Y = round3(home.Y + 0.1*float64(k%2) - 0.05)
+			if inRow {
+				g.Y = home.Y // "in a row": one straight line
+			}
 			c.homes[c.indexOf(g)] = pose{g.X, g.Y}
 		}
 		if manyColoursRE.MatchString(s.Noun) || manyColoursRE.MatchString(c.b.Prompt) && s.Color == "" {

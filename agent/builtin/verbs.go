@@ -45,7 +45,7 @@ var verbPhrases = strings.NewReplacer(
 	"it rings", "it chimes", "bell rings", "bell chimes", "phone rings", "phone chimes",
 	// A fish tank is an aquarium, not a fish beside an armoured tank.
 	"fish tanks", "aquariums", "fish tank", "aquarium", "fishtank", "aquarium",
-	"blasts off", "launches", "turns on", "glows on", "switches on", "glows on", "lights up", "glows on", "takes off", "launches",
+	"blasts off", "launches", "turns on", "glows on", "switches on", "glows on", "lights up", "glows on", "light up", "glow on", "lighting up", "glowing on", "takes off", "launches",
 )
 
 // motionVerbs are the verbs of motion programs, merged into actionWords.
