@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -132,6 +133,10 @@ var genres = []genreRow{
 		Slots: []string{"steps in order", "line colour"}, build: (*genreFill).steps,
 		Example: `Step-by-step timeline of ordering: 1 Pick a plan, 2 Add your address, 3 Enjoy your first box`,
 		Shows:   []string{"Pick a plan", "Add your address", "Enjoy your first box", "1", "2", "3"}},
+	{Name: "comparison table", Cues: regexp.MustCompile(`\bcompar\w*\b[^.]*\b(?:plans?|tiers?|pricing|features?)\b|\b(?:plans?|tiers?|pricing|features?)\b[^.]*\bcompar\w*|\bpricing table\b|\bfeature (?:table|matrix)\b`),
+		Slots: []string{"columns: names and prices", "rows: features", "ticks and crosses", "highlighted column"}, build: (*genreFill).comparisonTable,
+		Example: `Pricing comparison: Starter at $9/month and Team at $29/month, rows for Projects, Sharing and Analytics; Starter gets ticks on the first two, Team gets ticks on all three`,
+		Shows:   []string{"Starter", "$9/month", "Team", "$29/month", "Projects", "Sharing", "Analytics"}},
 	{Name: "before after", Cues: regexp.MustCompile(`\bbefore[ /&-]+(?:and\s+)?after\b|\bbefore\b.*\bafter\b|\bversus\b|\bvs\.?\b|\bcomparison\b|\bside[- ]by[- ]side\b`),
 		Slots: []string{"left label", "right label", "left drawing", "right drawing", "wipe handle"}, build: (*genreFill).beforeAfter,
 		Example: `Before and after comparison: a cluttered desk before, a tidy desk with a plant after, with a handle wiping across`,
@@ -2346,4 +2351,139 @@ func (g *genreFill) logoReveal() {
 		parts = append(parts, tl)
 	}
 	g.leave(parts...)
+}
+
+var (
+	// planRE: a column of a comparison, its name and price ("Pro at $12/month").
+	planRE = regexp.MustCompile(`\b([A-Z][\w+]*(?: [A-Z][\w+]*)?)\s+(?:plan\s+)?(?:at|for|is|costs?|:)?\s*([$€£]\d[\d,.]*(?:\s?/\s?(?:month|mo|year|yr|user))?)`)
+	// featuresRE: the list of rows after "rows for", "features:".
+	featuresRE = regexp.MustCompile(`(?i)\b(?:rows? (?:for|of)|features?:?|comparing)\s+([^.;—–]+)`)
+	// cellsRE: which rows a column ticks or crosses ("Basic gets grey crosses on the
+	// last two", "Pro gets green ticks on all three").
+	cellsRE = regexp.MustCompile(`(?i)\b([A-Z][\w+]*)\s+(?:gets?|has|shows?)\s+(?:[a-z]+\s+)?(ticks?|checks?|check ?marks?|crosses|x'?s)\s+(?:on|for)\s+(?:the\s+)?(all(?:\s+\w+)?|first\s+(\w+)|last\s+(\w+))`)
+)
+
+// comparisonTable lays plans side by side: a header of names and prices over a column
+// each, the features as rows, a tick or a cross in every cell; the last column (the one
+// a prompt usually sells) is highlighted.
+func (g *genreFill) comparisonTable() {
+	type col struct{ name, price string }
+	var cols []col
+	for _, m := range planRE.FindAllStringSubmatch(g.prompt, -1) {
+		cols = append(cols, col{m[1], strings.TrimRight(m[2], ",.")})
+	}
+	if len(cols) < 2 {
+		cols = []col{{"Basic", ""}, {"Pro", ""}}
+	}
+	cols = cols[:min(len(cols), 3)]
+	var rows []string
+	if m := featuresRE.FindStringSubmatch(g.prompt); m != nil {
+		for _, f := range regexp.MustCompile(`,\s*(?:and\s+)?|\s+and\s+`).Split(m[1], -1) {
+			if f = strings.TrimSpace(f); f != "" && len(f) < 30 {
+				rows = append(rows, f)
+			}
+		}
+	}
+	rows = rows[:min(len(rows), 5)]
+	n := len(rows)
+	// Cells: the last column ticks every row, the others fewer, each one more than the
+	// column before, unless the prompt says which.
+	tick := make([][]bool, len(cols))
+	for c := range cols {
+		tick[c] = make([]bool, n)
+		for r := range rows {
+			tick[c][r] = c == len(cols)-1 || r < (c+1)*n/len(cols)
+		}
+	}
+	for _, m := range cellsRE.FindAllStringSubmatch(g.prompt, -1) {
+		c := slices.IndexFunc(cols, func(cl col) bool { return strings.EqualFold(cl.name, m[1]) })
+		if c < 0 {
+			continue
+		}
+		yes := !strings.HasPrefix(strings.ToLower(m[2]), "cross") && !strings.HasPrefix(strings.ToLower(m[2]), "x")
+		lo, hi := 0, n
+		if m[4] != "" {
+			hi = min(n, countWord(m[4]))
+		} else if m[5] != "" {
+			lo = max(0, n-countWord(m[5]))
+		}
+		for r := lo; r < hi; r++ {
+			tick[c][r] = yes
+		}
+		if !yes {
+			for r := 0; r < lo; r++ {
+				tick[c][r] = true // "crosses on the last two": the rest are ticks
+			}
+		}
+	}
+	portrait := g.c.b.Aspect == "portrait"
+	w := 1.5
+	if portrait {
+		w = 0.84
+	} else if g.c.b.Aspect == "square" {
+		w = 0.86
+	}
+	labW := w * 0.4
+	colW := (w - labW) / float64(len(cols))
+	rowH := math.Min(0.13, 0.7/float64(max(n, 1)+1))
+	if portrait {
+		rowH = math.Min(0.24, 1.2/float64(max(n, 1)+1))
+	}
+	step := g.c.yUnits(rowH)
+	top := -float64(n)*step/2 + 0.02
+	var parts []*scene.Element
+	for c, cl := range cols {
+		x := g.c.xUnits(-w/2 + labW + colW*(float64(c)+0.5))
+		bg := g.panel
+		if c == len(cols)-1 {
+			bg = mix(g.panel, lighten(g.accent, 0.5))
+		}
+		band := g.bar(x, top+float64(n)*step/2-step*0.1, colW*0.92, rowH*(float64(n)+1.3), bg)
+		g.enter(band, "up", g.stagger(c, len(cols)), 0.5)
+		ink := "#111827"
+		if luminance(bg) < 0.5 {
+			ink = "#ffffff"
+		}
+		name := g.text(cl.name, x, top-step*0.25, fit(cl.name, colW*0.85, 0.045), ink, 900)
+		name.In = band.ID
+		parts = append(parts, band, name)
+		g.enter(name, "fade", g.stagger(c, len(cols))+0.2, 0.4)
+		if cl.price != "" {
+			pr := g.text(cl.price, x, top+step*0.2, fit(cl.price, colW*0.85, 0.03), lighten(ink, 0.2), 700)
+			pr.In = band.ID
+			g.enter(pr, "fade", g.stagger(c, len(cols))+0.3, 0.4)
+			parts = append(parts, pr)
+		}
+		for r := range rows {
+			id := "cross mark"
+			if tick[c][r] {
+				id = "check mark button"
+			}
+			y := top + step*float64(r+1)
+			if mk := g.drawing(id, x, y, math.Min(0.045, rowH*0.35)); mk != nil {
+				mk.In = band.ID
+				g.enter(mk, "pop", g.in+0.3*float64(r)+0.1*float64(c), 0.4)
+				parts = append(parts, mk)
+			}
+		}
+		if c == len(cols)-1 && regexp.MustCompile(`\bglow|\bhighlight|\bpulse|\bstands? out\b`).MatchString(g.low) {
+			g.c.motion(band, scene.Motion{Type: scene.MotionPulse, Start: g.out - 1.2, End: g.out, Amp: 0.05, Count: 2})
+		}
+	}
+	for r, f := range rows {
+		y := top + step*float64(r+1)
+		t := g.text(f, g.c.xUnits(-w/2+labW/2), y, fit(f, labW*0.9, 0.036), g.ink, 700)
+		g.enter(t, "right", g.in+0.3*float64(r), 0.4)
+		parts = append(parts, t)
+	}
+	g.leave(parts...)
+}
+
+// countWord reads "two", "3" as a number (0 when it is none).
+func countWord(w string) int {
+	if v, ok := numberWords[strings.ToLower(w)]; ok {
+		return int(v)
+	}
+	v, _ := strconv.Atoi(w)
+	return v
 }

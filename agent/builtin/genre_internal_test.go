@@ -58,3 +58,19 @@ func TestGoalAmounts(t *testing.T) {
 		}
 	}
 }
+
+// TestComparisonCells: a comparison's cells follow what the prompt says of each column
+// ("crosses on the last two", "ticks on all three"); a plan comparison is no before/after.
+func TestComparisonCells(t *testing.T) {
+	prompt := "Compare our plans: Lite at $4/month and Plus at $8/month, rows for Sync, Themes and Support; Lite gets crosses on the last two, Plus gets ticks on all three"
+	if row := detectGenre(prompt); row == nil || row.Name != "comparison table" {
+		t.Fatalf("genre %v, want the comparison table", row)
+	}
+	m := cellsRE.FindAllStringSubmatch(prompt, -1)
+	if len(m) != 2 || m[0][1] != "Lite" || m[0][5] != "two" || m[1][1] != "Plus" {
+		t.Errorf("cells read %q", m)
+	}
+	if cols := planRE.FindAllStringSubmatch(prompt, -1); len(cols) != 2 || cols[0][2] != "$4/month" || cols[1][1] != "Plus" {
+		t.Errorf("columns read %q", cols)
+	}
+}
