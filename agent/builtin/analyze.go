@@ -259,7 +259,11 @@ func analyze(prompt string) *brief {
 	})
 	if b.Brand != "" {
 		brand := strings.ToLower(b.Brand)
-		masked = strings.ReplaceAll(masked, brand, wordRE.ReplaceAllString(brand, "x"))
+		end := `\b` // whole words, never inside another ("Ann" in "announcement")
+		if strings.HasSuffix(brand, ".") {
+			end = "" // "Co."
+		}
+		masked = regexp.MustCompile(`\b`+regexp.QuoteMeta(brand)+end).ReplaceAllLiteralString(masked, wordRE.ReplaceAllString(brand, "x"))
 	}
 	tokens := wordRE.FindAllString(masked, -1)
 	b.readSubjectsAndColors(tokens, low)

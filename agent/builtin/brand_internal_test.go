@@ -16,3 +16,15 @@ func TestBrand(t *testing.T) {
 		}
 	}
 }
+
+// TestBrandWordsAreNoSubjects: the words of the name are masked whole, never inside
+// another word ("Ann" leaves "an announcement banner" alone).
+func TestBrandWordsAreNoSubjects(t *testing.T) {
+	b := analyze("A logo reveal for Ann, then an anchor sinks")
+	if b.Brand != "Ann" {
+		t.Fatalf("brand %q, want Ann", b.Brand)
+	}
+	if len(b.Subjects) == 0 || b.Subjects[len(b.Subjects)-1].Asset != "fluent:anchor" {
+		t.Errorf("subjects %+v, want the anchor", b.Subjects)
+	}
+}
