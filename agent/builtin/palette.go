@@ -205,12 +205,20 @@ func choosePalette(b *brief, style koda.Style) palette {
 		if b.Background != "" {
 			// "White on sage green": both asked, so the words keep their colour and the
 			// backdrop keeps its hue, a shade deeper (or paler) until the words read.
-			for k := 0; k < 10 && math.Min(contrast(p.Text, p.Background[0]), contrast(p.Text, p.Background[1])) < 4.5; k++ {
-				shift := darken
-				if luminance(p.Text) < 0.5 {
-					shift = lighten
-				}
+			reads := func() bool {
+				return math.Min(contrast(p.Text, p.Background[0]), contrast(p.Text, p.Background[1])) >= 4.5
+			}
+			shift, room := darken, luminance(mix(p.Background[0], p.Background[1])) > 0.08
+			if luminance(p.Text) < 0.5 {
+				shift, room = lighten, luminance(mix(p.Background[0], p.Background[1])) < 0.8
+			}
+			for k := 0; k < 10 && room && !reads(); k++ {
 				p.Background = [2]string{shift(p.Background[0], 0.1), shift(p.Background[1], 0.1)}
+			}
+			if !reads() {
+				// A backdrop already as pale (or dark) as it goes ("blue on white"): the
+				// words take a deeper shade of their colour instead.
+				p.Text = readableOn(p.Text, mix(p.Background[0], p.Background[1]))
 			}
 		}
 	}

@@ -40,3 +40,16 @@ func TestAskedTextOnAskedBackdrop(t *testing.T) {
 		}
 	}
 }
+
+// TestAskedTextOnPaleBackdrop: a backdrop as pale as it goes ("blue on white") keeps its
+// two stops and its whiteness; the words take a deeper blue that reads on it.
+func TestAskedTextOnPaleBackdrop(t *testing.T) {
+	b := analyze(`Blue on white: 'Clean and simple'`)
+	p := choosePalette(b, koda.StyleSmooth)
+	if p.Background[0] == p.Background[1] || luminance(p.Background[0]) < 0.8 {
+		t.Errorf("backdrop %v, want a pale gradient", p.Background)
+	}
+	if c := contrast(p.Text, mix(p.Background[0], p.Background[1])); c < 4.5 {
+		t.Errorf("%s on %v has contrast %.1f, want 4.5", p.Text, p.Background, c)
+	}
+}
