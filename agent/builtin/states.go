@@ -168,7 +168,7 @@ func (c *composer) lastCopyOf(e *scene.Element) *scene.Element {
 	return last
 }
 
-// playForms plays a drawing becoming the drawings forms in turn during [a0, a1]: each
+// playForms plays a drawing becoming each of its forms in turn during [a0, a1]: each
 // one fades and swells in where the one before stands, as that one fades out.
 func (c *composer) playForms(e *scene.Element, forms []string, a0, a1 float64) {
 	if len(forms) == 0 || e.Type != scene.TypeAsset {
