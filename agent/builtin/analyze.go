@@ -169,8 +169,9 @@ var squareAspectNext = map[string]bool{"video": true, "format": true, "frame": t
 var ambiguousNouns = map[string]bool{"line": true, "number": true, "progress": true, "space": true, "item": true,
 	"name": true, "sound": true, "score": true, "beat": true, "app": true, "icon": true}
 
-// chartEvidenceRE: a prompt with figures or a word for data, where "bars" are a chart's.
-var chartEvidenceRE = regexp.MustCompile(`\d|\b(?:chart|graph|data|statistics|stats|poll|survey|sales|revenue|results|percent|growth)\b`)
+// chartEvidenceRE: a prompt with figures or a word for data; a chart word without it
+// names something else ("the bar" of a cage).
+var chartEvidenceRE = regexp.MustCompile(`\d|\b(?:charts?|graphs?|data|statistics|stats|poll|survey|sales|revenue|results|percent|growth|metrics|pie|plot|trend|kpis?|numbers|figures)\b`)
 
 // styleNouns follow the words that say how a video looks ("science class style",
 // "retro arcade look").
@@ -565,8 +566,8 @@ func (b *brief) readSubjectsAndColors(tokens []string, low string) {
 		if kind == "card" && i > 0 && greetingWords[tokens[i-1]] {
 			continue // "a holiday card" is what the video is, not a product card in it
 		}
-		if kind == "chart" && (tok == "bar" || tok == "bars") && !chartEvidenceRE.MatchString(low) {
-			continue // "the bottle hanging on the bar": no figures, no chart
+		if kind == "chart" && !chartEvidenceRE.MatchString(low) {
+			continue // "the bottle hanging on the bar": no figures, no word for data, no chart
 		}
 		if styleWordsAt(tokens, i) {
 			continue // "science class style": how it looks, not a thing in it
