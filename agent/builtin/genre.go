@@ -1395,7 +1395,7 @@ func enumerated(prompt string) []string {
 		end := len(prompt)
 		if k+1 < len(at) {
 			end = at[k+1][0]
-		} else if e := regexp.MustCompile(`[.!?](?:\s|$)`).FindStringIndex(prompt[a[1]:]); e != nil {
+		} else if e := sentenceEndRE.FindStringIndex(prompt[a[1]:]); e != nil {
 			end = a[1] + e[0]
 		}
 		if item := strings.Trim(strings.TrimSpace(prompt[a[1]:end]), ",;. "); item != "" {
@@ -1986,6 +1986,13 @@ var (
 	boardInRE    = regexp.MustCompile(`\s*\((?:in\s+)?([a-z]+)\)`)
 )
 
+var (
+	// entrySplitRE parts a listed run of entries ("Maya 42, Theo 39 and Ines 37").
+	entrySplitRE = regexp.MustCompile(`[,;]\s*(?:and\s+)?|\s+and\s+`)
+	figureRE     = regexp.MustCompile(`\d[\d,]*(?:\.\d+)?`)
+	highlightRE  = regexp.MustCompile(`\bglow|\bhighlight|\bpulse|\bstands? out\b`)
+)
+
 // boardRow is one row of a board: its cells and the colour the prompt gives it.
 type boardRow struct {
 	cells []string
@@ -2002,8 +2009,8 @@ func boardRows(prompt string) []boardRow {
 		}
 		run = nil
 	}
-	for _, sentence := range regexp.MustCompile(`[.!?](?:\s+|$)`).Split(prompt, -1) {
-		for _, part := range regexp.MustCompile(`[,;]\s*|\s+and\s+`).Split(sentence, -1) {
+	for _, sentence := range sentenceEndRE.Split(prompt, -1) {
+		for _, part := range entrySplitRE.Split(sentence, -1) {
 			part = strings.TrimSpace(part)
 			if i := strings.LastIndex(part, ": "); i >= 0 {
 				part = part[i+2:] // "top 5: Maya 42 books"
@@ -2155,7 +2162,7 @@ func moneyValue(m string) (float64, string) {
 	if strings.ContainsAny(m[:1], "$€£") {
 		sign = m[:1]
 	}
-	num := regexp.MustCompile(`\d[\d,]*(?:\.\d+)?`).FindString(m)
+	num := figureRE.FindString(m)
 	v, _ := strconv.ParseFloat(strings.ReplaceAll(num, ",", ""), 64)
 	switch strings.ToLower(strings.TrimSpace(m[len(m)-1:])) {
 	case "k":
@@ -2378,7 +2385,7 @@ func (g *genreFill) comparisonTable() {
 	cols = cols[:min(len(cols), 3)]
 	var rows []string
 	if m := featuresRE.FindStringSubmatch(g.prompt); m != nil {
-		for _, f := range regexp.MustCompile(`,\s*(?:and\s+)?|\s+and\s+`).Split(m[1], -1) {
+		for _, f := range entrySplitRE.Split(m[1], -1) {
 			if f = strings.TrimSpace(f); f != "" && len(f) < 30 {
 				rows = append(rows, f)
 			}
@@ -2466,7 +2473,7 @@ func (g *genreFill) comparisonTable() {
 				parts = append(parts, mk)
 			}
 		}
-		if c == len(cols)-1 && regexp.MustCompile(`\bglow|\bhighlight|\bpulse|\bstands? out\b`).MatchString(g.low) {
+		if c == len(cols)-1 && highlightRE.MatchString(g.low) {
 			g.c.motion(band, scene.Motion{Type: scene.MotionPulse, Start: g.out - 1.2, End: g.out, Amp: 0.05, Count: 2})
 		}
 	}
