@@ -2331,6 +2331,8 @@ func (g *genreFill) logoReveal() {
 		key(trackOf(mark), "scale", draw+1.4, 1, "")
 		key(trackOf(mark), "scale", draw+1.7, 1.08, "easeOutCubic")
 		key(trackOf(mark), "scale", draw+2.0, 1, "easeInOutSine")
+		// Then it breathes gently, so the hold is no still frame.
+		g.c.motion(mark, scene.Motion{Type: scene.MotionFloat, Start: draw + 2.0, End: g.end, Amp: 0.03, Count: 2})
 	} else {
 		mark = g.add(&scene.Element{ID: g.id("logo"), Type: scene.TypeLogo, X: round3(mx), Y: my, Size: 0.13, Color: g.accent,
 			Text: initials(orDefault(name, "Logo")), Color2: "#ffffff"})
