@@ -142,7 +142,11 @@ func (c *composer) decorateData(e *scene.Element, s subject) {
 		n := float64(len(d.Items))
 		step := math.Min(1.0, (b-a)/n)
 		for i := range d.Items {
-			e.Times = append(e.Times, round3(a+0.2+step*float64(i)))
+			at := a + 0.2 + step*float64(i)
+			if i >= len(d.Items)-d.Open {
+				at = c.bd.Total + 60 // left open: its tick comes after the video
+			}
+			e.Times = append(e.Times, round3(at))
 		}
 	case dataClock:
 		e.Size, e.Count, e.From = 0.34, int(math.Max(1, math.Round(d.Turns))), round3(d.Hour)

@@ -36,6 +36,7 @@ type dataSpec struct {
 	From   float64   // counter start
 	To     float64   // counter target, progress percent
 	Items  []string  // countdown sequence, checklist items
+	Open   int       // checklist: how many of the last items are left unticked
 	Label  string    // counter caption ("subscribers")
 	Turns  float64   // clock: minute-hand revolutions
 	Hour   float64   // clock: time shown at the start, in hours (10.17 = 10:10)
@@ -483,6 +484,9 @@ func readData(kind, s string) *dataSpec {
 		d.Items = countdownItems(s)
 	case dataChecklist:
 		d.Items = checklistItems(s)
+		if openLastRE.MatchString(s) && len(d.Items) > 1 {
+			d.Open = 1
+		}
 	case dataClock:
 		d.Turns, d.Hour = 1, 10+10.0/60
 		if m := clockTimeRE.FindStringSubmatch(s); m != nil {
@@ -940,7 +944,13 @@ func countdownItems(s string) []string {
 }
 
 var (
-	itemsAfterRE = regexp.MustCompile(`(?i)(?:check ?list|to-?do(?: list)?|task list|items?|tasks?|steps?|list|boxes)[^:.!?]*?(?::|\b(?:of|with|named|called|reading|saying)\b)\s*(.+)$`)
+	itemsAfterRE = regexp.MustCompile(`(?i)(?:check ?list|to-?do(?: list)?|task list|items?|tasks?|steps?|list|boxes)[^:.!?]*?(?::|\s[-—–]\s|\b(?:of|with|named|called|reading|saying)\b)\s*(.+)$`)
+	// listEndRE ends a list set off by dashes ("… clipboard - Book the van, Pack … - each
+	// box gets a tick").
+	listEndRE = regexp.MustCompile(`\s[-—–]\s`)
+	// openLastRE: the last item is left as it was ("last one still open", "the final box
+	// stays unchecked").
+	openLastRE = regexp.MustCompile(`(?i)\b(?:last|final) (?:one|item|task|box|thing)\b[^.;]{0,30}\b(?:open|unchecked|unticked|empty|undone|not (?:ticked|checked|done))\b`)
 	itemSplitRE  = regexp.MustCompile(`\s*(?:,|;|\band then\b|\bthen\b|\band\b|/|·|→|->)\s*`)
 )
 
@@ -952,6 +962,9 @@ func checklistItems(s string) []string {
 		rest := m[1]
 		if i := strings.IndexAny(rest, ".!?\n"); i >= 0 && !strings.HasPrefix(rest[i:], "...") {
 			rest = rest[:i]
+		}
+		if loc := listEndRE.FindStringIndex(rest); loc != nil {
+			rest = rest[:loc[0]]
 		}
 		for _, p := range itemSplitRE.Split(rest, -1) {
 			p = strings.Trim(strings.TrimSpace(p), `"“”'‘’`)
@@ -1038,7 +1051,7 @@ var dataNouns = map[string][]string{
 	dataDonut:     {"chart", "graph", "donut", "doughnut", "ring", "data"},
 	dataCounter:   {"counter", "number", "numbers", "score", "percentage", "percent", "odometer", "tally"},
 	dataCountdown: {"countdown", "timer", "counter", "number", "numbers"},
-	dataChecklist: {"checklist", "list", "todo", "to-do", "tasks", "items", "checkbox", "checkboxes", "checkmark", "check"},
+	dataChecklist: {"checklist", "list", "todo", "to-do", "task", "tasks", "item", "items", "box", "boxes", "checkbox", "checkboxes", "checkmark", "check", "tick", "ticks", "clipboard"},
 	dataClock:     {"clock", "clocks", "watch", "stopwatch"},
 	dataProgress:  {"progress", "bar", "loader", "loading", "meter"},
 }
@@ -1098,6 +1111,22 @@ func (b *brief) attachData(data []*dataSpec) {
 	for i, s := range b.Subjects {
 		if !used[i] && labels[strings.ToLower(s.Noun)] {
 			b.Subjects[i].Kind = "" // dropped below
+		}
+	}
+	// A word for a part of a checklist already drawn ("each box gets a green tick",
+	// "the item gets crossed out") is that element: its colour goes to it.
+	for i, s := range b.Subjects {
+		if used[i] || s.Kind == "" {
+			continue
+		}
+		for k := range b.Subjects {
+			if d := b.Subjects[k].Data; used[k] && d != nil && d.Kind == dataChecklist && containsFold(dataNouns[d.Kind], s.Noun) {
+				if b.Subjects[k].Color == "" {
+					b.Subjects[k].Color = s.Color
+				}
+				b.Subjects[i].Kind = "" // dropped below
+				break
+			}
 		}
 	}
 	// A chart or counter the lexicon found but no data phrase named ("revenue growing")

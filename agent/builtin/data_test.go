@@ -168,6 +168,7 @@ func TestCountdownAndChecklist(t *testing.T) {
 		"a to-do list with buy milk, walk the dog and call mom":                     {"Buy milk", "Walk the dog", "Call mom"},
 		"A checklist of four tasks ticked off":                                      {"Task 1", "Task 2", "Task 3", "Task 4"},
 		`Checklist: "Design", "Code", "Test"`:                                       {"Design", "Code", "Test"},
+		"a packing checklist - Passport, Charger, Socks - each one ticked":           {"Passport", "Charger", "Socks"},
 	} {
 		if got := checklistItems(in); !reflect.DeepEqual(got, want) {
 			t.Errorf("checklistItems(%q) = %q, want %q", in, got, want)
@@ -332,5 +333,28 @@ func TestDataInWords(t *testing.T) {
 		if d := ds[0]; !reflect.DeepEqual(d.Labels, c.labels) || !reflect.DeepEqual(d.Values, c.values) {
 			t.Errorf("%q: %q %v, want %q %v", c.prompt, d.Labels, d.Values, c.labels, c.values)
 		}
+	}
+}
+
+// A checklist's parts named on their own ("each box", "a green tick") are the checklist,
+// its colour theirs; a last item left open keeps its box empty to the end.
+func TestChecklistPartsAndOpenItem(t *testing.T) {
+	b := analyze("A moving checklist - Book the van, Pack the kitchen, Forward mail - each box gets a green tick, last one still open")
+	var cl *subject
+	for i := range b.Subjects {
+		if b.Subjects[i].Data != nil && b.Subjects[i].Data.Kind == dataChecklist {
+			cl = &b.Subjects[i]
+		} else if b.Subjects[i].Kind != "" {
+			t.Errorf("subject %q drawn beside the checklist", b.Subjects[i].Noun)
+		}
+	}
+	if cl == nil {
+		t.Fatal("no checklist")
+	}
+	if want := []string{"Book the van", "Pack the kitchen", "Forward mail"}; !reflect.DeepEqual(cl.Data.Items, want) {
+		t.Errorf("items %q, want %q", cl.Data.Items, want)
+	}
+	if cl.Color != "#43a047" || cl.Data.Open != 1 {
+		t.Errorf("colour %q open %d, want the tick's green and one open", cl.Color, cl.Data.Open)
 	}
 }
