@@ -950,8 +950,8 @@ var (
 	listEndRE = regexp.MustCompile(`\s[-—–]\s`)
 	// openLastRE: the last item is left as it was ("last one still open", "the final box
 	// stays unchecked").
-	openLastRE = regexp.MustCompile(`(?i)\b(?:last|final) (?:one|item|task|box|thing)\b[^.;]{0,30}\b(?:open|unchecked|unticked|empty|undone|not (?:ticked|checked|done))\b`)
-	itemSplitRE  = regexp.MustCompile(`\s*(?:,|;|\band then\b|\bthen\b|\band\b|/|·|→|->)\s*`)
+	openLastRE  = regexp.MustCompile(`(?i)\b(?:last|final) (?:one|item|task|box|thing)\b[^.;]{0,30}\b(?:open|unchecked|unticked|empty|undone|not (?:ticked|checked|done))\b`)
+	itemSplitRE = regexp.MustCompile(`\s*(?:,|;|\band then\b|\bthen\b|\band\b|/|·|→|->)\s*`)
 )
 
 // checklistItems reads a checklist's items: the list after a colon or "of"/"with"

@@ -168,7 +168,7 @@ func TestCountdownAndChecklist(t *testing.T) {
 		"a to-do list with buy milk, walk the dog and call mom":                     {"Buy milk", "Walk the dog", "Call mom"},
 		"A checklist of four tasks ticked off":                                      {"Task 1", "Task 2", "Task 3", "Task 4"},
 		`Checklist: "Design", "Code", "Test"`:                                       {"Design", "Code", "Test"},
-		"a packing checklist - Passport, Charger, Socks - each one ticked":           {"Passport", "Charger", "Socks"},
+		"a packing checklist - Passport, Charger, Socks - each one ticked":          {"Passport", "Charger", "Socks"},
 	} {
 		if got := checklistItems(in); !reflect.DeepEqual(got, want) {
 			t.Errorf("checklistItems(%q) = %q, want %q", in, got, want)
