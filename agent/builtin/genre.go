@@ -129,7 +129,7 @@ var genres = []genreRow{
 		Slots: []string{"tiles: label, value, change"}, build: (*genreFill).kpiRow,
 		Example: `KPI tiles for the board: Revenue $1.2M (+12%), Customers 4,300 (+8%), Churn 3% (down 1), NPS 54`,
 		Shows:   []string{"Revenue", "$0→1.2M", "+12%", "Customers", "0→4,300", "Churn", "NPS", "0→54"}},
-	{Name: "steps timeline", Cues: regexp.MustCompile(`\b(?:\d|two|three|four|five|six)\s+(?:easy\s+|simple\s+)?steps\b|\bsteps?\b[^.]*\b(?:1|first)\b|\bsteps\s*:|\btimeline\b|\broadmap\b|\bstep[- ]by[- ]step\b[^.]*\b1\b|\bhow it works\b|\bmilestones\b`),
+	{Name: "steps timeline", Cues: regexp.MustCompile(datedTimelineRE.String() + `|\b(?:\d|two|three|four|five|six)\s+(?:easy\s+|simple\s+)?steps\b|\bsteps?\b[^.]*\b(?:1|first)\b|\bsteps\s*:|\btimeline\b|\broadmap\b|\bstep[- ]by[- ]step\b[^.]*\b1\b|\bhow it works\b|\bmilestones\b`),
 		Slots: []string{"steps in order", "line colour"}, build: (*genreFill).steps,
 		Example: `Step-by-step timeline of ordering: 1 Pick a plan, 2 Add your address, 3 Enjoy your first box`,
 		Shows:   []string{"Pick a plan", "Add your address", "Enjoy your first box", "1", "2", "3"}},
@@ -1405,6 +1405,64 @@ func enumerated(prompt string) []string {
 	return out
 }
 
+// aYearRE is a year of a history ("2014", "1998").
+var aYearRE = regexp.MustCompile(`\b(?:19|20)\d\d\b`)
+
+// datedTimelineRE: three years or more, each with words of its own, make a history.
+var datedTimelineRE = regexp.MustCompile(`(?:\b(?:19|20)\d\d\b[^0-9.]{3,}?){2,}\b(?:19|20)\d\d\b`)
+
+// dated reads a history told year by year ("2014 first wheel in a garage, 2017 opened
+// the shop, 2020 …"): each year with the words up to the next year, or nil when fewer
+// than three years have words of their own.
+func dated(prompt string) (years, items []string) {
+	locs := aYearRE.FindAllStringIndex(prompt, -1)
+	if len(locs) < 3 {
+		return nil, nil
+	}
+	// "founded in 1998, first store 2003, went online 2011": each year ends its words.
+	last := locs[len(locs)-1][1]
+	if e := sentenceEndRE.FindStringIndex(prompt[last:]); e != nil && strings.Trim(prompt[last:last+e[0]], ",;:—–- ") == "" || strings.Trim(prompt[last:], ",;:—–-. ") == "" {
+		start := strings.LastIndexAny(prompt[:locs[0][0]], ":;.—–") + 1
+		for k, l := range locs {
+			if k > 0 {
+				start = locs[k-1][1]
+			}
+			item := strings.Trim(prompt[start:l[0]], ",;:—–- ")
+			item = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(item, " in"), " since"))
+			if n := len(strings.Fields(item)); n == 0 || n > 8 {
+				continue
+			}
+			years = append(years, prompt[l[0]:l[1]])
+			items = append(items, capitalize(item))
+		}
+		if len(years) < 3 {
+			return nil, nil
+		}
+		return years, items
+	}
+	for k, l := range locs {
+		end := len(prompt)
+		if k+1 < len(locs) {
+			end = locs[k+1][0]
+		}
+		if e := sentenceEndRE.FindStringIndex(prompt[l[1]:end]); e != nil {
+			end = l[1] + e[0]
+		}
+		item := strings.TrimSpace(prompt[l[1]:end])
+		item = strings.TrimSpace(strings.TrimSuffix(strings.Trim(item, ",;:—–- "), " and"))
+		item = strings.Trim(strings.TrimPrefix(strings.TrimPrefix(item, "in "), "- "), ",;:—–- ")
+		if len(strings.Fields(item)) == 0 || len(strings.Fields(item)) > 8 {
+			continue
+		}
+		years = append(years, prompt[l[0]:l[1]])
+		items = append(items, capitalize(item))
+	}
+	if len(years) < 3 {
+		return nil, nil
+	}
+	return years, items
+}
+
 // stepItems reads numbered steps ("1 Browse online, 2 Meet and greet"), else the list
 // after a colon, else the quotes.
 func (g *genreFill) stepItems() []string {
@@ -1450,7 +1508,10 @@ func (g *genreFill) stepItems() []string {
 }
 
 func (g *genreFill) steps() {
-	items := g.stepItems()
+	years, items := dated(g.prompt)
+	if years == nil {
+		items = g.stepItems()
+	}
 	items = items[:min(len(items), 6)]
 	n := len(items)
 	portrait := g.c.b.Aspect == "portrait"
@@ -1459,7 +1520,8 @@ func (g *genreFill) steps() {
 	if portrait {
 		line = g.bar(-0.5, 0, 0.012, 1.2, lighten(g.accent, 0.3))
 	} else {
-		line = g.bar(0, 0, span/g.c.xUnits(1), 0.012, lighten(g.accent, 0.3))
+		// A little longer than the span, so the end dots sit on it (nest).
+		line = g.bar(0, 0, (span+0.04)/g.c.xUnits(1), 0.012, lighten(g.accent, 0.3))
 	}
 	tr := trackOf(line)
 	prop := "sx"
@@ -1489,6 +1551,17 @@ func (g *genreFill) steps() {
 		num := g.text(strconv.Itoa(k+1), x, y, 0.03, "#ffffff", 900)
 		num.In = dot.ID
 		lab := g.text(it, tx, ty, 0.032, g.ink, 700)
+		if years != nil {
+			// A history: the year is the mark, set on the other side of the line from
+			// its words, and the dot is a plain dot.
+			num.In, num.Text, num.Color, num.Size = "", years[k], solid(g.accent), 0.04
+			num.X, num.Y = round3(tx), round3(-ty)
+			lab.Size = fit(it, span/float64(max(n, 2))*1.9, 0.03)
+			if portrait {
+				num.X, num.Y, lab.Y = round3(tx), round3(ty-0.05), round3(ty+0.05)
+				num.Size, lab.Size = 0.05, fit(it, 0.7, 0.042)
+			}
+		}
 		at := g.t + (g.out-0.3-g.t)*f
 		g.enter(dot, "pop", at, 0.4)
 		g.enter(num, "pop", at, 0.4)

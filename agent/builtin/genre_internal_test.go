@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -72,5 +73,40 @@ func TestComparisonCells(t *testing.T) {
 	}
 	if cols := planRE.FindAllStringSubmatch(prompt, -1); len(cols) != 2 || cols[0][2] != "$4/month" || cols[1][1] != "Plus" {
 		t.Errorf("columns read %q", cols)
+	}
+}
+
+// A history told year by year is read with each year's own words, whichever side of
+// the year they stand on.
+func TestDatedTimeline(t *testing.T) {
+	for in, want := range map[string][]string{
+		"Our story: 2014 first wheel in a garage, 2017 opened the shop, 2020 launched online store.": {"2014 First wheel in a garage", "2017 Opened the shop", "2020 Launched online store"},
+		"Company history: founded in 1998, first store 2003, went online 2011":                       {"1998 Founded", "2003 First store", "2011 Went online"},
+		"Revenue grew from 2019 to 2021": nil,
+	} {
+		years, items := dated(in)
+		var got []string
+		for k := range years {
+			got = append(got, years[k]+" "+items[k])
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("dated(%q) = %q, want %q", in, got, want)
+		}
+		if want != nil && detectGenre(in) == nil {
+			t.Errorf("%q: no genre row", in)
+		}
+	}
+}
+
+// "Story" is the vertical format only where a platform or a format word says so.
+func TestStoryAspect(t *testing.T) {
+	for in, want := range map[string]string{
+		"Our story so far: 2014 first wheel, 2017 the shop, 2020 online": "",
+		"An Instagram story with a sneaker sliding in":                   "portrait",
+		"A story for TikTok: a cat waves":                                "portrait",
+	} {
+		if got := analyze(in).Aspect; got != want {
+			t.Errorf("%q: aspect %q, want %q", in, got, want)
+		}
 	}
 }
