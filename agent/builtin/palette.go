@@ -208,9 +208,12 @@ func choosePalette(b *brief, style koda.Style) palette {
 			reads := func() bool {
 				return math.Min(contrast(p.Text, p.Background[0]), contrast(p.Text, p.Background[1])) >= 4.5
 			}
-			shift, room := darken, luminance(mix(p.Background[0], p.Background[1])) > 0.08
-			if luminance(p.Text) < 0.5 {
-				shift, room = lighten, luminance(mix(p.Background[0], p.Background[1])) < 0.8
+			// The backdrop moves away from the words: a darker one deeper ("purple on
+			// black" stays black), a paler one paler.
+			bgLum := luminance(mix(p.Background[0], p.Background[1]))
+			shift, room := darken, bgLum > 0.08
+			if luminance(p.Text) < bgLum {
+				shift, room = lighten, bgLum < 0.8
 			}
 			for k := 0; k < 10 && room && !reads(); k++ {
 				p.Background = [2]string{shift(p.Background[0], 0.1), shift(p.Background[1], 0.1)}

@@ -30,6 +30,12 @@ func TestColourPairsAndModifiers(t *testing.T) {
 	if p.Background[0] != namedColors["cream"] || luminance(p.Background[1]) < 0.75 {
 		t.Errorf("cream background became %v", p.Background)
 	}
+	// Words that do not read on a dark backdrop lighten; the backdrop stays dark.
+	b = analyze(`"Doors open" in purple on black`)
+	p = choosePalette(b, b.Style)
+	if luminance(mix(p.Background[0], p.Background[1])) > 0.05 || contrast(p.Text, p.Background[0]) < 4.5 {
+		t.Errorf("purple on black became %s on %v", p.Text, p.Background)
+	}
 }
 
 func TestNamedBackgroundsAndPalettes(t *testing.T) {
