@@ -320,6 +320,10 @@ func isNumber(s string) bool {
 // ordinalNextRE: a noun right after "a second" makes it an ordinal ("a second pin").
 var ordinalNextRE = regexp.MustCompile(`^\s+[a-z]{3,}`)
 
+// timedThingRE: what follows a length of time that belongs to a thing in the video
+// ("a 5-second timer bar", "a 30 second rest").
+var timedThingRE = regexp.MustCompile(`^[\s-]*(?:\w+\s+)?(?:timer|countdown|clock|stopwatch|break|pause|delay|rest|interval|wait)\b`)
+
 func parseDuration(low string) float64 {
 	for _, loc := range durationRE.FindAllStringSubmatchIndex(low, -1) {
 		m := make([]string, 4)
@@ -345,6 +349,9 @@ func parseDuration(low string) float64 {
 		}
 		if !saysLength(low[:loc[0]]) {
 			continue // "boil noodles 4 min": how long a step of the story takes
+		}
+		if timedThingRE.MatchString(low[loc[1]:]) {
+			continue // "a 5-second timer": a thing shown, not the video's length
 		}
 		if strings.HasPrefix(unit, "m") {
 			v *= 60
@@ -939,7 +946,15 @@ func (b *brief) defaultDuration(style koda.Style) float64 {
 		d += 1
 	}
 	d = math.Round(d*2) / 2
-	return math.Min(math.Max(d, 5), 10)
+	d = math.Min(math.Max(d, 5), 10)
+	if loc := durationRE.FindStringSubmatchIndex(strings.ToLower(b.Prompt)); loc != nil && loc[2] >= 0 {
+		low := strings.ToLower(b.Prompt)
+		if v, err := strconv.ParseFloat(low[loc[2]:loc[3]], 64); err == nil && timedThingRE.MatchString(low[loc[1]:]) && v < 60 {
+			// A timer shown in the video runs its time, with room to enter and to end.
+			d = math.Max(d, math.Min(koda.MaxDurationS, v+3.5))
+		}
+	}
+	return d
 }
 
 // baseStyle is the table row a style plays with; a custom style reads its note.

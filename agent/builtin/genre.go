@@ -38,6 +38,9 @@ type genreRow struct {
 	// Shows are what the example's video must show: words and numbers as they read on
 	// screen, "from→to" for a number that counts (the table test checks them).
 	Shows []string
+	// Keeps: the layout has a slot for every quote, so none is held back as a finale
+	// ("then '…' appears" is the detail line of an announcement).
+	Keeps bool
 	// Backdrop: a layout of words alone gets two soft shapes circling behind it, so its
 	// holds are never a still frame.
 	Backdrop bool
@@ -49,6 +52,10 @@ const (
 	weekdayW = `(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:mon|tue|wed|thu|fri|sat|sun)\b`
 	monthW   = `jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?`
 )
+
+// announceCueRE: an occasion announced with a banner (an award, a sale closed, a
+// welcome).
+var announceCueRE = regexp.MustCompile(`\b(?:employee|student|volunteer|player|member|team) of the (?:month|year|week|season)\b|\bjust (?:sold|listed)\b|\bsold (?:sign|banner|ribbon)\b|\bcongratulations\b|\bwinners? (?:announcement|card|reveal)\b|\bannounc\w+ (?:the|our) winners?\b|\bwelcome to the team\b|\bnew hire\b`)
 
 // ratioRE is a frame's aspect ratio ("9:16"), no time on a clock.
 var ratioRE = regexp.MustCompile(`\b(?:9:16|16:9|1:1|4:5|5:4|4:3|3:4|21:9)\b`)
@@ -71,6 +78,10 @@ var (
 // genres is the genre table. The first row whose cues match wins, so a more specific
 // layout stands before a more general one (a countdown timer before a title card).
 var genres = []genreRow{
+	{Name: "speaker card", Cues: regexp.MustCompile(`\bspeakers? (?:card|announcement|spotlight|intro|reveal|lineup)\b|\b(?:meet|introducing) (?:our|the) (?:speakers?|keynote)\b|\bkeynote speaker\b|\btalk title\b|\b(?:conference|summit|meetup|webinar|panel) speaker\b`),
+		Slots: []string{"photo", "name", "talk title", "event", "place, date and time"}, Keeps: true, build: (*genreFill).speakerCard,
+		Example: `Speaker card for Dataconf 2026: Amara Okoye, talk "Charts That Lie", Hall C, May 14, 2:30 pm`,
+		Shows:   []string{"Amara Okoye", "Charts That Lie", "Hall C", "May 14", "2:30 pm"}},
 	{Name: "lower third", Cues: regexp.MustCompile(`\blower[- ]?thirds?\b|\bchyron\b|\bname (?:strap|bar|super|tag)\b|\bname and (?:role|title|job)\b|\bnameplate\b|\bintroduc\w+ (?:the )?(?:speaker|guest|presenter|host)\b`),
 		Slots: []string{"name", "role", "bar colour", "accent colour"}, build: (*genreFill).lowerThird,
 		Example: `A lower third for the interview: "Maya Chen" with the role "Lead Designer, Arcwise" on a navy bar with a yellow accent`,
@@ -104,6 +115,14 @@ var genres = []genreRow{
 		Slots: []string{"messages in turn"}, build: (*genreFill).chat,
 		Example: `A chat conversation: "Are we still on for tonight?" then the reply "Yes! 7pm at the usual place"`,
 		Shows:   []string{"Are we still on for tonight?", "Yes! 7pm at the usual place"}},
+	{Name: "quiz", Cues: regexp.MustCompile(`\bquiz\b|\btrivia\b|\bmultiple[- ]choice\b|\bquestion\b[^.]*\b(?:four|three|two|\d) (?:answers|options|choices)\b`),
+		Slots: []string{"question", "answers A–D", "seconds on the timer", "the right answer"}, Keeps: true, build: (*genreFill).quiz,
+		Example: `Trivia card: "Which ocean is the largest?" with answers A Atlantic, B Pacific, C Indian, D Arctic, a 5-second timer, then B turns green`,
+		Shows:   []string{"Which ocean is the largest?", "A   Atlantic", "B   Pacific", "C   Indian", "D   Arctic"}},
+	{Name: "launch countdown", Cues: unitsRE, Also: regexp.MustCompile(`\bcount\w*\b|\buntil\b|\bto (?:launch|go)\b|\bticking\b`),
+		Slots: []string{"headline", "days, hours, minutes, seconds"}, Keeps: true, build: (*genreFill).launchCountdown,
+		Example: `A countdown in days, hours, minutes and seconds to "DOORS OPEN SATURDAY", gold on black`,
+		Shows:   []string{"DOORS OPEN SATURDAY", "DAYS", "HOURS", "MINUTES", "SECONDS"}},
 	{Name: "timer", Cues: regexp.MustCompile(`\bstopwatch\b|\btimer\b|\bcountdown (?:clock|timer|ring)\b|\bticking down\b|\bcounts? down\b.*\d:\d\d|\d:\d\d.*\b(?:down|countdown)\b`),
 		Slots: []string{"from", "to", "label", "ring colour"}, build: (*genreFill).timer,
 		Example: `A workout timer counting down from 0:20 to 0:00 in a shrinking ring with the word REST above it`,
@@ -116,6 +135,18 @@ var genres = []genreRow{
 		Slots: []string{"avatar initials", "handle", "follow button"}, build: (*genreFill).socialHandle,
 		Example: `Social card for @bloomandbranch with a round avatar and a follow button that pulses`,
 		Shows:   []string{"@bloomandbranch", "Follow"}},
+	{Name: "coupon", Cues: regexp.MustCompile(`\bpromo(?:tion(?:al)?)? code\b|\bcoupon\b|\bdiscount code\b|\bvoucher\b|\bscratch(?:-off|card| card)\b|\bcode [a-z]*\d+\b`),
+		Slots: []string{"code", "offer"}, Keeps: true, build: (*genreFill).coupon,
+		Example: `Promo code reveal: "WELCOME10 — 10% off your first order", with confetti`,
+		Shows:   []string{"WELCOME10", "10% off your first order"}},
+	{Name: "announcement", Cues: announceCueRE,
+		Slots: []string{"banner words", "name", "detail", "the drawing it is about"}, Keeps: true, build: (*genreFill).announcement,
+		Example: `Employee of the Month card: a trophy drops in, then "Top sales in March" and the name Priya Raman`,
+		Shows:   []string{"Employee of the Month", "Priya Raman", "Top sales in March"}},
+	{Name: "callouts", Cues: regexp.MustCompile(`\bcallouts?\b|\blines?\b[^.]{0,30}\b(?:out to|to|pointing (?:to|at))\b[^.]{0,20}\blabels?\b|\blabels?\b[^.]{0,30}\b(?:lines?|arrows?|pointing)\b|\blabel the\b|\blabell?ed (?:diagram|parts)\b|\bfeature labels\b|\bannotat\w+`),
+		Slots: []string{"the drawing", "labels, one line each"}, Keeps: true, build: (*genreFill).callouts,
+		Example: `Our new kettle in the middle with lines out to labels: "1.7 litres", "Boils in 90 s", "Keep-warm mode"`,
+		Shows:   []string{"1.7 litres", "Boils in 90 s", "Keep-warm mode"}},
 	{Name: "price tag", Cues: regexp.MustCompile(`\bprices?\b|\btags?\b|\bcrossed out\b|\bstrike ?through\b|\bwas\s+[$€£]\d`),
 		Also:  regexp.MustCompile(`\bsale\b|\boff\b|\bdiscount|\bwas\b|\bnow\b|\bold price\b|\bnew price\b|\bblack friday\b|\bcyber monday\b|\bdeal\b|[$€£¥]\s?\d[^$€£¥]*[$€£¥]\s?\d`),
 		Slots: []string{"old price", "new price", "discount", "label"}, build: (*genreFill).priceTag,
@@ -125,6 +156,10 @@ var genres = []genreRow{
 		Slots: []string{"title", "rows: name and figure, or time and columns", "a row's colour (in amber)"}, build: (*genreFill).board,
 		Example: `Leaderboard of the spelling bee, top 4: Ava 98, Noah 91, Mia 87 and Leo 80, rows sliding in one by one`,
 		Shows:   []string{"Leaderboard", "Ava", "0→98", "Noah", "0→91", "Mia", "0→87", "Leo", "0→80"}},
+	{Name: "big stat", Cues: regexp.MustCompile(`\bbig stat\b|\bstat(?:istic)? (?:card|highlight|callout)\b|\b(?:ring|circle|donut|doughnut)\b[^.]{0,30}\bfill\w*\b[^.]{0,20}\d+\s?(?:%|percent)|\d+\s?(?:%|percent)[^.]{0,30}\b(?:ring|donut|doughnut)\b`),
+		Slots: []string{"share", "caption"}, Keeps: true, build: (*genreFill).bigStat,
+		Example: `Big stat: a ring fills to 64% with the number counting up, and below it "of readers finish the first chapter"`,
+		Shows:   []string{"0→64%", "of readers finish the first chapter"}},
 	{Name: "kpi row", Cues: regexp.MustCompile(`\bkpis?\b|\b(?:metrics?|stats?|statistics|numbers|figures|dashboard) (?:row|tiles|cards|panel)\b|\bkey (?:numbers|figures|metrics)\b|\b(?:\d|two|three|four|five|six) (?:stat|metric|number)s?\b`),
 		Slots: []string{"tiles: label, value, change"}, build: (*genreFill).kpiRow,
 		Example: `KPI tiles for the board: Revenue $1.2M (+12%), Customers 4,300 (+8%), Churn 3% (down 1), NPS 54`,
@@ -243,7 +278,10 @@ func (c *composer) layGenre(row *genreRow) *genreFill {
 	if luminance(c.bd.Palette.Background[0]) > 0.6 {
 		g.panel = "#1f2937"
 	}
-	finale := g.finales()
+	var finale []string
+	if !row.Keeps {
+		finale = g.finales()
+	}
 	if len(finale) > 0 {
 		// The layout plays out first and steps back; the last words take the stage.
 		g.out = math.Max(g.in+1.5, g.end*0.68)

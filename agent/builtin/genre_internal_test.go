@@ -110,3 +110,35 @@ func TestStoryAspect(t *testing.T) {
 		}
 	}
 }
+
+// Lettered answers are read as the longest run A, B, C…: an article "A" before a
+// capital is no answer.
+func TestQuizOptions(t *testing.T) {
+	for in, want := range map[string][]string{
+		`Quiz: "Which is largest?" A Jupiter, B Saturn, C Uranus, D Neptune. A 5-second timer, then B turns green`: {"Jupiter", "Saturn", "Uranus", "Neptune"},
+		`Trivia: (A) Paris (B) Rome (C) Madrid`: {"Paris", "Rome", "Madrid"},
+		`A Quiet Coast title card`:               nil,
+	} {
+		if got := options(in); !slices.Equal(got, want) {
+			t.Errorf("options(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if m := rightAnswerRE.FindStringSubmatch("four answers, then B turns green"); m == nil || m[1] != "B" {
+		t.Errorf("right answer %q, want B", m)
+	}
+}
+
+// A length of time that belongs to a thing shown ("a 5-second timer") is not the
+// video's length, and the video is long enough to run it.
+func TestTimedThingIsNotTheLength(t *testing.T) {
+	b := analyze(`Quiz card: "Which is largest?" A Jupiter, B Saturn, C Uranus. A 5-second timer bar shrinks`)
+	if b.Duration != 0 {
+		t.Errorf("duration %g, want none asked", b.Duration)
+	}
+	if d := b.defaultDuration("smooth"); d < 8.5 {
+		t.Errorf("default duration %g, want room for the 5 s timer", d)
+	}
+	if got := analyze("A 10 second video of a ball bouncing").Duration; got != 10 {
+		t.Errorf("a 10 second video lasts %g", got)
+	}
+}

@@ -1,0 +1,652 @@
+package builtin
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/kodahq/koda/agent/assets"
+	"github.com/kodahq/koda/agent/scene"
+)
+
+// Layouts of the genre table that people describe by their parts rather than by a
+// name: a quiz (a question, lettered answers, a timer, the right answer lit), a launch
+// countdown (days, hours, minutes and seconds in tiles), callouts (a thing with lines
+// out to its labels), an announcement (a banner, a name, the thing it is about), a
+// coupon (a code uncovered), a speaker card and a big stat in a ring. The rows are in
+// genre.go's table; this file builds them.
+
+var (
+	// optionMarkRE: a lettered answer's mark ("A Jupiter", "B) Saturn", "(C) Uranus").
+	optionMarkRE = regexp.MustCompile(`(?:^|[\s,;:(])\(?([A-F])[).:]?\s+[A-Z0-9"“]`)
+	questionRE   = regexp.MustCompile(`[A-Z][^.?!:"“]{6,120}\?`)
+	secondsRE    = regexp.MustCompile(`(?i)\b(\d{1,3})[\s-]*(?:seconds?|secs?|s)\b`)
+	// rightAnswerRE: which answer is right ("then B turns green", "the answer is C").
+	rightAnswerRE = regexp.MustCompile(`\b([A-F])\b[^.;,]{0,12}?\b(?:turns|goes|lights? up|glows|flashes|is (?:highlighted|correct|right|the answer))\b|\b(?:correct|right) answer(?: is)?:?\s*\(?([A-F])\b|\banswer(?: is)?:\s*([A-F])\b`)
+)
+
+// options reads lettered answers: the last run A, B, C… of marks, each answer the words
+// up to the next mark (its clause's end for the last).
+func options(prompt string) []string {
+	// The longest run wins: "A 5-second timer" is an article, not answer A.
+	var at, run [][2]int
+	for _, m := range optionMarkRE.FindAllStringSubmatchIndex(prompt, -1) {
+		letter := prompt[m[2]]
+		switch {
+		case letter == 'A':
+			run = [][2]int{{m[2], m[1] - 1}}
+		case len(run) > 0 && int(letter-'A') == len(run):
+			run = append(run, [2]int{m[2], m[1] - 1})
+		}
+		if len(run) > len(at) {
+			at = run
+		}
+	}
+	if len(at) < 2 {
+		return nil
+	}
+	var out []string
+	for k, a := range at {
+		end := len(prompt)
+		if k+1 < len(at) {
+			end = at[k+1][0]
+		}
+		item := prompt[a[1]:end]
+		if i := strings.IndexAny(item, ".;!?"); i >= 0 {
+			item = item[:i]
+		}
+		if k == len(at)-1 {
+			if i := strings.Index(item, ","); i >= 0 {
+				item = item[:i]
+			}
+		}
+		item = strings.TrimSpace(strings.TrimSuffix(strings.Trim(strings.TrimSpace(item), `,"“”() `), " and"))
+		item = strings.Trim(item, `,"“”() `)
+		if item == "" || len(strings.Fields(item)) > 6 {
+			return nil
+		}
+		out = append(out, item)
+	}
+	return out
+}
+
+func (g *genreFill) quiz() {
+	question := ""
+	for i, q := range g.b.Texts {
+		if strings.HasSuffix(strings.TrimSpace(q), "?") && !g.used[i] {
+			question, g.used[i] = q, true
+			break
+		}
+	}
+	if question == "" {
+		question = orDefault(questionRE.FindString(g.prompt), g.quote("Question?"))
+	}
+	answers := options(g.prompt)
+	if len(answers) < 2 {
+		answers = g.rest()
+	}
+	if len(answers) < 2 {
+		answers = []string{"Yes", "No"}
+	}
+	answers = answers[:min(len(answers), 4)]
+	right := -1
+	if m := rightAnswerRE.FindStringSubmatch(g.prompt); m != nil {
+		for _, l := range m[1:] {
+			if l != "" {
+				right = int(l[0] - 'A')
+			}
+		}
+	}
+	for k, a := range answers {
+		if right < 0 && regexp.MustCompile(`(?i)\b`+regexp.QuoteMeta(a)+`\b[^.;,]{0,12}?\b(?:turns|goes|lights? up|glows|is (?:correct|right))`).MatchString(g.prompt) {
+			right = k
+		}
+	}
+	if right >= len(answers) {
+		right = -1
+	}
+	secs := 5.0
+	if m := secondsRE.FindStringSubmatch(g.prompt); m != nil {
+		if v, err := strconv.ParseFloat(m[1], 64); err == nil && v > 0 {
+			secs = v
+		}
+	}
+	portrait := g.c.b.Aspect == "portrait"
+	good := "#43a047"
+	if i := strings.Index(g.low, "turns "); i >= 0 {
+		if c, ok := colorAt(wordRE.FindAllString(g.low[i+6:], 2), 0); ok {
+			good = c
+		}
+	}
+	good = solid(good) // white words read on it
+	// The timer runs from the answers' arrival to the reveal, which leaves a held end.
+	t0 := g.in + 0.4
+	reveal := math.Min(t0+secs, g.out-0.9)
+	qy, by := -0.56, -0.38
+	if portrait {
+		qy, by = -0.6, -0.36
+	}
+	q := g.text(question, 0, qy, fit(question, 1.5, 0.06), g.ink, 800)
+	if portrait {
+		q.Size = fit(question, 1.2, 0.05)
+	}
+	g.enter(q, "down", g.t, 0.6)
+	parts := []*scene.Element{q}
+	barW := 1.2
+	if portrait {
+		barW = 0.8
+	}
+	track := g.bar(0, by, barW, 0.03, lighten(g.accent, 0.6))
+	bar := g.bar(0, by, barW, 0.03, g.accent)
+	bar.In = track.ID
+	tr := trackOf(bar)
+	half := g.c.xUnits(math.Min(barW, 1.65) / 2)
+	key(tr, "sx", 0, 1, "")
+	key(tr, "sx", t0, 1, "")
+	key(tr, "sx", reveal, 0.001, "linear")
+	key(tr, "x", 0, 0, "")
+	key(tr, "x", t0, 0, "")
+	key(tr, "x", reveal, round3(-half), "linear")
+	g.enter(track, "fade", g.t+0.2, 0.4)
+	g.enter(bar, "fade", g.t+0.2, 0.4)
+	parts = append(parts, track, bar)
+	// Answer cards in the accent, white words; the right one lights in another colour.
+	card := solid(g.accent)
+	if colorDist(card, good) < 120 {
+		card = "#334155"
+	}
+	ink := "#ffffff"
+	for k, a := range answers {
+		// Sizes are of the frame's shorter side (xUnits, yUnits): a 2×2 grid of cards
+		// with gaps in a wide frame, a column in a tall one.
+		x, y, w, h := -0.43+0.86*float64(k%2), 0.0+0.32*float64(k/2), 0.7, 0.12
+		if len(answers) == 2 {
+			y = 0.12
+		}
+		if portrait {
+			x, y, w, h = 0, -0.14+0.22*float64(k), 0.84, 0.15
+		}
+		box := g.bar(x, y, w, h, card)
+		label := string(rune('A'+k)) + "   " + a
+		txt := g.text(label, x, y, fit(label, w*0.9, 0.045), ink, 700)
+		txt.In = box.ID
+		at := t0 - 0.35 + 0.12*float64(k)
+		g.enter(box, "up", at, 0.5)
+		g.enter(txt, "up", at+0.2, 0.5) // on its card once the card is there
+		parts = append(parts, box, txt)
+		if k == right {
+			lit := g.bar(x, y, w, h, good)
+			lit.In = box.ID
+			// The plain answer gives way to the lit one.
+			key(trackOf(txt), "opacity", reveal+0.25, 1, "")
+			key(trackOf(txt), "opacity", reveal+0.45, 0, "")
+			litTxt := g.text(label, x, y, txt.Size, "#ffffff", 800)
+			litTxt.In = lit.ID
+			for k, e := range []*scene.Element{lit, litTxt} {
+				tr := trackOf(e)
+				at := reveal + 0.25*float64(k) // the words once their card is lit
+				key(tr, "opacity", 0, 0, "")
+				key(tr, "opacity", at, 0, "")
+				key(tr, "opacity", at+0.25, 1, "easeOutCubic")
+				g.c.motion(e, scene.Motion{Type: scene.MotionPulse, Start: reveal, End: reveal + 0.5, Amp: 0.08, Count: 1})
+			}
+			parts = append(parts, lit, litTxt)
+		}
+	}
+	g.behind()
+	g.leave(parts...)
+}
+
+// unitsRE: a countdown shown in days, hours, minutes (and seconds).
+var unitsRE = regexp.MustCompile(`\bdays?\b[^.]{0,40}\bhours?\b[^.]{0,40}\bmin(?:ute)?s?\b|\bdd\s*:\s*hh\s*:\s*mm\b`)
+
+func (g *genreFill) launchCountdown() {
+	head := g.quote("")
+	if head == "" {
+		head = orDefault(g.b.Brand, "Coming soon")
+	}
+	portrait := g.c.b.Aspect == "portrait"
+	units := []string{"DAYS", "HOURS", "MINUTES", "SECONDS"}
+	values := []float64{3, 14, 27, 59}
+	parts := []*scene.Element{}
+	hy := -0.5
+	if portrait {
+		hy = -0.58
+	}
+	h := g.text(head, 0, hy, fit(head, 1.5, 0.06), g.accent, 900)
+	if portrait {
+		h.Size = fit(head, 0.9, 0.05)
+	}
+	if contrast(h.Color, mix(g.c.bd.Palette.Background[0], g.c.bd.Palette.Background[1])) < 4.5 {
+		h.Color = g.ink
+	}
+	g.enter(h, "down", g.t, 0.6)
+	parts = append(parts, h)
+	tile := lighten(mix(g.c.bd.Palette.Background[0], g.c.bd.Palette.Background[1]), 0.12)
+	if luminance(tile) > 0.6 {
+		tile = darken(tile, 0.08)
+	}
+	for k, u := range units {
+		x, y, w := -0.66+0.44*float64(k), 0.05, 0.34
+		if portrait {
+			x, y, w = -0.42+0.84*float64(k%2), -0.12+0.5*float64(k/2), 0.38
+		}
+		box := g.bar(x, y, w, 0.34, tile)
+		num := g.add(&scene.Element{ID: g.id("value"), Type: scene.TypeCounter, X: round3(x), Y: round3(y - 0.02), Size: 0.09,
+			Color: g.accent, From: values[k], To: values[k]})
+		if contrast(num.Color, tile) < 3 {
+			num.Color = readableOn(g.accent, tile)
+		}
+		lab := g.text(u, x, y+0.12, 0.03, g.ink, 700)
+		if portrait {
+			lab.Y = round3(y + 0.13)
+		}
+		at := g.t + 0.1*float64(k)
+		for _, e := range []*scene.Element{box, num, lab} {
+			g.enter(e, "up", at, 0.6)
+		}
+		if k == len(units)-1 {
+			// The seconds tick down, one a second, through the whole video.
+			num.To = math.Max(0, values[k]-math.Floor(g.end))
+			key(trackOf(num), "progress", 0, 0, "")
+			key(trackOf(num), "progress", g.end, 1, "linear")
+			g.c.motion(num, scene.Motion{Type: scene.MotionPulse, Start: g.in, End: g.end, Amp: 0.04, Count: math.Max(1, math.Floor(g.end-g.in))})
+		}
+		parts = append(parts, box, num, lab)
+	}
+	g.behind()
+	g.leave(parts...)
+}
+
+// labelListRE: the parts a prompt asks to label ("Label the magma chamber, vent and
+// crater", "labels: …").
+var labelListRE = regexp.MustCompile(`(?i)\blabel(?:s|led|ling)?\b(?:\s+(?:the|its|each of|each|with|for))?\s*:?\s+([^.!?]+)`)
+
+func (g *genreFill) callouts() {
+	labels := g.rest()
+	if len(labels) < 2 {
+		labels = nil
+		if m := labelListRE.FindStringSubmatch(g.prompt); m != nil {
+			for _, p := range itemSplitRE.Split(m[1], -1) {
+				p = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(p), "the "))
+				if p != "" && len(strings.Fields(p)) <= 5 {
+					labels = append(labels, capitalize(p))
+				}
+			}
+		}
+	}
+	if len(labels) < 2 {
+		labels = []string{"Feature one", "Feature two", "Feature three"}
+	}
+	labels = labels[:min(len(labels), 6)]
+	portrait := g.c.b.Aspect == "portrait"
+	heroSize := 0.24
+	if portrait {
+		heroSize = 0.2
+	}
+	var hero *scene.Element
+	for _, s := range g.b.Subjects {
+		if s.Asset != "" {
+			hero = g.add(&scene.Element{ID: g.id(slug(s.Noun)), Type: scene.TypeAsset, Label: s.Noun, Asset: s.Asset,
+				X: 0, Y: 0.02, Size: heroSize, Tint: s.Color})
+			break
+		}
+	}
+	if hero == nil {
+		hero = g.add(&scene.Element{ID: g.id("product"), Type: scene.TypeCircle, X: 0, Y: 0.02, Size: heroSize * 0.8, Color: g.accent})
+	}
+	g.enter(hero, "pop", g.t, 0.7)
+	g.c.motion(hero, scene.Motion{Type: scene.MotionPulse, Start: g.in, End: g.end, Amp: 0.04, Count: math.Max(2, math.Round((g.end-g.in)/1.5))})
+	parts := []*scene.Element{hero}
+	// Label places: left and right of the thing in a wide frame, above and below it in
+	// a tall one; each line starts at the thing's edge.
+	spots := []pose{{-0.66, -0.42}, {0.66, -0.42}, {-0.66, 0.46}, {0.66, 0.46}, {-0.74, 0.02}, {0.74, 0.02}}
+	if portrait {
+		spots = []pose{{-0.45, -0.62}, {0.45, -0.42}, {-0.45, 0.46}, {0.45, 0.66}, {-0.45, -0.42}, {0.45, 0.46}}
+	}
+	lineCol := g.ink
+	for k, l := range labels {
+		sp := spots[k]
+		at := g.in + (g.out-0.6-g.in)*float64(k)/float64(len(labels))
+		// Size units along each axis, so the angle is the one seen.
+		lx, ly := sp.X/g.c.xUnits(1), (sp.Y-hero.Y)/g.c.yUnits(1)
+		dist := math.Hypot(lx, ly)
+		ux, uy := lx/dist, ly/dist
+		r0, r1 := heroSize*0.95, dist-0.1 // from the thing's edge to short of the label
+		if portrait {
+			r1 = dist - 0.07
+		}
+		ln := math.Max(0.05, r1-r0)
+		mx, my := (r0+ln/2)*ux, (r0+ln/2)*uy
+		line := g.add(&scene.Element{ID: g.id("line"), Type: scene.TypeRect, X: round3(mx * g.c.xUnits(1)), Y: round3(hero.Y + my*g.c.yUnits(1)),
+			Size: 0.004, Aspect: round3(ln / 0.008), Color: lineCol})
+		dot := g.add(&scene.Element{ID: g.id("dot"), Type: scene.TypeCircle, X: round3(r0 * ux * g.c.xUnits(1)), Y: round3(hero.Y + r0*uy*g.c.yUnits(1)),
+			Size: 0.012, Color: g.accent})
+		tr := trackOf(line)
+		key(tr, "rotation", 0, round3(math.Atan2(ly, lx)*180/math.Pi), "")
+		// The line shoots out from the thing: it grows from its start.
+		sx, sy := round3(r0*ux*g.c.xUnits(1)), round3(hero.Y+r0*uy*g.c.yUnits(1))
+		key(tr, "sx", 0, 0.001, "")
+		key(tr, "sx", at, 0.001, "")
+		key(tr, "sx", at+0.45, 1, "easeOutCubic")
+		key(tr, "x", 0, sx, "")
+		key(tr, "x", at, sx, "")
+		key(tr, "x", at+0.45, line.X, "easeOutCubic")
+		key(tr, "y", 0, sy, "")
+		key(tr, "y", at, sy, "")
+		key(tr, "y", at+0.45, line.Y, "easeOutCubic")
+		line.In, dot.In = hero.ID, hero.ID // they start at its edge on purpose
+		g.enter(dot, "pop", at, 0.3)
+		w := 0.62
+		if portrait {
+			w = 0.8
+		}
+		txt := g.text(l, sp.X, sp.Y, fit(l, w, 0.045), g.ink, 800)
+		g.enter(txt, "fade", at+0.35, 0.4)
+		parts = append(parts, line, dot, txt)
+	}
+	g.leave(parts...)
+}
+
+var (
+	// capsPhraseRE: words a prompt writes in capitals to be shown ("a JUST SOLD ribbon").
+	capsPhraseRE = regexp.MustCompile(`\b[A-Z][A-Z'’!]+(?:\s+[A-Z][A-Z'’!]+)+\b`)
+	// announceHeadRE: the occasion, as the prompt writes it.
+	announceHeadRE = regexp.MustCompile(`(?i)\b(?:employee|student|volunteer|player|member|team) of the (?:month|year|week|season)(?:\s*[-—–:]\s*[A-Z][a-z]+)?|\bjust (?:sold|listed|married|engaged|launched)\b|\bcongratulations\b|\bwinners?\b|\bnew hire\b|\bwelcome to the team\b`)
+)
+
+func (g *genreFill) announcement() {
+	head := ""
+	if m := capsPhraseRE.FindString(g.prompt); m != "" && !containsStr(g.b.Texts, m) {
+		head = m
+	} else if m := announceHeadRE.FindString(g.prompt); m != "" {
+		head = strings.ToUpper(m[:1]) + m[1:]
+	}
+	detail := g.longestQuote()
+	names := g.names()
+	name := ""
+	for _, n := range names {
+		if !strings.Contains(strings.ToLower(head), strings.ToLower(n)) && !strings.Contains(detail, n) &&
+			!strings.EqualFold(n, g.b.Brand) && !announceHeadRE.MatchString(n) {
+			name = n
+		}
+	}
+	if head == "" {
+		head = orDefault(detail, "Congratulations")
+		detail = ""
+	}
+	portrait := g.c.b.Aspect == "portrait"
+	band := g.accent
+	if len(g.b.Colors) > 0 {
+		band = g.b.Colors[0]
+	}
+	band = solid(band)
+	w := 1.3
+	if portrait {
+		w = 0.8
+	}
+	ribbon := g.bar(0, -0.55, w, 0.14, band)
+	tr := trackOf(ribbon)
+	// The band sweeps across from the left.
+	key(tr, "sx", 0, 0.001, "")
+	key(tr, "sx", g.t, 0.001, "")
+	key(tr, "sx", g.t+0.6, 1, "easeOutCubic")
+	half := g.c.xUnits(math.Min(w, 1.65) / 2)
+	key(tr, "x", 0, round3(-half), "")
+	key(tr, "x", g.t, round3(-half), "")
+	key(tr, "x", g.t+0.6, 0, "easeOutCubic")
+	ht := g.text(head, 0, -0.55, fit(head, w*0.9, 0.055), "#ffffff", 900)
+	ht.In = ribbon.ID
+	g.enter(ht, "fade", g.t+0.45, 0.4)
+	parts := []*scene.Element{ribbon, ht}
+	var hero *scene.Element
+	for _, s := range g.b.Subjects {
+		// A card showing a drawing ("a card: a trophy drops in") is that drawing.
+		if s.Asset != "" && (s.Kind == "card" || !layoutParts[lastWord(strings.ToLower(s.Noun))]) {
+			hero = g.add(&scene.Element{ID: g.id(slug(s.Noun)), Type: scene.TypeAsset, Label: s.Noun, Asset: s.Asset,
+				X: 0, Y: -0.08, Size: 0.12, Tint: s.Color})
+			break
+		}
+	}
+	if hero != nil {
+		// It drops in and turns once, as a medal or a sign lands.
+		g.enter(hero, "down", g.t+0.5, 0.7)
+		if regexp.MustCompile(`\b(?:spin|spins|spinning|turns|rotat\w+)\b`).MatchString(g.low) {
+			g.c.motion(hero, scene.Motion{Type: scene.MotionFlip, Start: g.t + 1.2, End: g.t + 2.4, Count: 2, Ease: "easeInOutCubic"})
+		}
+		g.c.motion(hero, scene.Motion{Type: scene.MotionFloat, Start: g.t + 2.4, End: g.end, Amp: 0.015, Count: 2})
+		parts = append(parts, hero)
+	}
+	y := 0.34
+	if name != "" {
+		n := g.text(name, 0, y, fit(name, w, 0.07), g.ink, 900)
+		g.enter(n, "up", g.in+0.4, 0.6)
+		parts = append(parts, n)
+		y += 0.16
+	}
+	if detail != "" {
+		d := g.text(detail, 0, y, fit(detail, w, 0.04), g.ink, 600)
+		g.enter(d, "up", g.in+0.7, 0.6)
+		parts = append(parts, d)
+	}
+	g.c.sparkles(0, 0.02, g.in+0.4, g.out, band)
+	g.leave(parts...)
+}
+
+// layoutParts are nouns a layout draws itself (the banner, the photo frame): the
+// drawing it is about is another subject.
+var layoutParts = map[string]bool{"ribbon": true, "banner": true, "sign": true, "card": true, "badge": true,
+	"photo": true, "picture": true, "frame": true, "label": true, "labels": true, "line": true, "lines": true, "text": true, "title": true}
+
+func lastWord(s string) string {
+	ws := strings.Fields(s)
+	if len(ws) == 0 {
+		return ""
+	}
+	return ws[len(ws)-1]
+}
+
+// codeRE: a promo code ("SUMMER25", "WELCOME10").
+var codeRE = regexp.MustCompile(`\b[A-Z][A-Z0-9]{3,}[0-9]+\b|\b[A-Z]{5,}\b`)
+
+func (g *genreFill) coupon() {
+	code, offer := "", ""
+	for i, q := range g.b.Texts {
+		if c := codeRE.FindString(q); c != "" && !g.used[i] {
+			g.used[i] = true
+			code = c
+			offer = strings.Trim(strings.TrimSpace(strings.Replace(q, c, "", 1)), "—–-:, ")
+			break
+		}
+	}
+	if code == "" {
+		code = orDefault(codeRE.FindString(g.prompt), "SAVE20")
+	}
+	if offer == "" {
+		offer = g.quote("")
+	}
+	if offer == "" {
+		if m := percentRE.FindString(g.prompt); m != "" {
+			offer = m + " off"
+		}
+	}
+	portrait := g.c.b.Aspect == "portrait"
+	w := 1.0
+	if portrait {
+		w = 0.8
+	}
+	paper := "#ffffff"
+	if luminance(mix(g.c.bd.Palette.Background[0], g.c.bd.Palette.Background[1])) > 0.7 {
+		paper = "#1f2937"
+	}
+	ink := readableOn(g.accent, paper)
+	card := g.bar(0, 0, w, 0.62, paper)
+	edge := g.bar(0, 0, w*0.92, 0.5, ink)
+	edge.In = card.ID
+	inner := g.bar(0, 0, w*0.9, 0.47, paper)
+	inner.In = edge.ID
+	// A silver foil over the code is scratched away from the left; the code, under it
+	// in the drawing order, shows as the scratching ends, never half-read through it.
+	cover := g.bar(0, -0.04, w*0.8, 0.2, "#b0b7c3")
+	cover.In = inner.ID
+	c := g.text(code, 0, -0.04, fit(code, w*0.6, 0.1), ink, 900)
+	c.In = inner.ID
+	parts := []*scene.Element{card, edge, inner, c}
+	for k, e := range parts {
+		g.enter(e, "pop", g.t+0.06*float64(k), 0.6)
+	}
+	tr := trackOf(cover)
+	start, done := g.in+0.2, g.in+1.6
+	half := g.c.xUnits(math.Min(w*0.8, 1.65) / 2)
+	key(tr, "sx", 0, 1, "")
+	key(tr, "sx", start, 1, "")
+	key(tr, "sx", done, 0.001, "easeInOutSine")
+	key(tr, "x", 0, 0, "")
+	key(tr, "x", start, 0, "")
+	key(tr, "x", done, round3(half), "easeInOutSine")
+	ctr := trackOf(c)
+	delete(ctr, "opacity")
+	key(ctr, "opacity", 0, 0, "")
+	key(ctr, "opacity", done-0.25, 0, "")
+	key(ctr, "opacity", done, 1, "easeOutCubic")
+	g.enter(cover, "pop", g.t+0.2, 0.5)
+	g.c.motion(cover, scene.Motion{Type: scene.MotionWiggle, Start: start, End: done, Amp: 2, Count: 6})
+	if offer != "" {
+		o := g.text(offer, 0, 0.2, fit(offer, w*0.8, 0.04), g.ink, 700)
+		o.In = inner.ID
+		o.Color = readableOn(g.ink, paper)
+		g.enter(o, "fade", done, 0.5)
+		parts = append(parts, o)
+	}
+	g.c.sparkles(0, 0, done, g.out, g.accent)
+	if strings.Contains(g.low, "confetti") {
+		conf := g.add(&scene.Element{ID: g.id("confetti"), Type: scene.TypeParticles, Variant: "confetti", Count: 60, Size: 0.012,
+			Start: done, End: g.end, Seed: 11})
+		key(trackOf(conf), "progress", 0, 0, "")
+		key(trackOf(conf), "progress", done, 0, "")
+		key(trackOf(conf), "progress", g.end, 1, "linear")
+	}
+	g.leave(parts...)
+}
+
+func (g *genreFill) speakerCard() {
+	talk := g.longestQuote()
+	name := ""
+	for _, n := range g.names() {
+		if !strings.EqualFold(n, g.b.Brand) && !strings.Contains(talk, n) && name == "" && len(strings.Fields(n)) >= 2 && !regexp.MustCompile(`\d`).MatchString(n) {
+			name = n
+		}
+	}
+	name = orDefault(name, "Speaker Name")
+	event := g.b.Brand
+	if event == "" {
+		if m := regexp.MustCompile(`\b(?:for|at)\s+([A-Z][\w]+(?:\s+(?:[A-Z][\w]+|\d{2,4}))*)`).FindStringSubmatch(g.prompt); m != nil {
+			event = m[1]
+		}
+	}
+	var when []string
+	for _, s := range []string{g.venue(), dateRE.FindString(g.prompt), timeOfDay.FindString(g.prompt)} {
+		if s != "" {
+			when = append(when, strings.Trim(s, ", "))
+		}
+	}
+	if len(when) < 3 {
+		if m := minSecRE.FindString(g.prompt); m != "" && !strings.Contains(strings.Join(when, " "), m) {
+			when = append(when, m)
+		}
+	}
+	portrait := g.c.b.Aspect == "portrait"
+	paper := "#ffffff"
+	if luminance(mix(g.c.bd.Palette.Background[0], g.c.bd.Palette.Background[1])) > 0.75 {
+		paper = g.c.bd.Palette.Background[1]
+	}
+	accent := solid(g.accent)
+	w, h := 1.5, 0.9
+	if portrait {
+		w, h = 0.86, 1.3
+	}
+	card := g.bar(0, 0, w, h, paper)
+	px, py, tx := -0.48, 0.0, 0.22
+	if portrait {
+		px, py, tx = 0, -0.3, 0
+	}
+	photo := g.add(&scene.Element{ID: g.id("photo"), Type: scene.TypeCircle, X: px, Y: py, Size: 0.17, Color: lighten(accent, 0.7)})
+	parts := []*scene.Element{card, photo}
+	if m, ok := assets.Find("bust in silhouette"); ok {
+		b := g.add(&scene.Element{ID: g.id("person"), Type: scene.TypeAsset, Asset: m.ID, Label: "photo", X: px, Y: py, Size: 0.13, In: photo.ID})
+		parts = append(parts, b)
+	}
+	tw := 0.95
+	if portrait {
+		tw = 0.8
+	}
+	lines := []struct {
+		s           string
+		size, dy    float64
+		color       string
+		weight      int
+		wide, space float64
+	}{
+		{strings.ToUpper(event), 0.028, 0, accent, 800, tw, 0.1},
+		{name, fit(name, tw, 0.07), 0, "#111827", 900, tw, 0.14},
+		{talk, fit(talk, tw, 0.04), 0, "#374151", 600, tw, 0.14},
+		{strings.Join(when, " · "), fit(strings.Join(when, " · "), tw, 0.032), 0, accent, 700, tw, 0.1},
+	}
+	ink := func(c string) string { return readableOn(c, paper) }
+	y := -0.27
+	if portrait {
+		y = -0.05
+	}
+	for _, l := range lines {
+		if strings.TrimSpace(l.s) == "" {
+			continue
+		}
+		e := g.text(l.s, tx, y, l.size, ink(l.color), l.weight)
+		e.In = card.ID
+		parts = append(parts, e)
+		y += l.space + l.size
+	}
+	for k, e := range parts {
+		g.enter(e, "up", g.t+0.08*float64(k), 0.6)
+	}
+	g.leave(parts...)
+}
+
+// venue is a hall, room or stage the prompt names ("Hall B", "Room 12", "Main Stage").
+func (g *genreFill) venue() string {
+	return regexp.MustCompile(`\b(?:Hall|Room|Stage|Auditorium|Studio|Track)\s+[A-Z0-9]\w*\b|\b(?:Main|Second) Stage\b`).FindString(g.prompt)
+}
+
+// pctRE: a share to fill a ring to ("87%").
+var pctRE = regexp.MustCompile(`(\d{1,3}(?:\.\d)?)\s?(?:%|percent)`)
+
+func (g *genreFill) bigStat() {
+	pct := 75.0
+	if m := pctRE.FindStringSubmatch(g.prompt); m != nil {
+		pct, _ = strconv.ParseFloat(m[1], 64)
+	}
+	pct = math.Min(100, math.Max(0, pct))
+	caption := g.longestQuote()
+	ring := g.add(&scene.Element{ID: g.id("ring"), Type: scene.TypeRing, X: 0, Y: -0.12, Size: 0.22, Color: g.accent})
+	num := g.add(&scene.Element{ID: g.id("value"), Type: scene.TypeCounter, X: 0, Y: -0.12, Size: 0.08, Color: g.ink,
+		From: 0, To: pct, Suffix: "%", In: ring.ID})
+	tr := trackOf(ring)
+	key(tr, "progress", 0, 0, "")
+	key(tr, "progress", g.in, 0, "")
+	key(tr, "progress", g.out-0.6, round3(pct/100), "easeInOutCubic")
+	g.progress(num, g.in, g.out-0.6, false)
+	g.enter(ring, "pop", g.t, 0.6)
+	g.enter(num, "fade", g.t+0.2, 0.5)
+	parts := []*scene.Element{ring, num}
+	if caption != "" {
+		w := 1.5
+		if g.c.b.Aspect == "portrait" {
+			w = 0.85
+		}
+		c := g.text(caption, 0, 0.5, fit(caption, w, 0.045), g.ink, 700)
+		g.enter(c, "up", g.in+0.3, 0.6)
+		parts = append(parts, c)
+	}
+	g.leave(parts...)
+}
