@@ -117,7 +117,7 @@ func TestQuizOptions(t *testing.T) {
 	for in, want := range map[string][]string{
 		`Quiz: "Which is largest?" A Jupiter, B Saturn, C Uranus, D Neptune. A 5-second timer, then B turns green`: {"Jupiter", "Saturn", "Uranus", "Neptune"},
 		`Trivia: (A) Paris (B) Rome (C) Madrid`: {"Paris", "Rome", "Madrid"},
-		`A Quiet Coast title card`:               nil,
+		`A Quiet Coast title card`:              nil,
 	} {
 		if got := options(in); !slices.Equal(got, want) {
 			t.Errorf("options(%q) = %q, want %q", in, got, want)
