@@ -132,12 +132,16 @@ type brief struct {
 }
 
 var (
-	// shownTextRE: a quote (quoteRE's four groups), a handle, a web address, or an
-	// exclamation opening the prompt.
+	// shownTextRE: a quote (quoteRE's four groups), a handle, a web address, an
+	// exclamation opening the prompt, words written in capitals ("a JUST SOLD ribbon",
+	// two words or more: one is often an acronym), or one capitalised word named as
+	// words ("the word WIN flashes").
 	shownTextRE = regexp.MustCompile(quoteRE.String() +
 		`|(?:^|[\s(])(@[A-Za-z0-9_][A-Za-z0-9_.]{1,29}[A-Za-z0-9_])` +
 		`|(?:^|[\s(])((?:[a-z0-9-]+\.)+(?:com|io|co|org|net|app|dev|shop|store|ai|tv|me)(?:/[\w/-]*[\w/])?)` +
-		`|^([A-Z][\w'’ ,]{1,30}!)`)
+		`|^([A-Z][\w'’ ,]{1,30}!)` +
+		`|(?:^|[\s(])((?:[A-Z][A-Z0-9'’&-]*[A-Z0-9]\s+)+[A-Z][A-Z0-9'’&-]*[A-Z0-9]\b!?)` +
+		`|\b(?:the words?|text|reads|reading|says|saying)\s+([A-Z][A-Z0-9'’&-]*[A-Z0-9]\b!?)`)
 	quoteRE    = regexp.MustCompile(`“([^”]+)”|"([^"]+)"|‘([^’]+)’|(?:^|[\s(\[:,;])'([^']+?)'(?:$|[\s.,!?;:)\]])`)
 	hexColorRE = regexp.MustCompile(`#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{3})\b`)
 	wordRE     = regexp.MustCompile(`#[0-9a-f]{3,6}\b|\$?[0-9]+(?:[.,][0-9]+)?%?|[a-z][a-z'’-]*|«q[0-9]+»`)
@@ -215,8 +219,16 @@ func analyze(prompt string) *brief {
 	// or colours ("Red Alert" is a title, not a colour).
 	// So are the words a user writes to be shown without quoting them: a handle, a web
 	// address, an opening exclamation ("We're hiring!").
+	// Capitals after "wordmark" or "name" are the brand's name (readBrand), not a line.
+	named := map[string]bool{}
+	for _, m := range wordmarkRE.FindAllStringSubmatch(prompt, -1) {
+		named[m[1]] = true
+	}
 	work := shownTextRE.ReplaceAllStringFunc(prompt, func(m string) string {
 		sub := shownTextRE.FindStringSubmatch(m)
+		if sub[8] != "" && named[sub[8]] {
+			return m
+		}
 		text := ""
 		for _, s := range sub[1:] {
 			if s != "" {

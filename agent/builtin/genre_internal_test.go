@@ -142,3 +142,18 @@ func TestTimedThingIsNotTheLength(t *testing.T) {
 		t.Errorf("a 10 second video lasts %g", got)
 	}
 }
+
+// Words written in capitals are words to show: two or more, or one named as words; one
+// capitalised word alone is often an acronym and stays a word of the prompt.
+func TestCapitalsAreShown(t *testing.T) {
+	for in, want := range map[string][]string{
+		"A JUST SOLD banner sweeps across a house":         {"JUST SOLD"},
+		"the Otters jump to 99 and the word WIN flashes":   {"WIN"},
+		"A NASA rocket launches":                           nil,
+		"the wordmark ACME GLOBAL slides out to the right": nil,
+	} {
+		if got := analyze(in).Texts; !slices.Equal(got, want) {
+			t.Errorf("%q shows %q, want %q", in, got, want)
+		}
+	}
+}
