@@ -2160,7 +2160,20 @@ func boardRows(prompt string) []boardRow {
 // a bar of its own that slides in from the right in turn; a figure counts up to its value.
 func (g *genreFill) board() {
 	rows := boardRows(g.prompt)
-	title := g.quote(capitalize(boardCueRE.FindString(g.low)))
+	// A quote before the rows is the board's title; one after them ("and the word WIN
+	// flashes") comes later, under it.
+	title := capitalize(boardCueRE.FindString(g.low))
+	if len(rows) > 0 {
+		first := strings.Index(g.prompt, rows[0].cells[0])
+		for i, q := range g.b.Texts {
+			if at := strings.Index(g.prompt, q); !g.used[i] && at >= 0 && (first < 0 || at < first) {
+				title, g.used[i] = q, true
+				break
+			}
+		}
+	} else {
+		title = g.quote(title)
+	}
 	n := max(len(rows), 1)
 	cols := 2
 	for _, r := range rows {
@@ -2229,11 +2242,39 @@ func (g *genreFill) board() {
 			g.enter(e, "right", at+0.1, 0.5)
 			if e.Type == scene.TypeCounter {
 				g.progress(e, at+0.3, math.Min(g.out, at+1.6), false)
+				if to, ok := laterFigure(g.prompt, r.cells[0]); ok && to != e.To && e.To > 0 {
+					// "…the Otters jump to 99": the row's figure counts on, late in the hold.
+					tr := trackOf(e)
+					// The runtime eases a counter's progress out (cubic): this progress
+					// shows the first figure.
+					frac := round3(1 - math.Cbrt(1-math.Min(1, e.To/to)))
+					tr["progress"][len(tr["progress"])-1].V = frac
+					t1 := math.Max(at+1.9, g.out-1.4)
+					key(tr, "progress", t1, frac, "")
+					key(tr, "progress", t1+0.6, 1, "easeOutCubic")
+					e.To = to
+					g.c.motion(e, scene.Motion{Type: scene.MotionPulse, Start: t1 + 0.6, End: t1 + 1.1, Amp: 0.2, Count: 1})
+				}
 			}
 			parts = append(parts, e)
 		}
 	}
 	g.leave(parts...)
+}
+
+// laterFigureRE: a figure that changes later in the video ("the Otters' score jumps to
+// 99", "Maya climbs to 45").
+var laterFigureRE = regexp.MustCompile(`\b([A-Z][\w'’-]*)(?:['’]s?)?\s+(?:score\s+|total\s+|count\s+)?(?:then\s+)?(?:jumps?|goes|rises?|climbs?|moves?|ticks?|leaps?|grows?|drops?|falls?)\s+(?:up\s+|down\s+)?to\s+(\d[\d,]*(?:\.\d+)?)`)
+
+// laterFigure is the figure the row named name changes to later, if the prompt says so.
+func laterFigure(prompt, name string) (float64, bool) {
+	for _, m := range laterFigureRE.FindAllStringSubmatch(prompt, -1) {
+		if strings.Contains(strings.ToLower(name), strings.ToLower(strings.TrimRight(m[1], "'’s"))) {
+			v, err := strconv.ParseFloat(strings.ReplaceAll(m[2], ",", ""), 64)
+			return v, err == nil
+		}
+	}
+	return 0, false
 }
 
 // readableOn is colour c darkened or lightened until words in it read on bg (4.5:1).

@@ -157,3 +157,14 @@ func TestCapitalsAreShown(t *testing.T) {
 		}
 	}
 }
+
+// A row's figure that changes later is read for that row only.
+func TestLaterFigure(t *testing.T) {
+	p := "Scoreboard: Lakeside Otters 96, Pine Ridge Hawks 97. At the buzzer the Otters' score jumps to 99."
+	if v, ok := laterFigure(p, "Lakeside Otters"); !ok || v != 99 {
+		t.Errorf("Otters later %g %v, want 99", v, ok)
+	}
+	if _, ok := laterFigure(p, "Pine Ridge Hawks"); ok {
+		t.Error("the Hawks' figure does not change")
+	}
+}
