@@ -649,6 +649,9 @@ func readChart(d *dataSpec, s string, nums []numTok) {
 	if colored == 0 {
 		d.Colors, d.Scale = listColors(s[min(l.Nums[len(l.Nums)-1].End, len(s)):], len(d.Values))
 	}
+	if runs := runColors(s, len(d.Values)); runs != nil {
+		d.Colors, d.Scale = runs, nil
+	}
 	if nonEmpty(d.Labels) < (len(d.Labels)+1)/2 {
 		// "Mon–Sun: 3, 5, 4…": unlabelled values take the axis the prompt names.
 		l.Start = l.Nums[0].Start
@@ -673,6 +676,39 @@ func readChart(d *dataSpec, s string, nums []numTok) {
 		}
 	}
 	d.Title = chartTitle(s, l.Start)
+}
+
+// runColorRE: a colour for a run of the values at one end ("the first three grey",
+// "the last two bars in green").
+var runColorRE = regexp.MustCompile(`(?i)\b(first|last)\s+(\w+)\s+(?:(?:bars?|columns?|ones?|months?|values?|slices?)\s+)?(?:(?:are|in|as|turn|go)\s+)?([a-z]+)`)
+
+// runColors colours the runs of n values a prompt names by their end, or nil.
+func runColors(s string, n int) []string {
+	var out []string
+	for _, m := range runColorRE.FindAllStringSubmatch(s, -1) {
+		c, ok := colorOf(strings.ToLower(m[3]))
+		if !ok {
+			continue
+		}
+		k, err := strconv.Atoi(m[2])
+		if err != nil {
+			k = int(numberWords[strings.ToLower(m[2])])
+		}
+		if k <= 0 || k > n {
+			continue
+		}
+		if out == nil {
+			out = make([]string, n)
+		}
+		for i := 0; i < k; i++ {
+			if strings.EqualFold(m[1], "first") {
+				out[i] = c
+			} else {
+				out[n-1-i] = c
+			}
+		}
+	}
+	return out
 }
 
 // seriesColorRE finds the colour words after a chart's list: "with orange and blue

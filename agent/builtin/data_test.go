@@ -358,3 +358,15 @@ func TestChecklistPartsAndOpenItem(t *testing.T) {
 		t.Errorf("colour %q open %d, want the tick's green and one open", cl.Color, cl.Data.Open)
 	}
 }
+
+// A colour for a run of values at one end colours those values.
+func TestRunColors(t *testing.T) {
+	got := runColors("Jan 182, Feb 175, Mar 160, Apr 64, May 41, Jun 38. Make the first three grey and the last three green", 6)
+	g, gr := namedColors["grey"], namedColors["green"]
+	if want := []string{g, g, g, gr, gr, gr}; !reflect.DeepEqual(got, want) {
+		t.Errorf("runColors = %v, want %v", got, want)
+	}
+	if runColors("the first bar grows", 3) != nil {
+		t.Error("no colour named, no run")
+	}
+}

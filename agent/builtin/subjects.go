@@ -25,6 +25,8 @@ type assetSpan struct {
 // notSubjects are words that never name something to draw, though the library may
 // have a keyword for them (directions, time, the frame, list and scene words).
 var notSubjects = map[string]bool{"wordmark": true, "logotype": true,
+	// ordinals say which one, never what ("the first three bars grey": no moon phase)
+	"first": true, "last": true, "next": true, "final": true, "previous": true, "third": true, "fourth": true, "fifth": true,
 	// function words
 	"a": true, "an": true, "the": true, "and": true, "or": true, "but": true, "of": true, "with": true, "without": true,
 	"on": true, "in": true, "into": true, "onto": true, "at": true, "to": true, "from": true, "by": true, "for": true,
