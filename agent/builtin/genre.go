@@ -1429,6 +1429,18 @@ func enumerated(prompt string) []string {
 		return nil
 	}
 	var out []string
+	for _, item := range markedSpans(prompt, at) {
+		if item = strings.Trim(strings.TrimSpace(item), ",;. "); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
+// markedSpans are the words after each mark of a list (at: [start of mark, start of
+// item]) up to the next mark, the last up to its sentence's end.
+func markedSpans(prompt string, at [][2]int) []string {
+	out := make([]string, len(at))
 	for k, a := range at {
 		end := len(prompt)
 		if k+1 < len(at) {
@@ -1436,9 +1448,7 @@ func enumerated(prompt string) []string {
 		} else if e := sentenceEndRE.FindStringIndex(prompt[a[1]:]); e != nil {
 			end = a[1] + e[0]
 		}
-		if item := strings.Trim(strings.TrimSpace(prompt[a[1]:end]), ",;. "); item != "" {
-			out = append(out, item)
-		}
+		out[k] = prompt[a[1]:end]
 	}
 	return out
 }
@@ -1457,39 +1467,32 @@ func dated(prompt string) (years, items []string) {
 	if len(locs) < 3 {
 		return nil, nil
 	}
-	// "founded in 1998, first store 2003, went online 2011": each year ends its words.
+	// "founded in 1998, first store 2003, went online 2011": each year ends its words
+	// when nothing follows the last year.
 	last := locs[len(locs)-1][1]
-	if e := sentenceEndRE.FindStringIndex(prompt[last:]); e != nil && strings.Trim(prompt[last:last+e[0]], ",;:—–- ") == "" || strings.Trim(prompt[last:], ",;:—–-. ") == "" {
-		start := strings.LastIndexAny(prompt[:locs[0][0]], ":;.—–") + 1
-		for k, l := range locs {
+	e := sentenceEndRE.FindStringIndex(prompt[last:])
+	before := e != nil && strings.Trim(prompt[last:last+e[0]], ",;:—–- ") == "" || strings.Trim(prompt[last:], ",;:—–-. ") == ""
+	for k, l := range locs {
+		var item string
+		if before {
+			start := strings.LastIndexAny(prompt[:locs[0][0]], ":;.—–") + 1
 			if k > 0 {
 				start = locs[k-1][1]
 			}
-			item := strings.Trim(prompt[start:l[0]], ",;:—–- ")
+			item = strings.Trim(prompt[start:l[0]], ",;:—–- ")
 			item = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(item, " in"), " since"))
-			if n := len(strings.Fields(item)); n == 0 || n > 8 {
-				continue
+		} else {
+			end := len(prompt)
+			if k+1 < len(locs) {
+				end = locs[k+1][0]
 			}
-			years = append(years, prompt[l[0]:l[1]])
-			items = append(items, capitalize(item))
+			if e := sentenceEndRE.FindStringIndex(prompt[l[1]:end]); e != nil {
+				end = l[1] + e[0]
+			}
+			item = strings.TrimSpace(strings.TrimSuffix(strings.Trim(strings.TrimSpace(prompt[l[1]:end]), ",;:—–- "), " and"))
+			item = strings.Trim(strings.TrimPrefix(strings.TrimPrefix(item, "in "), "- "), ",;:—–- ")
 		}
-		if len(years) < 3 {
-			return nil, nil
-		}
-		return years, items
-	}
-	for k, l := range locs {
-		end := len(prompt)
-		if k+1 < len(locs) {
-			end = locs[k+1][0]
-		}
-		if e := sentenceEndRE.FindStringIndex(prompt[l[1]:end]); e != nil {
-			end = l[1] + e[0]
-		}
-		item := strings.TrimSpace(prompt[l[1]:end])
-		item = strings.TrimSpace(strings.TrimSuffix(strings.Trim(item, ",;:—–- "), " and"))
-		item = strings.Trim(strings.TrimPrefix(strings.TrimPrefix(item, "in "), "- "), ",;:—–- ")
-		if len(strings.Fields(item)) == 0 || len(strings.Fields(item)) > 8 {
+		if n := len(strings.Fields(item)); n == 0 || n > 8 {
 			continue
 		}
 		years = append(years, prompt[l[0]:l[1]])

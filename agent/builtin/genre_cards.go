@@ -47,12 +47,7 @@ func options(prompt string) []string {
 		return nil
 	}
 	var out []string
-	for k, a := range at {
-		end := len(prompt)
-		if k+1 < len(at) {
-			end = at[k+1][0]
-		}
-		item := prompt[a[1]:end]
+	for k, item := range markedSpans(prompt, at) {
 		if i := strings.IndexAny(item, ".;!?"); i >= 0 {
 			item = item[:i]
 		}
