@@ -162,31 +162,41 @@ func (g *genreFill) quiz() {
 		if portrait {
 			x, y, w, h = 0, -0.14+0.22*float64(k), 0.84, 0.15
 		}
-		box := g.bar(x, y, w, h, card)
 		label := string(rune('A'+k)) + "   " + a
-		txt := g.text(label, x, y, fit(label, w*0.9, 0.045), ink, 700)
+		size := fit(label, w*0.9, 0.045)
+		var lit, litTxt *scene.Element
+		if k == right {
+			// The lit answer lies under the plain one, which gives way to it at the
+			// reveal: nothing of it shows before.
+			lit = g.bar(x, y, w, h, good)
+		}
+		box := g.bar(x, y, w, h, card)
+		txt := g.text(label, x, y, size, ink, 700)
 		txt.In = box.ID
+		if lit != nil {
+			// Its words stay on top, in bold from the reveal.
+			litTxt = g.text(label, x, y, size, "#ffffff", 800)
+			litTxt.In = box.ID
+		}
 		at := t0 - 0.35 + 0.12*float64(k)
 		g.enter(box, "up", at, 0.5)
 		g.enter(txt, "up", at+0.2, 0.5) // on its card once the card is there
-		parts = append(parts, box, txt)
-		if k == right {
-			lit := g.bar(x, y, w, h, good)
-			lit.In = box.ID
-			// The plain answer gives way to the lit one.
-			key(trackOf(txt), "opacity", reveal+0.25, 1, "")
-			key(trackOf(txt), "opacity", reveal+0.45, 0, "")
-			litTxt := g.text(label, x, y, txt.Size, "#ffffff", 800)
-			litTxt.In = lit.ID
-			for k, e := range []*scene.Element{lit, litTxt} {
-				tr := trackOf(e)
-				at := reveal + 0.25*float64(k) // the words once their card is lit
-				key(tr, "opacity", 0, 0, "")
-				key(tr, "opacity", at, 0, "")
-				key(tr, "opacity", at+0.25, 1, "easeOutCubic")
+		if lit != nil {
+			box.In = lit.ID
+			g.enter(lit, "up", at+0.2, 0.5)
+			key(trackOf(litTxt), "opacity", 0, 0, "")
+			key(trackOf(litTxt), "opacity", reveal+0.1, 0, "")
+			key(trackOf(litTxt), "opacity", reveal+0.3, 1, "easeOutCubic")
+			for _, e := range []*scene.Element{lit, litTxt} {
 				g.c.motion(e, scene.Motion{Type: scene.MotionPulse, Start: reveal, End: reveal + 0.5, Amp: 0.08, Count: 1})
 			}
+			for _, e := range []*scene.Element{box, txt} {
+				key(trackOf(e), "opacity", reveal, 1, "")
+				key(trackOf(e), "opacity", reveal+0.3, 0, "easeOutCubic")
+			}
 			parts = append(parts, lit, litTxt)
+		} else {
+			parts = append(parts, box, txt)
 		}
 	}
 	g.behind()
