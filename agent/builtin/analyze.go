@@ -869,6 +869,10 @@ func (b *brief) readStyle(low string, tokens []string) {
 	}
 }
 
+// nounAfter are the words after which an action word is a noun ("where the drop
+// starts", "its spin"); "a" is left out: "does a flip" asks for the flip.
+var nounAfter = map[string]bool{"the": true, "its": true, "their": true, "this": true, "that": true, "his": true, "her": true}
+
 // readBeats splits the prompt into clauses, each a visual moment of the plan.
 func (b *brief) readBeats(low string) {
 	var beats []beat
@@ -879,8 +883,9 @@ func (b *brief) readBeats(low string) {
 		}
 		bt := beat{Text: clause, From: -1, To: -1, Across: strings.Contains(clause, "across") || strings.Contains(clause, "from left") || strings.Contains(clause, "left to right")}
 		readBeatVerbs(&bt, clause)
-		for _, tok := range wordRE.FindAllString(clause, -1) {
-			if a, ok := actionWords[tok]; ok {
+		toks := wordRE.FindAllString(clause, -1)
+		for k, tok := range toks {
+			if a, ok := actionWords[tok]; ok && !(k > 0 && nounAfter[toks[k-1]]) {
 				bt.Actions = appendUnique(bt.Actions, a)
 				b.Actions = appendUnique(b.Actions, a)
 			}

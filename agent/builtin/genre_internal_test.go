@@ -168,3 +168,15 @@ func TestLaterFigure(t *testing.T) {
 		t.Error("the Hawks' figure does not change")
 	}
 }
+
+// An action word after "the" or a possessive is a noun: "where the drop starts" makes
+// nothing fall.
+func TestActionWordAsNoun(t *testing.T) {
+	b := analyze("A bar chart: Jan 182, Feb 175, Mar 64, with a sun icon where the drop starts")
+	if slices.Contains(b.Actions, "fall") {
+		t.Errorf("actions %q: the drop is a noun", b.Actions)
+	}
+	if b := analyze("A ball drops onto the floor"); !slices.Contains(b.Actions, "fall") {
+		t.Errorf("actions %q, want the ball to fall", b.Actions)
+	}
+}
