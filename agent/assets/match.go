@@ -123,9 +123,15 @@ func (l *Library) Find(phrase string) (Match, bool) {
 		}
 		ws = core
 	}
-	// The head noun of a longer phrase.
+	// The head noun of a longer phrase, when a drawing is named by it or WordNet leads
+	// it to one: a drawing that only lists the word among its keywords or in a longer
+	// name is something else ("door sign" is no "sign of the horns", "toast slices" no
+	// pizza), and a thing not drawn is better than a wrong one.
 	for i := 1; i < len(ws); i++ {
-		if m, ok := l.direct(phrase, ws[i:]); ok {
+		if m, ok := l.direct(phrase, ws[i:]); ok && m.Score >= 99 {
+			return substitute(m, phrase, strings.Join(ws[i:], " "), ""), true
+		}
+		if m, ok := l.lexiconMatch(strings.Join(ws[i:], " "), false); ok && !narrower(strings.Join(ws[i:], " ")) {
 			return substitute(m, phrase, strings.Join(ws[i:], " "), ""), true
 		}
 	}
@@ -165,6 +171,17 @@ func (l *Library) Find(phrase string) (Match, bool) {
 		}
 	}
 	return Match{}, false
+}
+
+// narrower reports whether the lexicon draws a phrase only by a kind of it (paper by
+// confetti): fine for the word alone, too loose for the head of a longer phrase.
+func narrower(phrase string) bool {
+	for _, f := range forms(phrase) {
+		if s, ok := Lexicon(f); ok {
+			return s.Depth < 0
+		}
+	}
+	return false
 }
 
 // Compound returns the lexicon's drawing for a phrase of several words that WordNet

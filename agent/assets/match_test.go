@@ -296,3 +296,25 @@ func TestLexicon(t *testing.T) {
 		}
 	}
 }
+
+// The head noun of a phrase stands in for it only when a drawing is named by the head
+// or WordNet leads the head to one: a drawing that merely lists the word is something
+// else, and nothing drawn is better than a wrong thing.
+func TestHeadNounStandsInOnlyByName(t *testing.T) {
+	for phrase, want := range map[string]string{
+		"brass bell":       "fluent:bell",
+		"horseshoe magnet": "fluent:magnet",
+		"door sign":        "",
+		"toast slices":     "",
+		"kraft paper":      "",
+	} {
+		m, ok := assets.Find(phrase)
+		got := ""
+		if ok {
+			got = m.Asset.ID
+		}
+		if got != want {
+			t.Errorf("Find(%q) = %q, want %q", phrase, got, want)
+		}
+	}
+}
