@@ -2081,7 +2081,7 @@ func (g *genreFill) productShowcase() {
 		pt := g.text(price, 0, y+0.02, 0.04, "#ffffff", 900)
 		pt.In = pill.ID
 		g.enter(pill, "pop", g.in+1, 0.5)
-		g.enter(pt, "pop", g.in+1, 0.5)
+		g.enter(pt, "fade", g.in+1.3, 0.4) // on its pill once the pill is there
 		parts = append(parts, pill, pt)
 	}
 	g.leave(parts...)

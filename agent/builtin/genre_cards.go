@@ -302,7 +302,9 @@ func (g *genreFill) callouts() {
 		hero = g.add(&scene.Element{ID: g.id("product"), Type: scene.TypeCircle, X: 0, Y: 0.02, Size: heroSize * 0.8, Color: g.accent})
 	}
 	g.enter(hero, "pop", g.t, 0.7)
-	g.c.motion(hero, scene.Motion{Type: scene.MotionPulse, Start: g.in, End: g.end, Amp: 0.04, Count: math.Max(2, math.Round((g.end-g.in)/1.5))})
+	// The thing breathes and sways a little through the hold, so no moment is a still.
+	g.c.motion(hero, scene.Motion{Type: scene.MotionPulse, Start: g.in, End: g.end, Amp: 0.08, Count: math.Max(2, math.Round((g.end-g.in)/1.5))})
+	g.c.motion(hero, scene.Motion{Type: scene.MotionWiggle, Start: g.in, End: g.end, Amp: 4, Count: math.Max(2, math.Round((g.end-g.in)/2))})
 	parts := []*scene.Element{hero}
 	// Label places: left and right of the thing in a wide frame, above and below it in
 	// a tall one; each line starts at the thing's edge.
@@ -348,7 +350,7 @@ func (g *genreFill) callouts() {
 			w = 0.8
 		}
 		txt := g.text(l, sp.X, sp.Y, fit(l, w, 0.045), g.ink, 800)
-		g.enter(txt, "fade", at+0.35, 0.4)
+		g.enter(txt, "pop", at+0.35, 0.45)
 		parts = append(parts, line, dot, txt)
 	}
 	g.leave(parts...)
