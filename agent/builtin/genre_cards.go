@@ -253,9 +253,13 @@ func (g *genreFill) launchCountdown() {
 		}
 		if k == len(units)-1 {
 			// The seconds tick down, one a second, through the whole video.
-			num.To = math.Max(0, values[k]-math.Floor(g.end))
-			key(trackOf(num), "progress", 0, 0, "")
-			key(trackOf(num), "progress", g.end, 1, "linear")
+			n := math.Floor(g.end)
+			num.To = math.Max(0, values[k]-n)
+			// One a second: the runtime eases a counter out (cubic), so each second's
+			// progress is that ease undone.
+			for s := 0.0; s <= n; s++ {
+				key(trackOf(num), "progress", s, round3(1-math.Cbrt(1-s/n)), "linear")
+			}
 			g.c.motion(num, scene.Motion{Type: scene.MotionPulse, Start: g.in, End: g.end, Amp: 0.04, Count: math.Max(1, math.Floor(g.end-g.in))})
 		}
 		parts = append(parts, box, num, lab)
@@ -365,10 +369,14 @@ var (
 
 func (g *genreFill) announcement() {
 	head := ""
-	if m := capsPhraseRE.FindString(g.prompt); m != "" && !containsStr(g.b.Texts, m) {
-		head = m
-	} else if m := announceHeadRE.FindString(g.prompt); m != "" {
-		head = strings.ToUpper(m[:1]) + m[1:]
+	for i, q := range g.b.Texts {
+		if !g.used[i] && capsPhraseRE.MatchString(q) && strings.ToUpper(q) == q {
+			head, g.used[i] = q, true // "a JUST SOLD ribbon": the words in capitals
+			break
+		}
+	}
+	if m := announceHeadRE.FindString(g.prompt); head == "" && m != "" {
+		head = strings.ToUpper(m[:1]) + m[1:] // the occasion as the prompt writes it
 	}
 	detail := g.longestQuote()
 	names := g.names()
