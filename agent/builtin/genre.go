@@ -309,6 +309,13 @@ func (c *composer) layGenre(row *genreRow) *genreFill {
 	return g
 }
 
+// comesLast reports whether the prompt puts a thing at the video's end ("confetti at
+// the end", "then fireworks", "finally, sparkles").
+func comesLast(prompt, noun string) bool {
+	n := regexp.QuoteMeta(strings.ToLower(noun))
+	return regexp.MustCompile(`\b(?:then|finally|ends? with|in the end)\b[^.;]{0,40}\b` + n + `|\b` + n + `\b[^.;]{0,30}\b(?:at the end|to finish|at the finish)\b`).MatchString(strings.ToLower(prompt))
+}
+
 // firstColor is the first colour the prompt asks for that is not the background.
 func firstColor(b *brief) string {
 	for _, c := range b.Colors {
@@ -2001,6 +2008,9 @@ func (c *composer) setupGenre(title string) {
 		e := &scene.Element{ID: fmt.Sprintf("%s-%d", slug(s.Noun), i+1), Type: scene.TypeParticles, Label: s.Noun,
 			Variant: orDefault(s.Variant, "stars"), Count: 90, Size: 0.01, Depth: 0.4, Seed: 11 + i*7,
 			Color: c.bd.Palette.subjectColor(c.b, i)}
+		if comesLast(c.b.Prompt, s.Noun) {
+			e.Start = round3(c.bd.Total * 0.6) // "with confetti at the end"
+		}
 		c.d.Elements = append(c.d.Elements, e)
 	}
 	g := c.layGenre(c.genre)

@@ -495,7 +495,7 @@ func (g *genreFill) coupon() {
 	if luminance(mix(g.c.bd.Palette.Background[0], g.c.bd.Palette.Background[1])) > 0.7 {
 		paper = "#1f2937"
 	}
-	ink := readableOn(g.accent, paper)
+	ink := readableOn(orDefault(g.b.TextColor, g.accent), paper) // "in bright coral": the words' colour
 	card := g.bar(0, 0, w, 0.62, paper)
 	edge := g.bar(0, 0, w*0.92, 0.5, ink)
 	edge.In = card.ID
@@ -535,13 +535,6 @@ func (g *genreFill) coupon() {
 		parts = append(parts, o)
 	}
 	g.c.sparkles(0, 0, done, g.out, g.accent)
-	if strings.Contains(g.low, "confetti") {
-		conf := g.add(&scene.Element{ID: g.id("confetti"), Type: scene.TypeParticles, Variant: "confetti", Count: 60, Size: 0.012,
-			Start: done, End: g.end, Seed: 11})
-		key(trackOf(conf), "progress", 0, 0, "")
-		key(trackOf(conf), "progress", done, 0, "")
-		key(trackOf(conf), "progress", g.end, 1, "linear")
-	}
 	g.leave(parts...)
 }
 

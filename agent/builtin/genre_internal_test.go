@@ -3,6 +3,7 @@ package builtin
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -178,5 +179,22 @@ func TestActionWordAsNoun(t *testing.T) {
 	}
 	if b := analyze("A ball drops onto the floor"); !slices.Contains(b.Actions, "fall") {
 		t.Errorf("actions %q, want the ball to fall", b.Actions)
+	}
+}
+
+// A thing the prompt puts at the end comes at the end.
+func TestComesLast(t *testing.T) {
+	for in, want := range map[string]bool{
+		`Promo code "SAVE10", with confetti at the end`: true,
+		`A title card, then fireworks`:                  true,
+		`Confetti falls on a "Happy birthday" card`:     false,
+	} {
+		noun := "confetti"
+		if strings.Contains(in, "fireworks") {
+			noun = "fireworks"
+		}
+		if got := comesLast(in, noun); got != want {
+			t.Errorf("comesLast(%q) = %v, want %v", in, got, want)
+		}
 	}
 }
