@@ -252,11 +252,10 @@ func (g *genreFill) launchCountdown() {
 			g.enter(e, "up", at, 0.6)
 		}
 		if k == len(units)-1 {
-			// The seconds tick down, one a second, through the whole video.
+			// The seconds tick down, one a second, to the end. The runtime eases a
+			// counter out (cubic), so each second's progress is that ease undone.
 			n := math.Floor(g.end)
 			num.To = math.Max(0, values[k]-n)
-			// One a second: the runtime eases a counter out (cubic), so each second's
-			// progress is that ease undone.
 			for s := 0.0; s <= n; s++ {
 				key(trackOf(num), "progress", s, round3(1-math.Cbrt(1-s/n)), "linear")
 			}
