@@ -198,3 +198,19 @@ func TestComesLast(t *testing.T) {
 		}
 	}
 }
+
+// After a colon, words that say something moves are a sentence about things, not a list
+// of items to write.
+func TestColonBeforeASentence(t *testing.T) {
+	b := analyze("Employee of the Month - November: gold medal with a blue ribbon drops in and spins")
+	var nouns []string
+	for _, s := range b.Subjects {
+		nouns = append(nouns, s.Noun)
+	}
+	if !slices.Contains(nouns, "gold medal") {
+		t.Errorf("subjects %q, want the gold medal", nouns)
+	}
+	if b := analyze("Checklist: Plan, Build, Ship"); len(b.Subjects) != 1 {
+		t.Errorf("a list's items became subjects: %+v", b.Subjects)
+	}
+}

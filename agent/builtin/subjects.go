@@ -105,7 +105,7 @@ func listTokens(low string) map[int]bool {
 	// Nor does a numbered item's dot end the list ("steps: 1. Boil noodles, 2. Melt").
 	low = itemDotRE.ReplaceAllString(low, "$1)")
 	for _, loc := range listAfterColonRE.FindAllStringIndex(low, -1) {
-		if sentenceAfterRE.MatchString(low[loc[0]:loc[1]]) || opensOnDeterminer(low[loc[0]:loc[1]]) {
+		if sentenceAfterRE.MatchString(low[loc[0]:loc[1]]) || opensOnDeterminer(low[loc[0]:loc[1]]) || movesBeforeComma(low[loc[0]:loc[1]]) {
 			continue
 		}
 		// "story: 'New drop Friday' with a sneaker sliding in": the list ends where a
@@ -120,6 +120,19 @@ func listTokens(low string) map[int]bool {
 		}
 	}
 	return out
+}
+
+// movesBeforeComma: the words after a colon say something moves before any comma
+// ("November: gold medal with a blue ribbon drops in"): a sentence about things, not a
+// list of items to write.
+func movesBeforeComma(after string) bool {
+	first, _, _ := strings.Cut(after, ",")
+	for _, w := range wordRE.FindAllString(first, -1) {
+		if _, ok := actionWords[w]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // opensOnDeterminer: the words after a colon begin a sentence about things ("Diwali
