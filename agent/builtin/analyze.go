@@ -166,13 +166,25 @@ var aspectWords = map[string]string{
 // card, square, for Instagram"), not a shape.
 var squareAloneRE = regexp.MustCompile(`(?:^|[,(;:—–]\s*)(?:in\s+|as\s+a\s+)?square\s*(?:[,);:—–.]|$)`)
 
-// "square" is an aspect only when it qualifies the video, not a shape.
 // storyFormatRE: "story" names the vertical format only beside a platform or a format
 // word ("an Instagram story", "a 9:16 story", "story format", "a story for TikTok").
 var storyFormatRE = regexp.MustCompile(`\b(?:instagram|ig|insta|facebook|fb|snapchat|whatsapp|tiktok|vertical|9:16|phone)\s+stor(?:y|ies)\b|\bstor(?:y|ies)\s+(?:format|post|ad|slide|size|frame|video)s?\b|\bstor(?:y|ies)\s+(?:for|on)\s+(?:instagram|ig|insta|facebook|snapchat|whatsapp|tiktok|our (?:feed|channel|account|page))\b|^(?:an?\s+)?stor(?:y|ies)\b`)
 
+// "square" is an aspect only when it qualifies the video, not a shape.
 var squareAspectNext = map[string]bool{"video": true, "format": true, "frame": true, "aspect": true, "ratio": true, "post": true, "clip": true, "instagram": true,
 	"1": true} // "square 1:1"
+
+// aspectContext: aspect words that name the format only in some company, one row each
+// (the rest of aspectWords always do).
+var aspectContext = map[string]func(tokens []string, i int, low string) bool{
+	// "Square 1:1 clip", "a square video" — not "a square spins".
+	"square": func(tokens []string, i int, _ string) bool {
+		return i == 0 || i+1 < len(tokens) && squareAspectNext[tokens[i+1]]
+	},
+	// "An Instagram story" — not "our story so far", a history.
+	"story":   func(_ []string, _ int, low string) bool { return storyFormatRE.MatchString(low) },
+	"stories": func(_ []string, _ int, low string) bool { return storyFormatRE.MatchString(low) },
+}
 
 var ambiguousNouns = map[string]bool{"line": true, "number": true, "progress": true, "space": true, "item": true,
 	"name": true, "sound": true, "score": true, "beat": true, "app": true, "icon": true}
@@ -302,10 +314,7 @@ func analyze(prompt string) *brief {
 
 	for i, tok := range tokens {
 		if a, ok := aspectWords[tok]; ok && b.Aspect == "" {
-			if (tok == "story" || tok == "stories") && !storyFormatRE.MatchString(low) {
-				continue // "our story so far" is a history, not a vertical format
-			}
-			if tok != "square" || i == 0 || (i+1 < len(tokens) && squareAspectNext[tokens[i+1]]) {
+			if needs := aspectContext[tok]; needs == nil || needs(tokens, i, low) {
 				b.Aspect = a
 			}
 		}

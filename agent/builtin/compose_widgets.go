@@ -50,9 +50,13 @@ func (c *composer) xUnits(size float64) float64 {
 	return 2 * size * 9 / 16
 }
 
+// tall reports whether the video is vertical (9:16): layouts stack there what they
+// spread in a wide frame.
+func (c *composer) tall() bool { return c.b.Aspect == "portrait" }
+
 // yUnits converts a length in sizes to frame y units (half-heights).
 func (c *composer) yUnits(size float64) float64 {
-	if c.b.Aspect == "portrait" {
+	if c.tall() {
 		return 2 * size * 9 / 16
 	}
 	return 2 * size

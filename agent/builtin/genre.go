@@ -775,7 +775,7 @@ func (g *genreFill) forecast() {
 	g.enter(title, "down", g.t, 0.6)
 	parts := []*scene.Element{title}
 	n := len(days)
-	portrait := g.c.b.Aspect == "portrait"
+	portrait := g.c.tall()
 	for k, d := range days {
 		x, y := (float64(k)-float64(n-1)/2)*math.Min(0.42, 1.7/float64(n)), 0.05
 		if portrait && n >= 3 {
@@ -951,7 +951,7 @@ func firstWordsCap(who string) string {
 // phone draws an upright phone and returns it with its screen.
 func (g *genreFill) phone(screen string) (*scene.Element, *scene.Element) {
 	w, h := 0.5, 0.95
-	if g.c.b.Aspect == "portrait" {
+	if g.c.tall() {
 		w, h = 0.8, 1.25 // a vertical video is the phone's own shape: it fills it
 	}
 	body := g.bar(0, 0.05, w, h, "#111827")
@@ -986,7 +986,7 @@ func (g *genreFill) notification() {
 	} else {
 		k, at = 2, g.t
 	}
-	if g.c.b.Aspect == "portrait" {
+	if g.c.tall() {
 		k *= 1.6
 	}
 	card := g.bar(0, -0.18, 0.42*k, 0.16*k, "#f8fafc")
@@ -1367,7 +1367,7 @@ func (g *genreFill) kpiRow() {
 	}
 	ks = ks[:min(len(ks), 4)]
 	n := len(ks)
-	portrait := g.c.b.Aspect == "portrait"
+	portrait := g.c.tall()
 	var parts []*scene.Element
 	cardInk := "#111827"
 	if luminance(g.panel) < 0.5 {
@@ -1562,7 +1562,7 @@ func (g *genreFill) steps() {
 	}
 	items = items[:min(len(items), 6)]
 	n := len(items)
-	portrait := g.c.b.Aspect == "portrait"
+	portrait := g.c.tall()
 	span := 1.5
 	var line *scene.Element
 	if portrait {
@@ -2200,7 +2200,7 @@ func (g *genreFill) board() {
 		w = 0.88
 	}
 	rowH := math.Min(0.13, 0.62/float64(n)) // sizes; the rows' spacing is in y units
-	if g.c.b.Aspect == "portrait" {
+	if g.c.tall() {
 		rowH = math.Min(0.3, 1.3/float64(n)) // a vertical board fills its height
 	}
 	step := g.c.yUnits(rowH)
@@ -2403,7 +2403,7 @@ func (g *genreFill) goal() {
 	if c := firstColor(g.b); c != "" {
 		fill = c
 	}
-	portrait := g.c.b.Aspect == "portrait"
+	portrait := g.c.tall()
 	// The fill rises and the amount counts through the video's middle, and holds.
 	a0, a1 := g.t+0.6, g.t+0.6+(g.out-g.t-0.6)*0.65
 	var parts []*scene.Element
@@ -2475,7 +2475,7 @@ func (g *genreFill) logoReveal() {
 	if len(quotes) > 0 {
 		tagline = quotes[0]
 	}
-	portrait := g.c.b.Aspect == "portrait"
+	portrait := g.c.tall()
 	mx, my, nx, ny := g.c.xUnits(-0.36), 0.0, g.c.xUnits(0.22), -0.04
 	if portrait || name == "" {
 		mx, my, nx, ny = 0, -0.22, 0, 0.22
@@ -2590,7 +2590,7 @@ func (g *genreFill) comparisonTable() {
 			}
 		}
 	}
-	portrait := g.c.b.Aspect == "portrait"
+	portrait := g.c.tall()
 	w := 1.5
 	if portrait {
 		w = 0.84

@@ -107,7 +107,7 @@ func (g *genreFill) quiz() {
 			secs = v
 		}
 	}
-	portrait := g.c.b.Aspect == "portrait"
+	portrait := g.c.tall()
 	good := "#43a047"
 	if i := strings.Index(g.low, "turns "); i >= 0 {
 		if c, ok := colorAt(wordRE.FindAllString(g.low[i+6:], 2), 0); ok {
@@ -211,7 +211,7 @@ func (g *genreFill) launchCountdown() {
 	if head == "" {
 		head = orDefault(g.b.Brand, "Coming soon")
 	}
-	portrait := g.c.b.Aspect == "portrait"
+	portrait := g.c.tall()
 	units := []string{"DAYS", "HOURS", "MINUTES", "SECONDS"}
 	values := []float64{3, 14, 27, 59}
 	parts := []*scene.Element{}
@@ -288,7 +288,7 @@ func (g *genreFill) callouts() {
 		labels = []string{"Feature one", "Feature two", "Feature three"}
 	}
 	labels = labels[:min(len(labels), 6)]
-	portrait := g.c.b.Aspect == "portrait"
+	portrait := g.c.tall()
 	heroSize := 0.24
 	if portrait {
 		heroSize = 0.2
@@ -390,7 +390,7 @@ func (g *genreFill) announcement() {
 		head = orDefault(detail, "Congratulations")
 		detail = ""
 	}
-	portrait := g.c.b.Aspect == "portrait"
+	portrait := g.c.tall()
 	band := g.accent
 	if len(g.b.Colors) > 0 {
 		band = g.b.Colors[0]
@@ -417,7 +417,7 @@ func (g *genreFill) announcement() {
 	var hero *scene.Element
 	for _, s := range g.b.Subjects {
 		// A card showing a drawing ("a card: a trophy drops in") is that drawing.
-		if s.Asset != "" && (s.Kind == "card" || !layoutParts[lastWord(strings.ToLower(s.Noun))]) {
+		if s.Asset != "" && (s.Kind == scene.TypeCard || !layoutParts[lastWord(strings.ToLower(s.Noun))]) {
 			hero = g.add(&scene.Element{ID: g.id(slug(s.Noun)), Type: scene.TypeAsset, Label: s.Noun, Asset: s.Asset,
 				X: 0, Y: -0.08, Size: 0.12, Tint: s.Color})
 			break
@@ -485,7 +485,7 @@ func (g *genreFill) coupon() {
 			offer = m + " off"
 		}
 	}
-	portrait := g.c.b.Aspect == "portrait"
+	portrait := g.c.tall()
 	w := 1.0
 	if portrait {
 		w = 0.8
@@ -563,7 +563,7 @@ func (g *genreFill) speakerCard() {
 			when = append(when, m)
 		}
 	}
-	portrait := g.c.b.Aspect == "portrait"
+	portrait := g.c.tall()
 	paper := "#ffffff"
 	if luminance(mix(g.c.bd.Palette.Background[0], g.c.bd.Palette.Background[1])) > 0.75 {
 		paper = g.c.bd.Palette.Background[1]
@@ -648,7 +648,7 @@ func (g *genreFill) bigStat() {
 	parts := []*scene.Element{ring, num}
 	if caption != "" {
 		w := 1.5
-		if g.c.b.Aspect == "portrait" {
+		if g.c.tall() {
 			w = 0.85
 		}
 		c := g.text(caption, 0, 0.5, fit(caption, w, 0.045), g.ink, 700)
