@@ -1499,7 +1499,7 @@ func dated(prompt string) (years, items []string) {
 			item = strings.TrimSpace(strings.TrimSuffix(strings.Trim(strings.TrimSpace(prompt[l[1]:end]), ",;:—–- "), " and"))
 			item = strings.Trim(strings.TrimPrefix(strings.TrimPrefix(item, "in "), "- "), ",;:—–- ")
 		}
-		if n := len(strings.Fields(item)); n == 0 || n > 8 {
+		if n := len(strings.Fields(item)); n == 0 || n > 12 {
 			continue
 		}
 		years = append(years, prompt[l[0]:l[1]])

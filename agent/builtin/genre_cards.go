@@ -82,6 +82,9 @@ func (g *genreFill) quiz() {
 		answers = g.rest()
 	}
 	if len(answers) < 2 {
+		answers = listAfter(g.prompt, answerListRE) // "four choices: Oxygen, Carbon dioxide, …"
+	}
+	if len(answers) < 2 {
 		answers = []string{"Yes", "No"}
 	}
 	answers = answers[:min(len(answers), 4)]
@@ -267,22 +270,46 @@ func (g *genreFill) launchCountdown() {
 	g.leave(parts...)
 }
 
-// labelListRE: the parts a prompt asks to label ("Label the magma chamber, vent and
-// crater", "labels: …").
-var labelListRE = regexp.MustCompile(`(?i)\blabel(?:s|led|ling)?\b(?:\s+(?:the|its|each of|each|with|for))?\s*:?\s+([^.!?]+)`)
+var (
+	// labelListRE: the parts a prompt asks to label ("Label the magma chamber, vent and
+	// crater", "labels: …", "four callouts fade in around it: 65 cm, 3 presets, …").
+	labelListRE = regexp.MustCompile(`(?i)\blabel(?:s|led|ling)?\b(?:\s+(?:the|its|each of|each|with|for))?\s*:?\s+([^.!?]+)|\b(?:callouts?|labels?|features?)\b[^:.!?]{0,40}:\s*([^.!?]+)`)
+	// answerListRE: a quiz's answers written as a plain list ("four choices in
+	// coloured boxes: Oxygen, Carbon dioxide, Nitrogen, Helium").
+	answerListRE = regexp.MustCompile(`(?i)\b(?:answers?|options?|choices?)\b[^:.!?]{0,40}:\s*([^.!?]+)`)
+)
+
+// listAfter reads the list a cue introduces (re's first non-empty group): its items
+// split at commas and "and", each of at most six words; nil when fewer than two.
+func listAfter(prompt string, re *regexp.Regexp) []string {
+	m := re.FindStringSubmatch(prompt)
+	if m == nil {
+		return nil
+	}
+	var list string
+	for _, g := range m[1:] {
+		if g != "" {
+			list = g
+			break
+		}
+	}
+	var out []string
+	for _, p := range itemSplitRE.Split(list, -1) {
+		p = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(p), "the "))
+		if p != "" && len(strings.Fields(p)) <= 6 {
+			out = append(out, capitalize(p))
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
 
 func (g *genreFill) callouts() {
 	labels := g.rest()
 	if len(labels) < 2 {
-		labels = nil
-		if m := labelListRE.FindStringSubmatch(g.prompt); m != nil {
-			for _, p := range itemSplitRE.Split(m[1], -1) {
-				p = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(p), "the "))
-				if p != "" && len(strings.Fields(p)) <= 5 {
-					labels = append(labels, capitalize(p))
-				}
-			}
-		}
+		labels = listAfter(g.prompt, labelListRE) // "label the vent and crater", "callouts: …"
 	}
 	if len(labels) < 2 {
 		labels = []string{"Feature one", "Feature two", "Feature three"}

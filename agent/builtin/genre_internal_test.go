@@ -214,3 +214,14 @@ func TestColonBeforeASentence(t *testing.T) {
 		t.Errorf("a list's items became subjects: %+v", b.Subjects)
 	}
 }
+
+// A quiz's answers and a product's callouts written as a plain list after a colon are
+// read as that list.
+func TestPlainLists(t *testing.T) {
+	if got := listAfter("Four choices in coloured boxes: Oxygen, Carbon dioxide, Nitrogen, Helium. Then reveal", answerListRE); !slices.Equal(got, []string{"Oxygen", "Carbon dioxide", "Nitrogen", "Helium"}) {
+		t.Errorf("answers %q", got)
+	}
+	if got := listAfter("four callouts fade in around it: 65-125 cm height range, 3 memory presets, built-in cable tray, holds 80 kg.", labelListRE); len(got) != 4 || got[3] != "Holds 80 kg" {
+		t.Errorf("callouts %q", got)
+	}
+}
