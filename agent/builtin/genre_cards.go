@@ -97,7 +97,8 @@ func (g *genreFill) quiz() {
 		}
 	}
 	for k, a := range answers {
-		if right < 0 && regexp.MustCompile(`(?i)\b`+regexp.QuoteMeta(a)+`\b[^.;,]{0,12}?\b(?:turns|goes|lights? up|glows|is (?:correct|right))`).MatchString(g.prompt) {
+		q := regexp.QuoteMeta(a)
+		if right < 0 && regexp.MustCompile(`(?i)\b`+q+`\b[^.;,]{0,12}?\b(?:turns|goes|lights? up|glows|is (?:correct|right))|\b(?:reveal|show|mark|highlight)\w*\s+`+q+`\s+as\s+(?:the\s+)?(?:correct|right)`).MatchString(g.prompt) {
 			right = k
 		}
 	}

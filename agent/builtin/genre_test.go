@@ -110,3 +110,25 @@ func TestGenreNotChosen(t *testing.T) {
 		}
 	}
 }
+
+// The quiz's right answer named by its words ("reveal Carbon dioxide as correct") is
+// the one lit: a card of its own under the plain one, green.
+func TestQuizRightAnswerByName(t *testing.T) {
+	_, sb, _ := generate(t, `Quiz: "Which gas do plants absorb?" Four choices: Oxygen, Carbon dioxide, Nitrogen, Helium. Then reveal Carbon dioxide as correct`, koda.StyleSmooth, 0)
+	d := readScene(t, sb)
+	cards := map[string]int{}
+	for _, e := range d.Elements {
+		if e.Type == scene.TypeRect && e.Y >= 0 {
+			cards[e.Color]++
+		}
+	}
+	if len(cards) != 2 {
+		t.Errorf("answer card colours %v, want the plain colour and one lit", cards)
+	}
+	for _, n := range cards {
+		if n == 1 {
+			return
+		}
+	}
+	t.Errorf("no single lit card among %v", cards)
+}
