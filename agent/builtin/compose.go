@@ -1146,7 +1146,10 @@ func (c *composer) polish() {
 	}
 	switch c.bd.Base {
 	case koda.StyleCinematic:
-		c.d.Effects = scene.Effects{Vignette: 0.55, Letterbox: 0.075, LetterboxIn: math.Min(1.2, c.bd.Total/4)}
+		c.d.Effects = scene.Effects{Vignette: 0.55}
+		if filmLookRE.MatchString(c.b.Prompt + " " + c.bd.StyleNote) {
+			c.d.Effects.Letterbox, c.d.Effects.LetterboxIn = 0.075, math.Min(1.2, c.bd.Total/4)
+		}
 		dust := &scene.Element{ID: "dust", Type: scene.TypeParticles, Variant: "dust", Count: 70, Size: 0.007,
 			Color: "#fff7e6", Depth: 0.5, Seed: 5}
 		c.d.Elements = append([]*scene.Element{dust}, c.d.Elements...)

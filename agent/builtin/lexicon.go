@@ -1,6 +1,10 @@
 package builtin
 
-import "github.com/kodahq/koda"
+import (
+	"regexp"
+
+	"github.com/kodahq/koda"
+)
 
 // namedColors maps colour words to the shades the builtin agent draws: saturated enough
 // to read as the named colour on screen and in a video's dominant colours.
@@ -112,8 +116,13 @@ var styleWords = map[string]koda.Style{
 	"cinematic": koda.StyleCinematic, "dramatic": koda.StyleCinematic, "epic": koda.StyleCinematic,
 	"moody": koda.StyleCinematic, "intense": koda.StyleCinematic, "suspenseful": koda.StyleCinematic,
 	"trailer": koda.StyleCinematic, "grand": koda.StyleCinematic, "majestic": koda.StyleCinematic,
-	"dark": koda.StyleCinematic, "mysterious": koda.StyleCinematic,
+	"mysterious": koda.StyleCinematic,
 }
+
+// filmLookRE: words that ask for a film's frame. Only these bring the letterbox bars;
+// a cinematic style read from "moody" or "dramatic" keeps the whole frame. ("Dark" is
+// no style word at all: it is mostly a colour, "dark purple", "dark storm clouds".)
+var filmLookRE = regexp.MustCompile(`(?i)\b(?:cinematic|film|movie|trailer|widescreen|letterbox\w*|blockbuster|hollywood|netflix|anamorphic)\b`)
 
 // hintWords suggest a style without naming it: enough to infer, not enough to skip asking.
 var hintWords = map[string]koda.Style{
