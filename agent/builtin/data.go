@@ -170,6 +170,9 @@ func labelBefore(s string, at int) (string, int) {
 			break
 		}
 	}
+	if m := yearLabelRE.FindStringSubmatchIndex(j); m != nil {
+		return j[m[2]:m[3]], m[2] // "2010 12%": a year names the value after it
+	}
 	var words []string
 	start := -1
 	for len(words) < 3 {
@@ -196,6 +199,26 @@ func labelBefore(s string, at int) (string, int) {
 		words = words[1:]
 	}
 	return strings.Join(words, " "), start
+}
+
+// yearInGapRE is a year ending the gap before a value.
+var yearInGapRE = regexp.MustCompile(`\b(?:19|20)\d\d\s*[:=–-]?\s*$`)
+
+// yearLabelRE is a year standing right before a value, as its label.
+var yearLabelRE = regexp.MustCompile(`(?:^|[\s,;:(])((?:19|20)\d\d)$`)
+
+// yearLabels drops the years that label the value right after them ("2010 12%, 2020
+// 31%") from the values: they are the list's labels.
+func yearLabels(s string, nums []numTok) []numTok {
+	var keep []numTok
+	for k, n := range nums {
+		year := n.Cur == "" && n.Unit == "" && !n.Pct && n.Value >= 1900 && n.Value <= 2100 && n.Value == math.Trunc(n.Value)
+		if year && k+1 < len(nums) && strings.Trim(s[n.End:nums[k+1].Start], " :=–-") == "" {
+			continue
+		}
+		keep = append(keep, n)
+	}
+	return keep
 }
 
 var lastWordRE = regexp.MustCompile(`(?:^|[^\p{L}\p{N}'’&+])([\p{L}][\p{L}\p{N}'’&+-]*)$`)
@@ -300,7 +323,8 @@ func listGap(g string) bool {
 	if !strings.ContainsAny(g, ",;/") && !strings.Contains(" "+g+" ", " and ") {
 		return false
 	}
-	return listGapRE.MatchString(g)
+	// A year labelling the next value stands in the gap as a word would ("12%, 2020 31%").
+	return listGapRE.MatchString(yearInGapRE.ReplaceAllString(g, "Year "))
 }
 
 var (
@@ -572,6 +596,7 @@ func readChart(d *dataSpec, s string, nums []numTok) {
 		}
 		nums = keep
 	}
+	nums = yearLabels(s, nums)
 	l := readList(s, nums)
 	if len(l.Nums) == 0 {
 		l = fromTo(s, nums)
@@ -779,7 +804,7 @@ var (
 	sentenceEndRE = regexp.MustCompile(`[.!?](?:\s+|$)|\n`)
 	chartNounRE   = regexp.MustCompile(`\b(?:(?:line|bar|column|pie|donut|doughnut|area)\s+)?(?:chart|graph|plot|histogram)s?\b`)
 	titleLeadRE   = regexp.MustCompile(`(?i)^\s*(?:of|showing|for|with|about|on)\b\s*`)
-	titleTailRE   = regexp.MustCompile(`(?i)\b(?:rising|growing|falling|climbing|dropping|that (?:rises|grows|falls)|animated|animating|drawing|draws|drawn|tracing|which|where|with|showing|comparing|compares|versus|vs)\b.*$`)
+	titleTailRE   = regexp.MustCompile(`(?i)\b(?:rising|growing|falling|climbing|dropping|went|grew|rose|fell|climbed|dropped|jumped|increased|decreased|doubled|tripled|shrank|that (?:rises|grows|falls)|animated|animating|drawing|draws|drawn|tracing|which|where|with|showing|comparing|compares|versus|vs)\b.*$`)
 	titleLeadAdj  = regexp.MustCompile(`(?i)^(?:(?:a|an|the|my|our|your|show|shows|animate|create|make|draw|smooth|simple|minimal|clean|playful|animated|elegant|cinematic|neon|pastel|bold|colou?rful|big|small|nice|modern|vertical|horizontal|square|portrait|landscape|story|stories|reel|reels|tiktok|instagram|youtube|post|video|clip|short|shorts)(?:\s+|$))+`)
 	titlePrepRE   = regexp.MustCompile(`(?i)^(?:(?:from|over|to|between|for|by|in|of|on|across|during)(?:\s+|$))+|(?:\s+(?:from|over|to|between|for|by|in|of|on|across|during|as(?:\s+(?:a|an|the))?))+$`)
 	titleInRE     = regexp.MustCompile(`(?i)\s+in\s+[a-z]+(?:\s+[a-z]+)?$`)
@@ -1071,11 +1096,51 @@ func plainData(prompt string) string {
 		left := strconv.FormatFloat(math.Round((100-used)/2), 'f', -1, 64)
 		s = restRE.ReplaceAllString(s, ", $1 "+left+"%, $2 "+left+"%.")
 	}
-	return fromInToInRE.ReplaceAllString(s, ": $2 $1, $4 $3")
+	return valuesInWhen(s)
 }
 
-// fromInToInRE: "fell from 90 in March to 40 in May" is March 90, May 40.
-var fromInToInRE = regexp.MustCompile(`(?i)\bfrom\s+([$€£]?\d[\d,.]*%?)\s+in\s+([\p{L}0-9]+)\s+to\s+([$€£]?\d[\d,.]*%?)\s+in\s+([\p{L}0-9]+)`)
+// valueInRE is a value said with its time ("12% of our power in 2010", "90 in March",
+// "$4M by Q3"): the value, up to five words it measures, and the year, month or quarter.
+var valueInRE = regexp.MustCompile(`(?i)([$€£]?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|percent|k|m|bn)\b|%)?)((?:\s+[\p{L}'’]+){0,5}?)\s+(?:in|by|during)\s+((?:19|20)\d\d|q[1-4]|` + monthW + `)\b`)
+
+// chainGapRE joins the values of one series: "…, to …", "… and …", "… then …".
+var chainGapRE = regexp.MustCompile(`(?i)^\s*(?:,|to|and|then|→|->|–|, and|, then|and then|, to)?\s*(?:then\s+)?$`)
+
+// valuesInWhen rewrites a series told as a story ("went from 12% in 2010 to 31% in 2020
+// and 48% in 2024", "fell from 90 in March to 40 in May") as the list it is ("2010 12%,
+// 2020 31%, 2024 48%"), so the times label the values and no year is read as one.
+func valuesInWhen(s string) string {
+	ms := valueInRE.FindAllStringSubmatchIndex(s, -1)
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(ms); {
+		j := i
+		for j+1 < len(ms) && chainGapRE.MatchString(s[ms[j][1]:ms[j+1][0]]) {
+			j++
+		}
+		if j == i {
+			i++
+			continue
+		}
+		start := ms[i][0]
+		if k := fromBeforeRE.FindStringIndex(s[last:start]); k != nil {
+			start = last + k[0]
+		}
+		b.WriteString(s[last:start])
+		b.WriteString(": ")
+		for k := i; k <= j; k++ {
+			if k > i {
+				b.WriteString(", ")
+			}
+			m := ms[k]
+			b.WriteString(s[m[6]:m[7]] + " " + s[m[2]:m[3]])
+		}
+		last = ms[j][1]
+		i = j + 1
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
 
 // dataNouns are the words that name each kind of data element, so the subject a prompt
 // names ("the clock", "a progress bar") is drawn as that element whatever the lexicon

@@ -324,6 +324,10 @@ func TestDataInWords(t *testing.T) {
 		{"A line chart: visitors fell from 90 in March to 40 in May",
 			[]string{"March", "May"}, []float64{90, 40}},
 		{"A bar chart: Q1 12, Q2 18, Q3 25", []string{"Q1", "Q2", "Q3"}, []float64{12, 18, 25}},
+		{"Wind and solar went from 12% of our electricity in 2010 to 31% in 2020 and 48% in 2024. Three bars filling up.",
+			[]string{"2010", "2020", "2024"}, []float64{12, 31, 48}},
+		{"Members grew to 40 by March, then 65 by June and 90 by September, as a bar chart",
+			[]string{"March", "June", "September"}, []float64{40, 65, 90}},
 	} {
 		ds := readAllData(c.prompt)
 		if len(ds) == 0 {
