@@ -30,6 +30,9 @@ type genreRow struct {
 	Also *regexp.Regexp
 	// Unless, when set, must not match: a ranking drawn "as bars" is a chart.
 	Unless *regexp.Regexp
+	// Fits, when set, must hold of the prompt as written (case kept): the shape the
+	// layout needs is there ("A vs B" between two names).
+	Fits func(prompt string) bool
 	// Slots are what the layout fills from the prompt, for explain and the plan.
 	Slots   []string
 	Example string
@@ -131,7 +134,7 @@ var genres = []genreRow{
 		Slots: []string{"channel", "button text", "bell", "video slots"}, build: (*genreFill).subscribe,
 		Example: `YouTube end screen for "Daily Dough": a subscribe button that gets clicked, a bell that rings, and two video slots`,
 		Shows:   []string{"Daily Dough", "SUBSCRIBE", "SUBSCRIBED"}},
-	{Name: "social handle", Cues: regexp.MustCompile(`@[a-z0-9_.]{2,}|\bfollow (?:us|me|button)\b|\bsocial (?:handle|card|profile)\b|\bprofile (?:card|picture|circle)\b`),
+	{Name: "social handle", Cues: regexp.MustCompile(`\bfollow (?:us|me|button)\b|\bsocial (?:handle|card|profile)\b|\bprofile (?:card|picture|circle)\b`),
 		Slots: []string{"avatar initials", "handle", "follow button"}, build: (*genreFill).socialHandle,
 		Example: `Social card for @bloomandbranch with a round avatar and a follow button that pulses`,
 		Shows:   []string{"@bloomandbranch", "Follow"}},
@@ -172,7 +175,15 @@ var genres = []genreRow{
 		Slots: []string{"columns: names and prices", "rows: features", "ticks and crosses", "highlighted column"}, build: (*genreFill).comparisonTable,
 		Example: `Pricing comparison: Starter at $9/month and Team at $29/month, rows for Projects, Sharing and Analytics; Starter gets ticks on the first two, Team gets ticks on all three`,
 		Shows:   []string{"Starter", "$9/month", "Team", "$29/month", "Projects", "Sharing", "Analytics"}},
-	{Name: "before after", Cues: regexp.MustCompile(`\bbefore[ /&-]+(?:and\s+)?after\b|\bbefore\b.*\bafter\b|\bversus\b|\bvs\.?\b|\bcomparison\b|\bside[- ]by[- ]side\b`),
+	{Name: "matchup", Cues: regexp.MustCompile(`\bvs\.?(?:\s|$)|\bversus\b|\bv\. `), Unless: regexp.MustCompile(`\bbefore\b.*\bafter\b`),
+		Fits:  func(p string) bool { return sidesRE.MatchString(p) },
+		Slots: []string{"left side", "right side", "badges", "VS", "date, time and venue", "title"}, build: (*genreFill).matchup,
+		Example: `Game day graphic: Riverside Hawks vs. Lakeview Owls, Saturday Nov 8, 2:00 PM at Kingston Park. Red and black.`,
+		Shows:   []string{"RIVERSIDE HAWKS", "LAKEVIEW OWLS", "VS", "Kingston Park"}},
+	// "Side by side" and "comparison" alone are two states only when the prompt does not
+	// list three figures or more (heights to scale, prices): that is data.
+	{Name: "before after", Cues: regexp.MustCompile(`\bbefore[ /&-]+(?:and\s+)?after\b|\bbefore\b.*\bafter\b|\bcomparison\b|\bside[- ]by[- ]side\b`),
+		Unless: regexp.MustCompile(`\bto scale\b|(?:\d[^,;.]*[,;][^,;.]*){2}\d`),
 		Slots: []string{"left label", "right label", "left drawing", "right drawing", "wipe handle"}, build: (*genreFill).beforeAfter,
 		Example: `Before and after comparison: a cluttered desk before, a tidy desk with a plant after, with a handle wiping across`,
 		Shows:   []string{"BEFORE", "AFTER"}},
@@ -237,7 +248,7 @@ func detectGenre(prompt string) *genreRow {
 	low := strings.ToLower(ratioRE.ReplaceAllString(prompt, ""))
 	for i := range genres {
 		g := &genres[i]
-		if g.Cues.MatchString(low) && (g.Also == nil || g.Also.MatchString(low)) && (g.Unless == nil || !g.Unless.MatchString(low)) && strings.Count(prompt, "«q")+quoteCount(prompt) >= g.MinQuotes {
+		if g.Cues.MatchString(low) && (g.Also == nil || g.Also.MatchString(low)) && (g.Unless == nil || !g.Unless.MatchString(low)) && strings.Count(prompt, "«q")+quoteCount(prompt) >= g.MinQuotes && (g.Fits == nil || g.Fits(prompt)) {
 			return g
 		}
 	}
@@ -1747,19 +1758,7 @@ func (g *genreFill) invite() {
 			title = "You're invited"
 		}
 	}
-	date := dateRE.FindString(g.prompt)
-	if date == "" {
-		date = weekdayRE.FindString(g.prompt)
-	}
-	tm := timeOfDay.FindString(g.prompt)
-	venue := ""
-	if m := regexp.MustCompile(`(?:\bat\s+|,\s*)((?:The\s+|\d{1,5}\s+)?[A-Z][\w’'&-]+(?:\s[A-Z][\w’'&-]+){0,3}(?:,\s*[A-Z][\w-]+)?)\s*(?:[.,;]|$|with)`).FindAllStringSubmatch(g.prompt, -1); m != nil {
-		for _, v := range m {
-			if !weekdayRE.MatchString(v[1]) && !dateRE.MatchString(v[1]) && !strings.Contains(title, v[1]) {
-				venue = v[1]
-			}
-		}
-	}
+	date, tm, venue := g.when(title)
 	gold := g.accent
 	if len(g.b.Colors) > 1 {
 		gold = g.b.Colors[1]
@@ -1810,6 +1809,25 @@ func (g *genreFill) invite() {
 		parts = append(parts, d)
 	}
 	g.leave(parts...)
+}
+
+// venueRE is a place named after "at" or a comma ("at Memorial Field", ", The Old Mill").
+var venueRE = regexp.MustCompile(`(?:\bat\s+|,\s*)((?:The\s+|\d{1,5}\s+)?[A-Z][\w’'&-]+(?:\s[A-Z][\w’'&-]+){0,3}(?:,\s*[A-Z][\w-]+)?)\s*(?:[.,;]|$|with)`)
+
+// when reads an event's date (or weekday), time of day and venue; a venue inside the
+// title (the event's own name) is not its place.
+func (g *genreFill) when(title string) (date, tm, venue string) {
+	date = dateRE.FindString(g.prompt)
+	if date == "" {
+		date = weekdayRE.FindString(g.prompt)
+	}
+	tm = timeOfDay.FindString(g.prompt)
+	for _, v := range venueRE.FindAllStringSubmatch(g.prompt, -1) {
+		if !weekdayRE.MatchString(v[1]) && !dateRE.MatchString(v[1]) && !strings.Contains(title, v[1]) {
+			venue = v[1]
+		}
+	}
+	return date, tm, venue
 }
 
 func (g *genreFill) calendar() {

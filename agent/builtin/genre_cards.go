@@ -685,3 +685,83 @@ func (g *genreFill) bigStat() {
 	}
 	g.leave(parts...)
 }
+
+// sidesRE: two named sides of a meeting ("Westfield Tigers vs. Carver Falcons").
+var sidesRE = regexp.MustCompile(`((?:[A-Z0-9][\w'’.&-]*\s){0,3}[A-Z0-9][\w'’&-]*)\s+(?:vs\.?|VS\.?|versus|v\.)\s+((?:[A-Z0-9][\w'’&-]*)(?:\s[A-Z0-9][\w'’&-]*){0,3})`)
+
+// matchup: two sides named with "vs", their badges sliding in from opposite sides to
+// meet at a big VS, and when and where under them (a game day, a debate, a final).
+func (g *genreFill) matchup() {
+	m := sidesRE.FindStringSubmatch(g.prompt)
+	left, right := strings.TrimSpace(m[1]), strings.TrimSpace(m[2])
+	for _, w := range strings.Fields(left) {
+		if genreCommon[strings.ToLower(w)] || strings.HasSuffix(w, ":") {
+			left = strings.TrimSpace(left[strings.Index(left, w)+len(w):]) // "Game day graphic: Westfield …"
+		}
+	}
+	g.consume(left, right)
+	colors := []string{g.accent, "#1e3a8a"}
+	for k, c := range g.b.Colors {
+		if k < 2 {
+			colors[k] = c
+		}
+	}
+	tall := g.c.tall()
+	// Badge centres, radius and the drop to the name under each (frame units: a
+	// badge's radius is twice its size in y on a landscape frame, 9/8 of it on a tall one).
+	size, drop, vy, vsize := 0.15, 0.4, -0.1, 0.12
+	pos := func(k int) (x, y float64) {
+		if tall {
+			return 0, -0.45 + 0.75*float64(k)
+		}
+		return -0.48 + 0.96*float64(k), -0.1
+	}
+	if tall {
+		size, drop, vy, vsize = 0.12, 0.2, -0.02, 0.09
+	}
+	var parts []*scene.Element
+	for k, name := range []string{left, right} {
+		x, y := pos(k)
+		badge := g.add(&scene.Element{ID: g.id("badge"), Type: scene.TypeCircle, X: x, Y: y, Size: size,
+			Color: solid(colors[k]), Shadow: true})
+		ini := g.text(initials(name), x, y, size/2, "#ffffff", 900)
+		ini.In = badge.ID
+		label := g.text(strings.ToUpper(name), x, y+drop, fit(name, 0.8, 0.05), g.ink, 900)
+		from := []string{"left", "right"}[k]
+		for _, e := range []*scene.Element{badge, ini, label} {
+			g.enter(e, from, g.t+0.15*float64(k), 0.8)
+		}
+		parts = append(parts, badge, ini, label)
+	}
+	vs := g.text("VS", 0, vy, vsize, g.ink, 900)
+	g.enter(vs, "pop", g.in, 0.5)
+	g.c.motion(vs, scene.Motion{Type: scene.MotionPulse, Start: g.in + 0.6, End: g.out, Amp: 0.06, Count: 2})
+	parts = append(parts, vs)
+	date, tm, venue := g.when(left + " " + right)
+	var info []string
+	for _, s := range []string{strings.Trim(date, ", "), tm, venue} {
+		if s != "" {
+			info = append(info, s)
+		}
+	}
+	if len(info) > 0 {
+		line := strings.Join(info, " · ")
+		y := 0.55
+		if tall {
+			y = 0.72
+		}
+		e := g.text(line, 0, y, fit(line, 1.5, 0.04), g.ink, 700)
+		g.enter(e, "up", g.in+0.4, 0.6)
+		parts = append(parts, e)
+	}
+	if title := g.quote(""); title != "" {
+		y := -0.62
+		if tall {
+			y = -0.78
+		}
+		e := g.text(title, 0, y, fit(title, 1.5, 0.05), g.ink, 800)
+		g.enter(e, "down", g.t, 0.6)
+		parts = append(parts, e)
+	}
+	g.leave(parts...)
+}

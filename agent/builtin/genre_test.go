@@ -104,6 +104,10 @@ func TestGenreNotChosen(t *testing.T) {
 		"Building a snowman step by step: a big snowball, a medium one on top of it, then a carrot nose",
 		"A ranking as horizontal bars: Oslo 81, Bergen 64, Tromsø 40",
 		"Building a snowman step by step — a big snowball, a medium one stacked on top of it, then a small head",
+		// A handle is a slot, not a profile card; three figures side by side are data.
+		"Starting soon screen, big 'STREAM STARTING SOON' and a bar with twitch.tv/pixelhollow and my Instagram @pixelhollow",
+		"Compare the heights of three towers side by side, to scale: Eiffel Tower 330 m, Empire State Building 443 m, Burj Khalifa 828 m",
+		"A cat vs a dog: the cat hisses and the dog wags its tail",
 	} {
 		if g := builtin.Explain(p).Genre; g != nil {
 			t.Errorf("%q chose the %s layout", p, g.Name)

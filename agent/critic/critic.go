@@ -776,8 +776,8 @@ func backgroundAt(d *scene.Description, f Frame, t, x, y float64) string {
 // backdrop shape covering a quarter of the text blended over it at its opacity.
 func underText(d *scene.Description, f Frame, t float64, text pose, behind []pose) []string {
 	bg := backgroundAt(d, f, t, text.box.cx(), text.box.cy())
-	// Words on a card or bar they are in (Element.In) sit on it, not on the background.
-	if p := d.Element(text.e.In); p != nil && p.Color != "" && p.Type == scene.TypeRect {
+	// Words on a card, bar or badge they are in (Element.In) sit on it, not on the background.
+	if p := d.Element(text.e.In); p != nil && p.Color != "" && (p.Type == scene.TypeRect || p.Type == scene.TypeCircle) {
 		if q := place(d, p, f, t); q.visible && q.op > 0.9 && text.box.inter(q.box).area() > 0.6*text.box.area() {
 			return []string{p.Color}
 		}
