@@ -184,7 +184,7 @@ var genres = []genreRow{
 	// list three figures or more (heights to scale, prices): that is data.
 	{Name: "before after", Cues: regexp.MustCompile(`\bbefore[ /&-]+(?:and\s+)?after\b|\bbefore\b.*\bafter\b|\bcomparison\b|\bside[- ]by[- ]side\b`),
 		Unless: regexp.MustCompile(`\bto scale\b|(?:\d[^,;.]*[,;][^,;.]*){2}\d`),
-		Slots: []string{"left label", "right label", "left drawing", "right drawing", "wipe handle"}, build: (*genreFill).beforeAfter,
+		Slots:  []string{"left label", "right label", "left drawing", "right drawing", "wipe handle"}, build: (*genreFill).beforeAfter,
 		Example: `Before and after comparison: a cluttered desk before, a tidy desk with a plant after, with a handle wiping across`,
 		Shows:   []string{"BEFORE", "AFTER"}},
 	{Name: "map pin", Cues: regexp.MustCompile(`\bmap\b|\blocation pin\b|\bmap pin\b|\bpin drops?\b|\bdrops? a pin\b|\bdirections to\b|\bfind us at\b`),
