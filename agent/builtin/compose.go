@@ -1131,8 +1131,23 @@ func (c *composer) outro(a0, a1 float64) {
 	}
 }
 
+// finishCharts draws to the end a chart the intro started but no action of its own
+// finished ("each one grows up" said of the things, not of the chart): a chart left a
+// third drawn shows wrong values.
+func (c *composer) finishCharts() {
+	for _, e := range c.d.Elements {
+		k := trackOf(e)["progress"]
+		if e.Type != scene.TypeChart || len(k) == 0 || k[len(k)-1].V >= 1 {
+			continue
+		}
+		last := k[len(k)-1].T
+		c.emove(e, "progress", last, math.Min(last+1.5, c.bd.Total*0.75), 1, "easeInOutSine")
+	}
+}
+
 // polish adds light, depth and effects by style.
 func (c *composer) polish() {
+	c.finishCharts()
 	if c.genre == nil {
 		c.widgets()
 	}

@@ -712,12 +712,12 @@ func (g *genreFill) matchup() {
 	size, drop, vy, vsize := 0.15, 0.4, -0.1, 0.12
 	pos := func(k int) (x, y float64) {
 		if tall {
-			return 0, -0.45 + 0.75*float64(k)
+			return 0, -0.5 + 0.83*float64(k)
 		}
 		return -0.48 + 0.96*float64(k), -0.1
 	}
 	if tall {
-		size, drop, vy, vsize = 0.12, 0.2, -0.02, 0.09
+		size, drop, vy, vsize = 0.12, 0.2, 0.0, 0.09
 	}
 	var parts []*scene.Element
 	for k, name := range []string{left, right} {
@@ -750,7 +750,11 @@ func (g *genreFill) matchup() {
 		if tall {
 			y = 0.72
 		}
-		e := g.text(line, 0, y, fit(line, 1.5, 0.04), g.ink, 700)
+		w := 1.5
+		if tall {
+			w = 0.85
+		}
+		e := g.text(line, 0, y, fit(line, w, 0.04), g.ink, 700)
 		g.enter(e, "up", g.in+0.4, 0.6)
 		parts = append(parts, e)
 	}
@@ -761,6 +765,219 @@ func (g *genreFill) matchup() {
 		}
 		e := g.text(title, 0, y, fit(title, 1.5, 0.05), g.ink, 800)
 		g.enter(e, "down", g.t, 0.6)
+		parts = append(parts, e)
+	}
+	g.leave(parts...)
+}
+
+// unitGroup is one group of an icon array: how many icons it fills, what they stand
+// for, in which colour ("18 walk", "8 take the bus", "92 of them filling up blue").
+type unitGroup struct {
+	Label string
+	Count int
+	Color string
+}
+
+var (
+	// unitTotalRE: how many icons of what ("30 little people icons", "a grid of 100
+	// little water-drop icons").
+	unitTotalRE = regexp.MustCompile(`(?i)\b(\d{1,3})\s+((?:[a-z][\w'-]*\s+){0,3}?)(?:icons?|dots|squares|circles|pictograms?|symbols)\b|\bgrid of\s+(\d{1,3})\s+((?:[a-z][\w'-]*\s*){1,3})`)
+	// unitGroupRE: a group's count and the words after it, to the clause's end.
+	unitGroupRE = regexp.MustCompile(`(?i)\b(\d{1,3})\b(?:\s*%|\s*percent)?([^,;.\d]*)`)
+	unitIconRE  = regexp.MustCompile(`^(?:icons?|dots|squares|circles|pictograms?|symbols)$`)
+	unitEndRE   = regexp.MustCompile(`(?i)\s+(?:and|while|as|then|with)\b.*$`)
+	// unitLabelSkip are the words around a group's name: "8 take the bus", "92 of them
+	// filling up blue one row after another".
+	unitLabelSkip = map[string]bool{"of": true, "them": true, "the": true, "a": true, "an": true, "take": true,
+		"takes": true, "get": true, "gets": true, "are": true, "is": true, "were": true, "go": true, "goes": true,
+		"by": true, "fill": true, "fills": true, "filling": true, "filled": true, "up": true, "in": true,
+		"turn": true, "turns": true, "light": true, "lights": true, "colour": true, "color": true, "coloured": true,
+		"colored": true, "icons": true, "people": true, "said": true}
+	unitLabelStop = map[string]bool{"one": true, "row": true, "rows": true, "after": true, "beside": true,
+		"at": true, "on": true, "to": true, "from": true, "each": true}
+	unitSmall = map[string]bool{"little": true, "small": true, "tiny": true, "identical": true, "simple": true, "flat": true}
+)
+
+// unitArray reads an icon array from a prompt: the number of icons and what they are,
+// and the groups that fill them in order; ok is false without a count of icons.
+func unitArray(prompt string) (total int, noun string, groups []unitGroup, ok bool) {
+	m := unitTotalRE.FindStringSubmatchIndex(prompt)
+	if m == nil {
+		return 0, "", nil, false
+	}
+	num, words := m[2:4], m[4:6]
+	if m[2] < 0 {
+		num, words = m[6:8], m[8:10]
+	}
+	total, _ = strconv.Atoi(prompt[num[0]:num[1]])
+	if total < 4 || total > 200 {
+		return 0, "", nil, false
+	}
+	var kept []string
+	for _, w := range strings.Fields(prompt[words[0]:words[1]]) {
+		lw := strings.ToLower(w)
+		if _, isColor := colorOf(lw); !unitSmall[lw] && !isColor && !unitIconRE.MatchString(lw) {
+			kept = append(kept, w)
+		}
+	}
+	noun = strings.Join(kept, " ")
+	filled := 0
+	for _, g := range unitGroupRE.FindAllStringSubmatchIndex(prompt, -1) {
+		n, _ := strconv.Atoi(prompt[g[2]:g[3]])
+		if strings.Contains(prompt[g[0]:g[1]], "%") || strings.Contains(prompt[g[0]:g[1]], "percent") ||
+			g[2] == num[0] || n == total || n == 0 || filled+n > total {
+			continue
+		}
+		rest := unitEndRE.ReplaceAllString(prompt[g[4]:g[5]], "")
+		grp := unitGroup{Count: n}
+		var label []string
+		for _, w := range strings.Fields(rest) {
+			lw := strings.ToLower(strings.Trim(w, `"'“”()`))
+			if c, isColor := colorOf(lw); isColor {
+				grp.Color = orDefault(grp.Color, c)
+				continue
+			}
+			if unitLabelStop[lw] || len(label) == 3 {
+				break
+			}
+			if !unitLabelSkip[lw] {
+				label = append(label, lw)
+			}
+		}
+		grp.Label = capitalize(strings.Join(label, " "))
+		groups = append(groups, grp)
+		filled += n
+	}
+	return total, noun, groups, true
+}
+
+// iconArray: a grid of the prompt's icons that fill in, group by group, one after
+// another, with a key naming the groups and a share counting up beside it.
+func (g *genreFill) iconArray() {
+	total, noun, groups, _ := unitArray(g.prompt)
+	if len(groups) == 0 {
+		groups = []unitGroup{{Count: total}}
+	}
+	palette := []string{g.accent, "#f59e0b", "#10b981", "#ef4444", "#8b5cf6"}
+	for k := range groups {
+		if groups[k].Color == "" {
+			groups[k].Color = palette[k%len(palette)]
+		}
+	}
+	tall, square := g.c.tall(), g.c.b.Aspect == "square"
+	share := pctRE.FindStringSubmatch(g.prompt)
+	keyed := 0
+	for _, gr := range groups {
+		if gr.Label != "" {
+			keyed++
+		}
+	}
+	side := keyed > 0 || share != nil
+	// The grid's box in sizes (the frame's shorter side) and its centre in frame units.
+	w, h, cx, cy := 0.95, 0.78, 0.0, 0.0
+	switch {
+	case tall:
+		w, h, cy = 0.9, 0.85, -0.22
+	case square:
+		w, h, cy = 0.8, 0.6, -0.15
+	case side:
+		w, h, cx, cy = 0.85, 0.7, -0.38, -0.08
+	}
+	cols := int(math.Ceil(math.Sqrt(float64(total) * w / h)))
+	rows := (total + cols - 1) / cols
+	pitch := math.Min(w/float64(cols), h/float64(rows))
+	size := round3(0.38 * pitch)
+	grey := "#94a3b8"
+	if luminance(g.c.bd.Palette.Background[0]) < 0.4 {
+		grey = "#475569"
+	}
+	icon, hasIcon := assets.Find(strings.ReplaceAll(noun, "-", " "))
+	cell := func(k int, color string) *scene.Element {
+		r, c := k/cols, k%cols
+		x := cx + g.c.xUnits((float64(c)-float64(cols-1)/2)*pitch)
+		y := cy + g.c.yUnits((float64(r)-float64(rows-1)/2)*pitch)
+		e := &scene.Element{ID: g.id("unit"), Type: scene.TypeCircle, X: round3(x), Y: round3(y), Size: size, Color: color, Label: noun}
+		if hasIcon {
+			e.Type, e.Asset = scene.TypeAsset, icon.ID
+			if icon.Stroke {
+				e.Color = color
+			} else if _, ok := icon.Tint(color); ok {
+				e.Tint = color
+			}
+		}
+		return g.add(e)
+	}
+	var parts []*scene.Element
+	base := make([]*scene.Element, total)
+	for k := range total {
+		base[k] = cell(k, grey)
+		g.enter(base[k], "fade", g.t+math.Min(0.8, 0.012*float64(k)), 0.4)
+		if base[k].Type == scene.TypeAsset && !icon.Stroke && base[k].Tint == "" {
+			// An illustration that cannot be greyed waits faded until its turn.
+			op := trackOf(base[k])["opacity"]
+			op[len(op)-1].V = 0.5
+		}
+		parts = append(parts, base[k])
+	}
+	filled := 0
+	for _, gr := range groups {
+		filled += gr.Count
+	}
+	t0, t1 := g.in, math.Max(g.in+0.8, g.out-1.4)
+	dt := (t1 - t0) / float64(max(filled, 1))
+	k := 0
+	for _, gr := range groups {
+		for range gr.Count {
+			e := cell(k, gr.Color)
+			e.In = base[k].ID
+			g.enter(e, "pop", t0+dt*float64(k), 0.35)
+			parts = append(parts, e)
+			k++
+		}
+	}
+	// Beside the grid (under it on a tall or square frame): the share, then the key.
+	kx, ky, step := 0.5, -0.25, 0.18
+	if tall || square {
+		kx, ky, step = -0.35, cy+g.c.yUnits(h/2)+0.14, 0.13
+	}
+	if share != nil {
+		v, _ := strconv.ParseFloat(share[1], 64)
+		x, y, s := kx, ky-0.12, 0.11
+		if tall || square {
+			x, y, s = 0, ky+0.02, 0.08
+			ky += 0.2
+		} else {
+			ky += 0.3
+		}
+		num := g.add(&scene.Element{ID: g.id("value"), Type: scene.TypeCounter, X: x, Y: y, Size: s, Color: g.ink, To: v, Suffix: "%"})
+		g.enter(num, "fade", g.in, 0.4)
+		g.progress(num, t0, t1, false)
+		parts = append(parts, num)
+	}
+	if keyed > 0 {
+		for j, gr := range groups {
+			y := ky + step*float64(j)
+			sw := g.add(&scene.Element{ID: g.id("key"), Type: scene.TypeCircle, X: kx, Y: round3(y), Size: 0.025, Color: gr.Color})
+			label := strings.TrimSpace(gr.Label + "  " + strconv.Itoa(gr.Count))
+			tx := kx + g.c.xUnits(0.05)
+			t := g.text(label, round3(tx+g.c.xUnits(0.55*0.045*float64(len(label))/2)), round3(y), 0.045, g.ink, 700)
+			at := t0 + dt*float64(filled*j/max(len(groups), 1))
+			g.enter(sw, "pop", at, 0.4)
+			g.enter(t, "fade", at, 0.5)
+			parts = append(parts, sw, t)
+		}
+		ky += step * float64(len(groups))
+	}
+	// The line the grid stands for ("of every dollar goes straight to wells") comes
+	// once it has filled, centred under everything: off centre, wrapped words would
+	// reach the frame's safe edge.
+	if q := g.longestQuote(); q != "" {
+		y, w := 0.8, 1.6
+		if tall || square {
+			y, w = ky+0.05, 1.7
+		}
+		e := g.text(q, 0, y, fit(q, w, 0.045), g.ink, 700)
+		g.enter(e, "up", t1, 0.6)
 		parts = append(parts, e)
 	}
 	g.leave(parts...)

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -223,5 +224,31 @@ func TestPlainLists(t *testing.T) {
 	}
 	if got := listAfter("four callouts fade in around it: 65-125 cm height range, 3 memory presets, built-in cable tray, holds 80 kg.", labelListRE); len(got) != 4 || got[3] != "Holds 80 kg" {
 		t.Errorf("callouts %q", got)
+	}
+}
+
+// TestUnitArray: an icon array's count, icon and groups are read from the words.
+func TestUnitArray(t *testing.T) {
+	for _, c := range []struct {
+		prompt string
+		total  int
+		noun   string
+		groups string
+	}{
+		{"My class of 30 said how they get to school: 18 walk, 8 take the bus and 4 get driven. Show 30 little people icons in a grid that colour in by group",
+			30, "people", "Walk 18 ;Bus 8 ;Driven 4 "},
+		{"a grid of 100 little water-drop icons, 92 of them filling up blue one row after another while 92% counts up",
+			100, "water-drop", " 92 #1e88e5"},
+		{"A grid of 40 little tree icons: 26 planted fill green and 14 lost turn red",
+			40, "tree", "Planted 26 #43a047;Lost 14 #e53935"},
+	} {
+		total, noun, groups, ok := unitArray(c.prompt)
+		var gs []string
+		for _, g := range groups {
+			gs = append(gs, fmt.Sprintf("%s %d %s", g.Label, g.Count, g.Color))
+		}
+		if got := strings.Join(gs, ";"); !ok || total != c.total || noun != c.noun || got != c.groups {
+			t.Errorf("%q: %d %q %q, want %d %q %q", c.prompt, total, noun, got, c.total, c.noun, c.groups)
+		}
 	}
 }
