@@ -910,8 +910,13 @@ func motionRise(c *composer, p play) bool {
 	if !movable(e) || steamRE.MatchString(clause) || strings.Contains(clause, "bubble") {
 		return false // steam and bubbles rise from an emitter; the cup stays
 	}
-	// From below into its place: the sun over the horizon, balloons into the sky.
-	c.motion(e, scene.Motion{Type: scene.MotionSlide, Start: a0, End: a0 + d*0.8, FromY: 0.6, Ease: "easeOutCubic"})
+	// From below into its place: the sun over the horizon, balloons into the sky. A
+	// thing that goes up ends in the upper part of the frame, so the rise reads as one.
+	from := 0.6
+	if e.Y > -0.3 && len(c.b.Subjects) == 1 {
+		e.Y, from = -0.3, 0.9
+	}
+	c.motion(e, scene.Motion{Type: scene.MotionSlide, Start: a0, End: a0 + d*0.8, FromY: from, Ease: "easeOutCubic"})
 	return true
 }
 
