@@ -44,6 +44,9 @@ type genreRow struct {
 	// Keeps: the layout has a slot for every quote, so none is held back as a finale
 	// ("then '…' appears" is the detail line of an announcement).
 	Keeps bool
+	// Clears: the layout fills the middle of the frame, so it leaves before a finale
+	// takes the stage rather than fading back behind it.
+	Clears bool
 	// Backdrop: a layout of words alone gets two soft shapes circling behind it, so its
 	// holds are never a still frame.
 	Backdrop bool
@@ -155,7 +158,7 @@ var genres = []genreRow{
 		Slots: []string{"old price", "new price", "discount", "label"}, build: (*genreFill).priceTag,
 		Example: `A sale price tag: the old price $60 is crossed out and the new price $45 pops in, "Weekend only"`,
 		Shows:   []string{"$60", "$45", "Weekend only"}},
-	{Name: "board", Cues: boardCueRE, Also: regexp.MustCompile(`\d[^,;.]*[,;][^,;]*\d`), Unless: regexp.MustCompile(`\bbars?\b|\bcharts?\b|\bgraph\b`),
+	{Name: "board", Cues: boardCueRE, Fits: func(p string) bool { return len(boardRows(p)) >= 2 }, Also: regexp.MustCompile(`\d[^,;.]*[,;][^,;]*\d`), Unless: regexp.MustCompile(`\bbars?\b|\bcharts?\b|\bgraph\b`),
 		Slots: []string{"title", "rows: name and figure, or time and columns", "a row's colour (in amber)"}, build: (*genreFill).board,
 		Example: `Leaderboard of the spelling bee, top 4: Ava 98, Noah 91, Mia 87 and Leo 80, rows sliding in one by one`,
 		Shows:   []string{"Leaderboard", "Ava", "0→98", "Noah", "0→91", "Mia", "0→87", "Leo", "0→80"}},
@@ -229,6 +232,13 @@ var genres = []genreRow{
 		Slots: []string{"title", "subtitle"}, Backdrop: true, build: (*genreFill).titleCard,
 		Example: `A title card that reads "The Quiet Coast" with the subtitle "A film by Ana Ruiz"`,
 		Shows:   []string{"The Quiet Coast", "A film by Ana Ruiz"}},
+	// The last row: a prompt that lists what the screen must say (codes, names, times)
+	// gets those lines on a card, whatever the format is called.
+	{Name: "fact card", Cues: regexp.MustCompile(`.`), Unless: regexp.MustCompile(`\bcharts?\b|\bgraph\b|\bbars?\b|\bpie\b|\bheights?\b|\bto scale\b`),
+		Fits:  func(p string) bool { return len(facts(p)) >= 3 },
+		Slots: []string{"title", "facts (label and value)"}, Clears: true, build: (*genreFill).factCard,
+		Example: `Boarding pass card showing Flight BA 117, London LHR → New York JFK, 12 Mar, Gate B32, Seat 14C`,
+		Shows:   []string{"Gate", "B32", "14C", "BA 117"}},
 }
 
 // Genre is one row of the genre table as others read it (explain, tests, docs).
@@ -310,11 +320,18 @@ func (c *composer) layGenre(row *genreRow) *genreFill {
 	for k, q := range finale {
 		e := g.text(q, 0, 0.0+0.16*float64(k), fit(q, 1.6, 0.09), g.ink, 900)
 		e.In = ""
-		g.enter(e, "pop", g.out+0.25+0.3*float64(k), 0.6)
+		at := g.out + 0.25
+		if row.Clears {
+			at = g.out + 0.5
+		}
+		g.enter(e, "pop", at+0.3*float64(k), 0.6)
 		for _, o := range g.c.d.Elements {
 			if o != e && o.Type != scene.TypeParticles && !strings.HasPrefix(o.ID, "text-finale") {
 				if tr := o.Tracks["opacity"]; len(tr) > 0 && tr[len(tr)-1].T >= g.out {
 					tr[len(tr)-1].V = 0.15 // the layout fades back behind the finale
+					if row.Clears {
+						tr[len(tr)-1].V, tr[len(tr)-1].T = 0, g.out+0.45
+					}
 				}
 			}
 		}
@@ -391,7 +408,7 @@ func (g *genreFill) longestQuote() string {
 }
 
 // finaleRE: words the prompt shows after the rest ("then 'Doors Open' appears").
-var finaleRE = regexp.MustCompile(`(?i)(?:\bthen|\bfinally|\bafterwards?|\bat the end|\bends? (?:with|on))\W+(?:(?:the|a|an)\s+)?(?:(?:words?|text|title|tagline|slogan|caption|message|line)\s+)?["“'‘]?$`)
+var finaleRE = regexp.MustCompile(`(?i)(?:\bthen|\bfinally|\bafterwards?|\bat the end|\bends? (?:with|on)|\bafter (?:the|that|this|it|all|everything)\b[^.;"“]{0,30}?)\W+(?:(?:the|a|an)\s+)?(?:(?:words?|text|title|tagline|slogan|caption|message|line)\s+)?["“'‘]?$`)
 
 // finales marks the quotes the prompt says come last; the layout leaves room for them.
 func (g *genreFill) finales() []string {
@@ -1434,6 +1451,9 @@ func (g *genreFill) valueElem(v string, x, y, size float64, color string) *scene
 var capListRE = regexp.MustCompile(`[A-Z][\w'’]*(?: [\w'’]+){0,3}(?:,\s*(?:and\s+)?[A-Z][\w'’]*(?: [\w'’]+){0,3}){2,}`)
 
 // itemMarkRE: a list number before an item ("1. Boil", "2) Melt", "3 Toss").
+// listTailRE: where a numbered list's last item ends before the sentence does.
+var listTailRE = regexp.MustCompile(`\s[—–]\s|\s-\s|["“]`)
+
 var itemMarkRE = regexp.MustCompile(`(?:^|[\s,;:(])(\d{1,2})[.)]?\s+[A-Za-z]`)
 
 // enumerated reads the items of a numbered list, each the words from its number to the
@@ -1453,6 +1473,9 @@ func enumerated(prompt string) []string {
 	}
 	var out []string
 	for _, item := range markedSpans(prompt, at) {
+		if k := listTailRE.FindStringIndex(item); k != nil {
+			item = item[:k[0]] // "3. Tag a friend — and 'Ends Sunday'": the list ends at the dash
+		}
 		if item = strings.Trim(strings.TrimSpace(item), ",;. "); item != "" {
 			out = append(out, item)
 		}

@@ -982,3 +982,163 @@ func (g *genreFill) iconArray() {
 	}
 	g.leave(parts...)
 }
+
+// A fact is one line of what a prompt lists for the screen ("Gate A54", "Directed by
+// Noor Haddad", "keeper Luca"): a label, when the line starts with one, and its value.
+type fact struct{ Label, Value string }
+
+var (
+	// factListRE: where a list of facts starts: after a colon or a word that shows them.
+	factListRE = regexp.MustCompile(`(?:[:—–]|\b(?:showing|with|listing|reading|featuring|including))\s+`)
+	// factSentenceRE: an entry that is a sentence goes on, not a fact ("and then a QR
+	// code draws in"): the list ends there.
+	factSentenceRE = regexp.MustCompile(`(?i)^(?:and\s+)?(?:then|after|before|while|when|as|each|every|the \w+ (?:\w+ )?(?:is|are|slides?|pops?|draws?|appears?|fades?))\b`)
+	factSplitRE    = regexp.MustCompile(`\s*[,;]\s*(?:and\s+)?|\s+·\s+`)
+	// factValueRE: a word that is a value: it holds a digit, is written in capitals, is
+	// capitalised, or is a handle.
+	routeRE     = regexp.MustCompile(`→|->|\bto\b.*\b[A-Z]{3}\b`)
+	labelJoinRE = regexp.MustCompile(`(?i)\b(?:and|or|&)$`)
+	factValueRE = regexp.MustCompile(`^(?:[@#].+|.*\d.*|[A-Z][\w'’.&-]*)$`)
+)
+
+// facts reads the longest list of facts a prompt gives: numbered items, else a run of
+// three or more short entries most of which hold a value (a digit, a name, a code).
+func facts(prompt string) []fact {
+	var entries []string
+	if en := enumerated(prompt); len(en) >= 3 {
+		entries = en
+	} else {
+		for _, at := range factListRE.FindAllStringIndex(prompt, -1) {
+			rest := prompt[at[1]:]
+			if e := sentenceEndRE.FindStringIndex(rest); e != nil {
+				rest = rest[:e[0]]
+			}
+			var run []string
+			for _, p := range factSplitRE.Split(rest, -1) {
+				p = strings.Trim(strings.TrimSpace(p), `"“”`)
+				if p == "" || factSentenceRE.MatchString(p) || len(strings.Fields(p)) > 6 {
+					break
+				}
+				run = append(run, p)
+			}
+			if len(run) >= len(entries) { // the later start of a run wins: "with their name: keeper Luca, …"
+				entries = run
+			}
+		}
+		valued := 0
+		for _, e := range entries {
+			ws := strings.Fields(e)
+			for k, w := range ws {
+				if factValueRE.MatchString(strings.Trim(w, ",.;:!?")) && (k > 0 || strings.ContainsAny(w, "0123456789@#")) {
+					valued++
+					break
+				}
+			}
+		}
+		if len(entries) < 3 || valued*3 < len(entries)*2 {
+			return nil
+		}
+	}
+	var out []fact
+	for _, e := range entries {
+		f := splitFact(e)
+		if f.Label == "" && len(out) > 0 && out[len(out)-1].Label != "" && !strings.ContainsAny(f.Value+out[len(out)-1].Value, "0123456789") && !routeRE.MatchString(f.Value) {
+			// "midfield Ravi, Hana and Felix": names after a labelled entry are its own.
+			out[len(out)-1].Value += ", " + f.Value
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// splitFact splits an entry at its first value word: "Gate A54" is Gate and A54,
+// "Directed by Noor Haddad" is "Directed by" and the name; "18 Dec" is a value alone.
+func splitFact(e string) fact {
+	ws := strings.Fields(e)
+	if routeRE.MatchString(e) {
+		return fact{Value: e} // "Zurich ZRH → London LHR" is one value
+	}
+	for k := 1; k < len(ws) && k <= 3; k++ {
+		if factValueRE.MatchString(strings.Trim(ws[k], ",.;:!?")) {
+			label := strings.Join(ws[:k], " ")
+			if strings.ContainsAny(label, "0123456789@#") || labelJoinRE.MatchString(label) {
+				break // "Hana and Felix" are two names, no label
+			}
+			return fact{Label: capitalize(label), Value: strings.Join(ws[k:], " ")}
+		}
+	}
+	return fact{Value: e}
+}
+
+// factCard: what the prompt lists for the screen, line by line on a card (a boarding
+// pass's flight, gate and seat, film credits, a lineup), labels muted beside their
+// values, the title above.
+func (g *genreFill) factCard() {
+	fs := facts(g.prompt)
+	var used []string
+	for _, f := range fs {
+		used = append(used, f.Value)
+	}
+	g.consume(used...)
+	title := g.quote("")
+	tall := g.c.tall()
+	n := float64(len(fs))
+	step := math.Min(0.2, 1.2/n)
+	if tall {
+		step = math.Min(0.16, 1.1/n)
+	}
+	top := -step * (n - 1) / 2
+	if title != "" {
+		top += 0.1
+	}
+	labelled := false
+	for _, f := range fs {
+		labelled = labelled || f.Label != ""
+	}
+	w := 1.35
+	if tall {
+		w = 0.84
+	}
+	// Rows are spaced in frame units; the card's height is in sizes.
+	card := g.bar(0, top+step*(n-1)/2, w, (step*n+0.2)/g.c.yUnits(1), g.panel)
+	cardInk := "#111827"
+	if luminance(g.panel) < 0.5 {
+		cardInk = "#ffffff"
+	}
+	muted := mixHex(cardInk, g.panel, 0.4)
+	g.enter(card, "up", g.t, 0.6)
+	parts := []*scene.Element{card}
+	if title != "" {
+		t := g.text(title, 0, top-step*0.5-0.22, fit(title, 1.5, 0.06), g.ink, 900)
+		g.enter(t, "down", g.t, 0.6)
+		parts = append(parts, t)
+	}
+	size := math.Min(0.045, step*0.28)
+	for k, f := range fs {
+		y := round3(top + step*float64(k))
+		at := g.t + 0.3 + float64(k)*math.Min(0.45, (g.out-g.in)*0.6/n)
+		var line []*scene.Element
+		if labelled {
+			// Labels right-aligned to the card's middle, values left of it: two columns.
+			half := g.c.xUnits(w/2) * 0.5
+			if f.Label != "" {
+				l := g.text(f.Label, -half*0.9, y, fit(f.Label, w*0.45, size*0.85), muted, 600)
+				l.In = card.ID
+				line = append(line, l)
+			}
+			v := g.text(f.Value, half*0.7, y, fit(f.Value, w*0.5, size), cardInk, 800)
+			v.In = card.ID
+			line = append(line, v)
+		} else {
+			v := g.text(f.Value, 0, y, fit(f.Value, w*0.9, size), cardInk, 800)
+			v.In = card.ID
+			line = append(line, v)
+		}
+		for _, e := range line {
+			g.enter(e, "up", at, 0.5)
+		}
+		parts = append(parts, line...)
+	}
+	g.leave(parts...)
+}

@@ -252,3 +252,29 @@ func TestUnitArray(t *testing.T) {
 		}
 	}
 }
+
+// TestFacts: a list the screen must say is read line by line, a label split from its
+// value where the line starts with one; lists of plain things are no facts.
+func TestFacts(t *testing.T) {
+	for _, c := range []struct {
+		prompt string
+		want   string
+	}{
+		{"the pass slides up showing Flight LX 318, Zurich ZRH → London LHR, 18 Dec, Gate A54, Seat 21A, and then a QR code draws in",
+			"Flight=LX 318|=Zurich ZRH → London LHR|=18 Dec|Gate=A54|Seat=21A"},
+		{"Names scroll up slowly on black: Directed by Noor Haddad, Written by Eli Strand, Cinematography Mateo Ruiz, Music by Kaia Lund.",
+			"Directed by=Noor Haddad|Written by=Eli Strand|Cinematography=Mateo Ruiz|Music by=Kaia Lund"},
+		{"each player pops in with their name: keeper Luca, defenders Sami and Odette, midfield Ravi, Hana and Felix, striker Zoe. team colours purple",
+			"Keeper=Luca|Defenders=Sami and Odette|Midfield=Ravi, Hana and Felix|Striker=Zoe"},
+		{"A kitchen with a kettle, a toaster, a bowl of fruit and a cat", ""},
+		{"Label the key pins, the driver pins and the shear line", ""},
+	} {
+		var got []string
+		for _, f := range facts(c.prompt) {
+			got = append(got, f.Label+"="+f.Value)
+		}
+		if g := strings.Join(got, "|"); g != c.want {
+			t.Errorf("%q:\n got %s\nwant %s", c.prompt, g, c.want)
+		}
+	}
+}
