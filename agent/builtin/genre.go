@@ -92,6 +92,11 @@ var genres = []genreRow{
 		Slots: []string{"name", "role", "bar colour", "accent colour"}, build: (*genreFill).lowerThird,
 		Example: `A lower third for the interview: "Maya Chen" with the role "Lead Designer, Arcwise" on a navy bar with a yellow accent`,
 		Shows:   []string{"Maya Chen", "Lead Designer, Arcwise"}},
+	{Name: "stock card", Cues: regexp.MustCompile(`\bstocks?\b|\bshare price\b|\bshares\b[^.]*\b(?:up|down|closed|rose|fell)\b|\bstock ticker\b|\bticker symbol\b|\bclosed at\b|\bnasdaq\b|\bnyse\b|\bmarket (?:update|close)\b|\bbitcoin\b|\bcrypto\w*\b`),
+		Fits:  func(p string) bool { _, _, ok := stockMove(p); return ok && moneyRE.MatchString(p) },
+		Slots: []string{"ticker", "price", "move (percent, up or down)", "sparkline"}, build: (*genreFill).stockCard,
+		Example: `Stock update card: KLMR closed at $92.10, down 1.8% today, with a red arrow and a sparkline`,
+		Shows:   []string{"KLMR", "−1.8%", "82.89→92.1"}},
 	{Name: "breaking news", Cues: regexp.MustCompile(`\bbreaking\b|\bnews (?:banner|ticker|graphic|alert|flash)\b|\bticker\b|\bheadline banner\b`),
 		Slots: []string{"banner word", "headline", "ticker text"}, build: (*genreFill).breakingNews,
 		Example: `Breaking news graphic: "Storm closes city schools" with a red banner and a ticker reading "Updates every hour"`,
@@ -1610,6 +1615,9 @@ func (g *genreFill) steps() {
 		// A little longer than the span, so the end dots sit on it (nest).
 		line = g.bar(0, 0, (span+0.04)/g.c.xUnits(1), 0.012, lighten(g.accent, 0.3))
 	}
+	// The line reaches its last step with a third of the time left, so the last step
+	// holds as long as the others.
+	reach := g.t + (g.out-g.t)*0.7
 	tr := trackOf(line)
 	prop := "sx"
 	if portrait {
@@ -1617,12 +1625,12 @@ func (g *genreFill) steps() {
 	}
 	key(tr, prop, 0, 0, "")
 	key(tr, prop, g.t, 0, "")
-	key(tr, prop, g.out-0.3, 1, "easeInOutCubic")
+	key(tr, prop, reach, 1, "easeInOutCubic")
 	if !portrait {
 		// The line draws from the left: its centre moves as it grows.
 		key(tr, "x", 0, -span/2, "")
 		key(tr, "x", g.t, -span/2, "")
-		key(tr, "x", g.out-0.3, 0, "easeInOutCubic")
+		key(tr, "x", reach, 0, "easeInOutCubic")
 	}
 	parts := []*scene.Element{line}
 	for k, it := range items {
@@ -1649,7 +1657,7 @@ func (g *genreFill) steps() {
 				num.Size, lab.Size = 0.05, fit(it, 0.7, 0.042)
 			}
 		}
-		at := g.t + (g.out-0.3-g.t)*f
+		at := g.t + (reach-g.t)*f
 		g.enter(dot, "pop", at, 0.4)
 		g.enter(num, "pop", at, 0.4)
 		g.enter(lab, "fade", at+0.15, 0.5)

@@ -1142,3 +1142,104 @@ func (g *genreFill) factCard() {
 	}
 	g.leave(parts...)
 }
+
+var (
+	// tickerRE: a stock's ticker symbol written in capitals ("NRDX", "$TSLA").
+	tickerRE = regexp.MustCompile(`\$?\b[A-Z]{2,5}\b`)
+	// changeRE: a move in percent and its way ("up 4.2%", "-1.3%", "fell 2%").
+	changeRE = regexp.MustCompile(`(?i)(?:\b(up|down|rose|fell|gained|lost|climbed|dropped|jumped|slid)\s+(?:by\s+)?)?([+−-])?(\d+(?:\.\d+)?)\s?%`)
+)
+
+// notTickers are capitals that name no stock.
+var notTickers = map[string]bool{"USD": true, "EUR": true, "GBP": true, "CEO": true, "NEW": true, "NOW": true,
+	"TV": true, "AI": true, "UK": true, "US": true, "EU": true, "UP": true, "PM": true, "AM": true}
+
+// stockMove reads a price's move: its percent and whether it went down.
+func stockMove(prompt string) (pct string, down, ok bool) {
+	m := changeRE.FindStringSubmatch(prompt)
+	if m == nil {
+		return "", false, false
+	}
+	switch strings.ToLower(m[1]) {
+	case "down", "fell", "lost", "dropped", "slid":
+		down = true
+	}
+	down = down || m[2] == "-" || m[2] == "−"
+	return m[3] + "%", down, true
+}
+
+// stockCard: a ticker, its price counting to the close, the day's move with an arrow
+// in green or red, and a sparkline drawing itself the way the price went.
+func (g *genreFill) stockCard() {
+	price := moneyRE.FindString(g.prompt)
+	pct, down, _ := stockMove(g.prompt)
+	sym := ""
+	for _, m := range tickerRE.FindAllString(g.prompt, -1) {
+		if !notTickers[strings.TrimPrefix(m, "$")] {
+			sym = strings.TrimPrefix(m, "$")
+			break
+		}
+	}
+	if sym == "" {
+		sym = g.name("Stock")
+	}
+	g.consume(sym, price)
+	move := "#16a34a"
+	sign := "+"
+	if down {
+		move, sign = "#dc2626", "−"
+	}
+	tall := g.c.tall()
+	card := g.bar(0, 0, 1.3, 0.75, g.panel)
+	cardInk := "#111827"
+	if luminance(g.panel) < 0.5 {
+		cardInk = "#ffffff"
+	}
+	lx, sx := -0.3, 0.38
+	if tall {
+		card = g.bar(0, 0, 0.84, 1.1, g.panel)
+		lx, sx = 0, 0
+	}
+	var parts []*scene.Element
+	ys := []float64{-0.32, -0.05, 0.2}
+	if tall {
+		ys = []float64{-0.42, -0.24, -0.08}
+	}
+	s := g.text(sym, lx, ys[0], 0.07, cardInk, 900)
+	p := g.valueElem(strings.ReplaceAll(price, " ", ""), lx, ys[1], 0.1, cardInk)
+	if price == "" {
+		p = g.text("", lx, ys[1], 0.1, cardInk, 900)
+	}
+	if p.Type == scene.TypeCounter {
+		p.From = round3(p.To * 0.9)
+		g.progress(p, g.in, g.out-0.8, false)
+	}
+	parts = append(parts, card, s, p)
+	if pct != "" {
+		ch := g.text(sign+pct, lx+g.c.xUnits(0.05), ys[2], 0.055, readableOn(move, g.panel), 800)
+		arrow := g.add(&scene.Element{ID: g.id("arrow"), Type: scene.TypePath, X: round3(lx - g.c.xUnits(0.1)), Y: ys[2],
+			Size: 0.03, Color: readableOn(move, g.panel), Path: map[bool]string{false: "M0,-1 L1,0.8 L-1,0.8 Z", true: "M0,1 L1,-0.8 L-1,-0.8 Z"}[down]})
+		parts = append(parts, ch, arrow)
+	}
+	// The sparkline: a walk that ends the way the day went.
+	path := "M-1,0.45 L-0.7,0.3 L-0.45,0.38 L-0.2,0.05 L0.05,0.15 L0.3,-0.15 L0.55,-0.05 L0.8,-0.35 L1,-0.45"
+	if down {
+		path = "M-1,-0.45 L-0.7,-0.3 L-0.45,-0.38 L-0.2,-0.05 L0.05,-0.15 L0.3,0.15 L0.55,0.05 L0.8,0.35 L1,0.45"
+	}
+	sy := -0.05
+	if tall {
+		sy = 0.32
+	}
+	spark := g.add(&scene.Element{ID: g.id("sparkline"), Type: scene.TypePath, Variant: "stroke", X: sx, Y: sy,
+		Size: 0.2, Color: readableOn(move, g.panel), Path: path, In: card.ID})
+	g.progress(spark, g.in, g.out-0.6, false)
+	parts = append(parts, spark)
+	for k, e := range parts {
+		e.In = orDefault(e.In, card.ID)
+		if e == card {
+			e.In = ""
+		}
+		g.enter(e, "up", g.t+0.08*float64(k), 0.6)
+	}
+	g.leave(parts...)
+}

@@ -987,7 +987,8 @@
       case 'progress': drawProgressBar(e, s, t, r); break;
       case 'counter': {
         var v = lerp(e.from || 0, e.to || 100, ease('easeOutCubic')(prog));
-        var dec = (Math.abs((e.to || 0) - Math.round(e.to || 0)) > 0) ? 1 : 0;
+        // As many decimals as the target is written with (a price's two), at most two.
+        var dec = decimalsOf([e.to || 0]);
         drawText({ text: (e.prefix || '') + fmtNumber(v, dec) + (e.suffix || ''), size: e.size, color: color, weight: 800, reveal: 'fade' },
           { scale: s.scale, sx: s.sx, prog: 1 }, t, cx);
         if (e.sub) {
