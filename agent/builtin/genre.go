@@ -122,6 +122,10 @@ var genres = []genreRow{
 		Slots: []string{"app drawing", "count from", "count to", "badge colour"}, build: (*genreFill).badgeCounter,
 		Example: `A chat app icon whose red unread badge counts up from 1 to 12`,
 		Shows:   []string{"1→12"}},
+	{Name: "flashcard", Cues: regexp.MustCompile(`\bflash ?cards?\b|\bflips? (?:over|around)\b[^.]*\bback\b|\bfront\b[^.]*\bback\b`),
+		Slots: []string{"front word", "back word", "back drawing"}, Keeps: true, Backdrop: true, build: (*genreFill).flashcard,
+		Example: `Flashcard for French class: "le chat" on the front, it flips over and the back shows a cat with the word "cat"`,
+		Shows:   []string{"le chat", "cat"}},
 	{Name: "chat", Cues: regexp.MustCompile(`\bchat\b|\bconversation\b|\bdms?\b|\btexting\b|\bmessages? (?:thread|bubbles?)\b|\bimessage\b|\bwhatsapp\b`), MinQuotes: 2,
 		Slots: []string{"messages in turn"}, build: (*genreFill).chat,
 		Example: `A chat conversation: "Are we still on for tonight?" then the reply "Yes! 7pm at the usual place"`,
@@ -130,6 +134,16 @@ var genres = []genreRow{
 		Slots: []string{"question", "answers A–D", "seconds on the timer", "the right answer"}, Keeps: true, build: (*genreFill).quiz,
 		Example: `Trivia card: "Which ocean is the largest?" with answers A Atlantic, B Pacific, C Indian, D Arctic, a 5-second timer, then B turns green`,
 		Shows:   []string{"Which ocean is the largest?", "A   Atlantic", "B   Pacific", "C   Indian", "D   Arctic"}},
+	{Name: "keyboard shortcut", Cues: regexp.MustCompile(`\bshortcut\b|\bkeyboard\b|\bkeys?\b[^.]*\bpress|\bpress\w*\b[^.]*\b(?:ctrl|cmd|shift|alt|option)\b|\b(?:ctrl|cmd|command|shift|alt|option)\s*\+`),
+		Fits:  func(p string) bool { return len(keysPressed(p)) >= 2 },
+		Slots: []string{"keys", "caption"}, build: (*genreFill).keyboardShortcut,
+		Example: `Keyboard shortcut tip: Cmd + Shift + 4 press one after another, caption "Screenshot any area"`,
+		Shows:   []string{"Cmd", "Shift", "4", "Screenshot any area"}},
+	{Name: "captions", Cues: regexp.MustCompile(`\bcaptions\b|\bsubtitles\b|\bkaraoke\b|\ba word or two at a time\b|\bkinetic (?:type|typography|text)\b`),
+		Fits:  func(p string) bool { return quoteWords(p) >= 4 },
+		Slots: []string{"line", "stressed word and its colour"}, Keeps: true, Backdrop: true, build: (*genreFill).captions,
+		Example: `Captions for my talk video: the line "Small steps every single day add up" pops up a word or two at a time, and the word "add" flashes orange`,
+		Shows:   []string{"Small steps", "every single", "add"}},
 	{Name: "launch countdown", Cues: unitsRE, Also: regexp.MustCompile(`\bcount\w*\b|\buntil\b|\bto (?:launch|go)\b|\bticking\b`),
 		Slots: []string{"headline", "days, hours, minutes, seconds"}, Keeps: true, build: (*genreFill).launchCountdown,
 		Example: `A countdown in days, hours, minutes and seconds to "DOORS OPEN SATURDAY", gold on black`,
@@ -233,7 +247,7 @@ var genres = []genreRow{
 		Slots: []string{"chapter", "title", "backdrop"}, Backdrop: true, build: (*genreFill).chapterTitle,
 		Example: `Chapter title: "Chapter Two — Into the Woods" over a dark background`,
 		Shows:   []string{"CHAPTER TWO", "Into the Woods"}},
-	{Name: "title card", Cues: regexp.MustCompile(`\btitle (?:card|screen|sequence)\b|\bopening titles?\b|\bintro title\b|\btitle slide\b`),
+	{Name: "title card", Cues: regexp.MustCompile(`\btitle (?:card|screen|sequence)\b|\bopening titles?\b|\bintro title\b|\btitle slide\b|\bstarting soon\b|\bbe right back\b|\bbrb\b|\bintermission\b|\bstream (?:is )?(?:starting|ending|offline)\b|\bholding (?:screen|slide)\b`),
 		Slots: []string{"title", "subtitle"}, Backdrop: true, build: (*genreFill).titleCard,
 		Example: `A title card that reads "The Quiet Coast" with the subtitle "A film by Ana Ruiz"`,
 		Shows:   []string{"The Quiet Coast", "A film by Ana Ruiz"}},
@@ -273,6 +287,15 @@ func detectGenre(prompt string) *genreRow {
 		}
 	}
 	return nil
+}
+
+// quoteWords is the length in words of the prompt's longest quote.
+func quoteWords(prompt string) int {
+	n := 0
+	for _, q := range regexp.MustCompile(`["“][^"”]+["”]`).FindAllString(prompt, -1) {
+		n = max(n, len(strings.Fields(q)))
+	}
+	return n
 }
 
 // quoteCount counts the quoted texts of a prompt ('…', "…", “…”).

@@ -1243,3 +1243,261 @@ func (g *genreFill) stockCard() {
 	}
 	g.leave(parts...)
 }
+
+// keyNameRE: a key of a keyboard as prompts name it.
+var keyNameRE = regexp.MustCompile(`(?i)\b(ctrl|control|cmd|command|shift|alt|option|opt|enter|return|esc|escape|tab|space(?:bar)?|delete|backspace|fn|win(?:dows)?|f\d{1,2})\b|(?:^|[\s,+])([A-Z0-9])(?:$|[\s,.+])`)
+
+// keysPressed reads the keys of a shortcut in order ("the keys Ctrl, Shift and T",
+// "Cmd + K"): two or more named in one run.
+func keysPressed(prompt string) []string {
+	var keys []string
+	last := -1
+	for _, m := range keyNameRE.FindAllStringSubmatchIndex(prompt, -1) {
+		k := ""
+		if m[2] >= 0 {
+			k = prompt[m[2]:m[3]]
+		} else {
+			k = prompt[m[4]:m[5]]
+		}
+		if last >= 0 && !keyGapRE.MatchString(prompt[last:m[0]]) {
+			if len(keys) >= 2 {
+				break
+			}
+			keys = nil
+		}
+		keys = append(keys, keyLabel(k))
+		last = m[1]
+	}
+	if len(keys) < 2 {
+		return nil
+	}
+	return keys
+}
+
+// keyGapRE is what stands between two keys of one shortcut.
+var keyGapRE = regexp.MustCompile(`^[\s,+]*(?:and|then|\+|plus)?[\s,+]*$`)
+
+func keyLabel(k string) string {
+	switch strings.ToLower(k) {
+	case "control":
+		return "Ctrl"
+	case "command":
+		return "Cmd"
+	case "escape":
+		return "Esc"
+	case "spacebar":
+		return "Space"
+	}
+	if len(k) <= 3 && strings.ToUpper(k) == k {
+		return k
+	}
+	return capitalize(strings.ToLower(k))
+}
+
+// keyboardShortcut: the keys of a shortcut as keycaps with "+" between them, pressed
+// one after another and held, the tip's caption above.
+func (g *genreFill) keyboardShortcut() {
+	keys := keysPressed(g.prompt)
+	caption := g.quote("")
+	n := float64(len(keys))
+	tall := g.c.tall()
+	var parts []*scene.Element
+	// Keycaps stand out from the backdrop: dark keys on a light one, light on a dark.
+	capColor, capInk := g.panel, "#111827"
+	if luminance(capColor) < 0.5 {
+		capInk = "#ffffff"
+	}
+	// Keycaps as wide as their names, a "+" between them, the row centred.
+	widths := make([]float64, len(keys))
+	plusW := g.c.xUnits(0.1)
+	total := plusW * (n - 1)
+	for k, name := range keys {
+		widths[k] = math.Max(0.22, 0.055*float64(len(name))+0.14)
+		total += g.c.xUnits(widths[k])
+	}
+	left := -total / 2
+	for k, name := range keys {
+		w := widths[k]
+		x := round3(left + g.c.xUnits(w)/2)
+		left += g.c.xUnits(w) + plusW
+		y := 0.05
+		if tall {
+			x, y = 0, round3(-0.35+0.3*float64(k))
+		}
+		kc := g.bar(x, y, w, 0.22, capColor)
+		kc.Shadow = true
+		lab := g.text(name, x, y, 0.06, capInk, 800)
+		lab.In = kc.ID
+		at := g.t + 0.12*float64(k)
+		g.enter(kc, "up", at, 0.5)
+		g.enter(lab, "up", at, 0.5)
+		// Pressed in turn: down a little and held, as fingers keep a shortcut down.
+		press := g.in + 0.45*float64(k)
+		for _, e := range []*scene.Element{kc, lab} {
+			tr := trackOf(e)
+			key(tr, "scale", 0, 1, "")
+			key(tr, "scale", press, 1, "")
+			key(tr, "scale", press+0.12, 0.9, "easeOutCubic")
+			key(tr, "scale", g.out-0.3, 0.9, "")
+			key(tr, "scale", g.out, 1, "easeOutBack")
+		}
+		parts = append(parts, kc, lab)
+		if k+1 < len(keys) && !tall {
+			plus := g.text("+", round3(x+g.c.xUnits(w)/2+plusW/2), y, 0.05, g.ink, 800)
+			g.enter(plus, "fade", at+0.2, 0.4)
+			parts = append(parts, plus)
+		}
+	}
+	if caption != "" {
+		y := -0.55
+		if tall {
+			y = -0.72
+		}
+		c := g.text(caption, 0, y, fit(caption, 1.5, 0.055), g.ink, 800)
+		g.enter(c, "down", g.t, 0.6)
+		parts = append(parts, c)
+	}
+	g.leave(parts...)
+}
+
+// flashcard: a card with the prompt's word on its front turns over to show the answer
+// on its back: the named drawing and its word.
+func (g *genreFill) flashcard() {
+	front := g.quote("Question")
+	back := g.quote("")
+	tall := g.c.tall()
+	w, h := 1.0, 0.7
+	if tall {
+		w, h = 0.8, 0.9
+	}
+	flip := g.in + (g.out-g.in)*0.35
+	half := 0.25
+	fc := g.bar(0, 0, w, h, g.panel)
+	cardInk := "#111827"
+	if luminance(g.panel) < 0.5 {
+		cardInk = "#ffffff"
+	}
+	ft := g.text(front, 0, 0, fit(front, w*0.85, 0.08), cardInk, 800)
+	ft.In = fc.ID
+	bc := g.bar(0, 0, w, h, lighten(g.accent, 0.75))
+	var backParts []*scene.Element
+	backParts = append(backParts, bc)
+	drawn := ""
+	for i, s := range g.b.Subjects {
+		if s.Asset != "" && !g.acts(i) {
+			drawn = s.Noun
+			if d := g.drawing(s.Noun, 0, -0.1, 0.16); d != nil {
+				d.Asset, d.In = s.Asset, bc.ID
+				backParts = append(backParts, d)
+			}
+			break
+		}
+	}
+	if back == "" {
+		back = drawn
+	}
+	if back != "" {
+		y := 0.2
+		if len(backParts) == 1 {
+			y = 0
+		}
+		bt := g.text(back, 0, y, fit(back, w*0.85, 0.065), "#111827", 800)
+		bt.In = bc.ID
+		backParts = append(backParts, bt)
+	}
+	// The turn: the front narrows to an edge, the back opens from it.
+	for _, e := range []*scene.Element{fc, ft} {
+		g.enter(e, "up", g.t, 0.6)
+		tr := trackOf(e)
+		key(tr, "sx", 0, 1, "")
+		key(tr, "sx", flip, 1, "")
+		key(tr, "sx", flip+half, 0, "easeInCubic")
+		key(tr, "opacity", flip+half, 1, "")
+		key(tr, "opacity", flip+half+0.01, 0, "")
+	}
+	for _, e := range backParts {
+		tr := trackOf(e)
+		key(tr, "opacity", 0, 0, "")
+		key(tr, "opacity", flip+half, 0, "")
+		key(tr, "opacity", flip+half+0.01, 1, "")
+		key(tr, "sx", 0, 0, "")
+		key(tr, "sx", flip+half, 0, "")
+		key(tr, "sx", flip+2*half, 1, "easeOutCubic")
+	}
+	g.leave(backParts...)
+}
+
+// captionChunks splits a line into the pieces captions show one after another: two
+// words at a time, a long word alone, a piece ending at its punctuation.
+func captionChunks(line string) []string {
+	var out []string
+	var cur []string
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.Join(cur, " "))
+			cur = nil
+		}
+	}
+	for _, w := range strings.Fields(line) {
+		if len([]rune(w)) > 8 {
+			flush()
+		}
+		cur = append(cur, w)
+		if len(cur) == 2 || len([]rune(w)) > 8 || strings.ContainsAny(w[len(w)-1:], ",.!?;:") {
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+// captions: a spoken line shown as social-video captions, a word or two at a time,
+// big and bold in the middle of the frame, the stressed word in its colour.
+func (g *genreFill) captions() {
+	line := g.longestQuote()
+	stress := ""
+	for _, q := range g.rest() {
+		if len(strings.Fields(q)) == 1 && strings.Contains(strings.ToLower(line), strings.ToLower(q)) {
+			stress = strings.ToLower(q)
+		}
+	}
+	hot := orDefault(colorAfter(g.prompt, stress), "#facc15")
+	if stress == "" {
+		hot = ""
+	}
+	ink := g.ink
+	if stated := colorAfter(g.prompt, "chunky"); stated != "" {
+		ink = stated
+	}
+	chunks := captionChunks(line)
+	span := (g.out - g.t) / float64(len(chunks))
+	var parts []*scene.Element
+	for k, c := range chunks {
+		at := g.t + span*float64(k)
+		color := ink
+		hit := stress != "" && strings.Contains(strings.ToLower(c), stress)
+		if hit {
+			color = hot
+		}
+		e := g.text(c, 0, 0.1, fit(c, 1.5, 0.11), color, 900)
+		e.Shadow = true
+		e.Reveal = "pop"
+		tr := trackOf(e)
+		key(tr, "opacity", 0, 0, "")
+		key(tr, "opacity", at, 0, "")
+		key(tr, "opacity", at+0.05, 1, "")
+		key(tr, "scale", 0, 0.6, "")
+		key(tr, "scale", at, 0.6, "")
+		key(tr, "scale", at+0.18, 1, "easeOutBack")
+		if k+1 < len(chunks) {
+			key(tr, "opacity", at+span-0.02, 1, "")
+			key(tr, "opacity", at+span, 0, "")
+		} else {
+			parts = append(parts, e)
+		}
+		if hit {
+			g.c.motion(e, scene.Motion{Type: scene.MotionPulse, Start: at + 0.2, End: at + span, Amp: 0.12, Count: 2})
+		}
+	}
+	g.leave(parts...)
+}

@@ -104,8 +104,7 @@ func TestGenreNotChosen(t *testing.T) {
 		"Building a snowman step by step: a big snowball, a medium one on top of it, then a carrot nose",
 		"A ranking as horizontal bars: Oslo 81, Bergen 64, Tromsø 40",
 		"Building a snowman step by step — a big snowball, a medium one stacked on top of it, then a small head",
-		// A handle is a slot, not a profile card; three figures side by side are data.
-		"Starting soon screen, big 'STREAM STARTING SOON' and a bar with twitch.tv/pixelhollow and my Instagram @pixelhollow",
+		// Three figures side by side are data; "vs" between two things is no matchup.
 		"Compare the heights of three towers side by side, to scale: Eiffel Tower 330 m, Empire State Building 443 m, Burj Khalifa 828 m",
 		"A cat vs a dog: the cat hisses and the dog wags its tail",
 	} {
@@ -135,4 +134,22 @@ func TestQuizRightAnswerByName(t *testing.T) {
 		}
 	}
 	t.Errorf("no single lit card among %v", cards)
+}
+
+// TestGenreChosenByShape: a row is chosen by what the prompt holds, not by one word: a
+// handle is a slot of a holding screen, not a profile card; "vs" between two names is a
+// matchup; a list of names with their roles is a fact card, not a board without rows.
+func TestGenreChosenByShape(t *testing.T) {
+	for _, c := range []struct{ prompt, row string }{
+		{"Starting soon screen, big 'STREAM STARTING SOON' and a bar with twitch.tv/pixelhollow and my Instagram @pixelhollow", "title card"},
+		{"Game day graphic: Westfield Tigers vs. Carver Falcons, Friday Oct 17, 7:00 PM at Memorial Field", "matchup"},
+		{"our starting lineup for saturday, each player pops in with their name: keeper Luca, defenders Sami and Odette, striker Zoe", "fact card"},
+		{"My class of 30: 18 walk, 8 take the bus and 4 get driven. Show 30 little people icons in a grid", "icon array"},
+		{"Stock update card: NRDX closed at $148.32, up 4.2% today", "stock card"},
+	} {
+		g := builtin.Explain(c.prompt).Genre
+		if g == nil || g.Name != c.row {
+			t.Errorf("%q chose %v, want the %s", c.prompt, g, c.row)
+		}
+	}
 }
