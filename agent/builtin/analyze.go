@@ -177,14 +177,18 @@ var squareAspectNext = map[string]bool{"video": true, "format": true, "frame": t
 // aspectContext: aspect words that name the format only in some company, one row each
 // (the rest of aspectWords always do).
 var aspectContext = map[string]func(tokens []string, i int, low string) bool{
-	// "Square 1:1 clip", "a square video" — not "a square spins".
+	// "Square 1:1 clip", "a square video", "make something square" — not "a square spins".
 	"square": func(tokens []string, i int, _ string) bool {
-		return i == 0 || i+1 < len(tokens) && squareAspectNext[tokens[i+1]]
+		return i == 0 || i+1 < len(tokens) && squareAspectNext[tokens[i+1]] || i > 0 && squareAspectPrev[tokens[i-1]]
 	},
 	// "An Instagram story" — not "our story so far", a history.
 	"story":   func(_ []string, _ int, low string) bool { return storyFormatRE.MatchString(low) },
 	"stories": func(_ []string, _ int, low string) bool { return storyFormatRE.MatchString(low) },
 }
+
+// squareAspectPrev: words before "square" that make it the video's shape ("make it
+// square", "something square").
+var squareAspectPrev = map[string]bool{"something": true, "it": true, "everything": true, "this": true, "all": true}
 
 var ambiguousNouns = map[string]bool{"line": true, "number": true, "progress": true, "space": true, "item": true,
 	"name": true, "sound": true, "score": true, "beat": true, "app": true, "icon": true}

@@ -406,7 +406,7 @@ var (
 	barRE        = regexp.MustCompile(`(?i)\b(?:bar|bars|column|columns|histogram)\b`)
 	chartRE      = regexp.MustCompile(`(?i)\b(?:chart|graph|plot|bars|histogram|statistics|stats|metrics)\b`)
 	countdownRE  = regexp.MustCompile(`(?i)\b(?:count(?:s|ing)?[ -]?down|timer)\b`)
-	checklistRE  = regexp.MustCompile(`(?i)\b(?:check ?list|to-?do(?: list)?|task list|check ?boxe?s?|tick(?:ed|s)? off|check(?:ed|s)? off|checking off|ticking off)\b`)
+	checklistRE  = regexp.MustCompile(`(?i)\b(?:check ?list|to-?do(?: list)?|task list|check ?boxe?s?|tick(?:ed|s)? off|check(?:ed|s)? off|checking off|ticking off|(?:tick|check)(?:s|ing)?\s+(?:each|every|the|them|it|all)(?:\s+\w+){0,2}\s+off)\b`)
 	clockRE      = regexp.MustCompile(`(?i)\b(?:clock|watch face|wall clock|stopwatch)\b`)
 	progressRE   = regexp.MustCompile(`(?i)\b(?:progress|loading|upload(?:ing)?|download(?:ing)?) ?(?:bar|meter|indicator)\b|\bprogress\b.*\b(?:fills?|to|reach(?:es)?)\b.*%`)
 	counterRE    = regexp.MustCompile(`(?i)\b(?:counter|count(?:s|ing)? up|ticks? up|odometer|tally|number (?:counting|rising|climbing|going up|ticking)|counts? to)\b`)
@@ -1005,6 +1005,7 @@ func countdownItems(s string) []string {
 }
 
 var (
+	colonListRE  = regexp.MustCompile(`:\s*(.+)$`)
 	itemsAfterRE = regexp.MustCompile(`(?i)(?:check ?list|to-?do(?: list)?|task list|items?|tasks?|steps?|list|boxes)[^:.!?]*?(?::|\s[-—–]\s|\b(?:of|with|named|called|reading|saying)\b)\s*(.+)$`)
 	// listEndRE ends a list set off by dashes ("… clipboard - Book the van, Pack … - each
 	// box gets a tick").
@@ -1019,7 +1020,25 @@ var (
 // ("Checklist …: Plan, Build, Ship"); else as many numbered tasks as the prompt counts.
 func checklistItems(s string) []string {
 	var items []string
-	if m := itemsAfterRE.FindStringSubmatch(s); m != nil {
+	// The list named as one ("a to-do list of …"), else any list after a colon ("sign-off
+	// before the bell: goggles back, gas taps off, … Tick each line off").
+	for _, re := range []*regexp.Regexp{itemsAfterRE, colonListRE} {
+		if len(items) >= 2 {
+			break
+		}
+		items = listItems(re, s)
+	}
+	if len(items) >= 2 && len(items) <= 8 {
+		return items
+	}
+	return checklistDefault(s)
+}
+
+// listItems reads the short items of the list re's group 1 starts: up to the
+// sentence's end or a dash, none longer than five words.
+func listItems(re *regexp.Regexp, s string) []string {
+	var items []string
+	if m := re.FindStringSubmatch(s); m != nil {
 		rest := m[1]
 		if i := strings.IndexAny(rest, ".!?\n"); i >= 0 && !strings.HasPrefix(rest[i:], "...") {
 			rest = rest[:i]
@@ -1039,9 +1058,12 @@ func checklistItems(s string) []string {
 			items = append(items, capitalize(p))
 		}
 	}
-	if len(items) >= 2 && len(items) <= 8 {
-		return items
-	}
+	return items
+}
+
+// checklistDefault: the count a checklist names with no items ("four tasks"), as placeholders.
+func checklistDefault(s string) []string {
+	var items []string
 	n := 3
 	if m := regexp.MustCompile(`(?i)\b(two|three|four|five|six|seven|eight|[2-8])\s+(?:items?|tasks?|things|steps?|boxes|checkboxes|to-?dos?)\b`).FindStringSubmatch(s); m != nil {
 		if v, err := strconv.Atoi(m[1]); err == nil {
@@ -1050,7 +1072,7 @@ func checklistItems(s string) []string {
 			n = int(numberWords[strings.ToLower(m[1])])
 		}
 	}
-	items = nil
+
 	for i := 1; i <= n; i++ {
 		items = append(items, "Task "+strconv.Itoa(i))
 	}

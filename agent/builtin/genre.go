@@ -84,7 +84,7 @@ var (
 // genres is the genre table. The first row whose cues match wins, so a more specific
 // layout stands before a more general one (a countdown timer before a title card).
 var genres = []genreRow{
-	{Name: "speaker card", Cues: regexp.MustCompile(`\bspeakers? (?:card|announcement|spotlight|intro|reveal|lineup)\b|\b(?:meet|introducing) (?:our|the) (?:speakers?|keynote)\b|\bkeynote speaker\b|\btalk title\b|\b(?:conference|summit|meetup|webinar|panel) speaker\b`),
+	{Name: "speaker card", Cues: regexp.MustCompile(`\bspeakers? (?:card|announcement|spotlight|intro|reveal|lineup)\b|\b(?:meet|introducing) (?:our|the) (?:speakers?|keynote)\b|\bkeynote\b|\btalk title\b|\b(?:conference|summit|meetup|webinar|panel) speaker\b`),
 		Slots: []string{"photo", "name", "talk title", "event", "place, date and time"}, Keeps: true, build: (*genreFill).speakerCard,
 		Example: `Speaker card for Dataconf 2026: Amara Okoye, talk "Charts That Lie", Hall C, May 14, 2:30 pm`,
 		Shows:   []string{"Amara Okoye", "Charts That Lie", "Hall C", "May 14", "2:30 pm"}},
@@ -2175,11 +2175,12 @@ func (g *genreFill) productShowcase() {
 }
 
 // boardCueRE names a board of rows: scores, rankings, departures, a schedule.
-var boardCueRE = regexp.MustCompile(`\bscore ?(?:board|graphic|card|line)\b|\bfinal score\b|\bleader ?board\b|\bstandings\b|\bleague table\b|\brankings?\b|\btop (?:\d|three|five|ten)\b|\bdepartures?\b|\barrivals?\b|\btimetable\b|\bschedule\b|\bagenda\b|\bline-?up\b|\bmenu board\b|\bprice list\b|\bresults? table\b`)
+var boardCueRE = regexp.MustCompile(`\bmenu\b|\btoday'?s specials\b|\bscore ?(?:board|graphic|card|line)\b|\bfinal score\b|\bleader ?board\b|\bstandings\b|\bleague table\b|\brankings?\b|\btop (?:\d|three|five|ten)\b|\bdepartures?\b|\barrivals?\b|\btimetable\b|\bschedule\b|\bagenda\b|\bline-?up\b|\bmenu board\b|\bprice list\b|\bresults? table\b`)
 
 var (
 	// boardEntryRE: a name, then its figure and unit ("Harbor City Gulls 3", "Maya 42
 	// books", "Latte $4").
+	parenRE      = regexp.MustCompile(`\s*\([^)]*\)`)
 	boardEntryRE = regexp.MustCompile(`^([A-Za-z][\w'’&.\- ]{0,40}?)\s+(?:at\s+)?([$€£]?\d[\d,]*(?:\.\d+)?%?)(?:\s+([a-z]+))?$`)
 	// boardTimedRE: a time, then the row's columns ("08:15 Marlow — Platform 2 — On time").
 	boardTimedRE = regexp.MustCompile(`^(\d{1,2}[:.]\d{2}(?:\s?[ap]m)?)\s+(.+)$`)
@@ -2216,6 +2217,15 @@ func boardRows(prompt string) []boardRow {
 			if i := strings.LastIndex(part, ": "); i >= 0 {
 				part = part[i+2:] // "top 5: Maya 42 books"
 			}
+			// A list set off by dashes: "… one by one - Wild mushroom risotto 14", "Tiramisu
+			// 6 - with a puff of dust": the piece that is an entry.
+			for _, piece := range listEndRE.Split(part, -1) {
+				bare := strings.TrimSpace(parenRE.ReplaceAllString(piece, ""))
+				if boardEntryRE.MatchString(bare) || boardTimedRE.MatchString(bare) {
+					part = strings.TrimSpace(piece)
+					break
+				}
+			}
 			var r boardRow
 			if m := boardInRE.FindStringSubmatch(part); m != nil {
 				if col, ok := colorOf(m[1]); ok {
@@ -2223,6 +2233,7 @@ func boardRows(prompt string) []boardRow {
 				}
 				part = strings.TrimSpace(boardInRE.ReplaceAllString(part, ""))
 			}
+			part = strings.TrimSpace(parenRE.ReplaceAllString(part, "")) // "Tiramisu 6 (euros)"
 			if m := boardTimedRE.FindStringSubmatch(part); m != nil {
 				r.cells = append([]string{m[1]}, boardColRE.Split(m[2], 3)...)
 			} else if m := boardEntryRE.FindStringSubmatch(part); m != nil {

@@ -565,11 +565,20 @@ func (g *genreFill) coupon() {
 	g.leave(parts...)
 }
 
+// placeWords end the names of events, places and companies, never a person's: "the
+// Northern Retail Forum" is where the speaker speaks, not who.
+var placeWords = map[string]bool{"forum": true, "summit": true, "conference": true, "expo": true, "festival": true,
+	"stage": true, "hall": true, "center": true, "centre": true, "club": true, "group": true, "inc": true, "ltd": true,
+	"university": true, "school": true, "college": true, "week": true, "day": true, "awards": true, "meetup": true,
+	"congress": true, "symposium": true, "street": true, "park": true, "arena": true, "theatre": true, "theater": true}
+
 func (g *genreFill) speakerCard() {
 	talk := g.longestQuote()
 	name := ""
 	for _, n := range g.names() {
-		if !strings.EqualFold(n, g.b.Brand) && !strings.Contains(talk, n) && name == "" && len(strings.Fields(n)) >= 2 && !regexp.MustCompile(`\d`).MatchString(n) {
+		ws := strings.Fields(n)
+		if !strings.EqualFold(n, g.b.Brand) && !strings.Contains(talk, n) && name == "" && len(ws) >= 2 && !regexp.MustCompile(`\d`).MatchString(n) &&
+			!placeWords[strings.ToLower(ws[len(ws)-1])] {
 			name = n
 		}
 	}

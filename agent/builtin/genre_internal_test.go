@@ -16,6 +16,8 @@ func TestBoardRows(t *testing.T) {
 		"Bake-off standings, top 3: Priya 88 points, Sam 81 and Jo 79":                              {{"Priya", "88 points"}, {"Sam", "81"}, {"Jo", "79"}},
 		"Arrivals board: 14:05 Oslo | Gate 3 | Landed, 14:20 Riga | Gate 7 | Late (in red)":         {{"14:05", "Oslo", "Gate 3", "Landed"}, {"14:20", "Riga", "Gate 7", "Late"}},
 		"A leaderboard with nothing listed":                                                         nil,
+		"Chalkboard menu: specials one by one - Wild mushroom risotto 14, Lemon & ricotta ravioli 13, Tiramisu 6 (euros) - with chalk dust": {
+			{"Wild mushroom risotto", "14"}, {"Lemon & ricotta ravioli", "13"}, {"Tiramisu", "6"}},
 	} {
 		rows := boardRows(prompt)
 		var got [][]string
@@ -276,5 +278,24 @@ func TestFacts(t *testing.T) {
 		if g := strings.Join(got, "|"); g != c.want {
 			t.Errorf("%q:\n got %s\nwant %s", c.prompt, g, c.want)
 		}
+	}
+}
+
+// TestListsWithoutTheirName: a list after a colon is the checklist "tick each line off"
+// asks for, and "make something square" is the video's shape.
+func TestListsWithoutTheirName(t *testing.T) {
+	p := "Lab safety sign-off before the bell: goggles back in the cabinet, gas taps off, benches wiped, hands washed. Tick each line off in turn."
+	ds := readAllData(p)
+	if len(ds) == 0 || ds[0].Kind != dataChecklist {
+		t.Fatalf("%q: no checklist read", p)
+	}
+	if want := []string{"Goggles back in the cabinet", "Gas taps off", "Benches wiped", "Hands washed"}; !reflect.DeepEqual(ds[0].Items, want) {
+		t.Errorf("items %q, want %q", ds[0].Items, want)
+	}
+	if a := analyze("we passed 10,000 followers!! can you make something square with the number rolling up").Aspect; a != "square" {
+		t.Errorf("aspect %q, want square", a)
+	}
+	if a := analyze("A square spins and a circle bounces").Aspect; a == "square" {
+		t.Errorf("a square that spins made the video square")
 	}
 }
