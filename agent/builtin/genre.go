@@ -253,7 +253,7 @@ var genres = []genreRow{
 		Shows:   []string{"The Quiet Coast", "A film by Ana Ruiz"}},
 	// The last row: a prompt that lists what the screen must say (codes, names, times)
 	// gets those lines on a card, whatever the format is called.
-	{Name: "fact card", Cues: regexp.MustCompile(`.`), Unless: regexp.MustCompile(`\bcharts?\b|\bgraphs?\b|\bbar (?:chart|graph)s?\b|\bbars (?:grow|rise|fill|go up|climb)\w*|\bpie\b|\bheights?\b|\bto scale\b`),
+	{Name: "fact card", Cues: regexp.MustCompile(`.`), Unless: regexp.MustCompile(`\bcharts?\b|\bgraphs?\b|\bbar (?:chart|graph)s?\b|\bbars (?:grow|rise|fill|go up|climb)\w*|\b(?:as|in|with|into)\s+(?:\w+\s+)?bars\b|\b(?:horizontal|vertical)\s+bars?\b|\bpie\b|\bheights?\b|\bto scale\b`),
 		Fits:  func(p string) bool { return len(facts(p)) >= 3 },
 		Slots: []string{"title", "facts (label and value)"}, Clears: true, build: (*genreFill).factCard,
 		Example: `Boarding pass card showing Flight BA 117, London LHR → New York JFK, 12 Mar, Gate B32, Seat 14C`,
