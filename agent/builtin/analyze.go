@@ -190,6 +190,12 @@ var aspectContext = map[string]func(tokens []string, i int, low string) bool{
 // square", "something square").
 var squareAspectPrev = map[string]bool{"something": true, "it": true, "everything": true, "this": true, "all": true}
 
+// togetherRE: lines the prompt shows together, one under another, rather than one after
+// another: two quotes joined by "and" or a comma ("'AQI 162' and 'Fresno · 7 AM'"), or
+// lines set "underneath", "below" or "beneath" something.
+// (Quotes stand as «qN» placeholders in the text this reads.)
+var togetherRE = regexp.MustCompile(`«q\d+»\s*(?:,|and|&|\+|, and)\s*«q|\b(?:underneath|beneath|below (?:it|that|them|this)|under (?:it|that|them|this))\s*[:,]?\s*«q`)
+
 var ambiguousNouns = map[string]bool{"line": true, "number": true, "progress": true, "space": true, "item": true,
 	"name": true, "sound": true, "score": true, "beat": true, "app": true, "icon": true}
 
@@ -308,7 +314,7 @@ func analyze(prompt string) *brief {
 	b.readStyle(low, tokens)
 	b.readBeats(low)
 	b.containersDrawn()
-	b.Stack = len(b.Texts) >= 2 && stackRE.MatchString(low)
+	b.Stack = len(b.Texts) >= 2 && (stackRE.MatchString(low) || togetherRE.MatchString(low))
 	b.readMorph()
 	b.blobShapes()
 	b.nameTheLogo()

@@ -299,3 +299,17 @@ func TestListsWithoutTheirName(t *testing.T) {
 		t.Errorf("a square that spins made the video square")
 	}
 }
+
+// TestLinesShownTogether: two lines joined by "and", or set "underneath" something,
+// stand together; lines one "then" another replace each other.
+func TestLinesShownTogether(t *testing.T) {
+	for p, want := range map[string]bool{
+		`A gauge swings to 162. Underneath: "AQI 162 — Unhealthy" and "Fresno · Tuesday 7 AM".`: true,
+		`A poster with "Open Mic Night", "Fridays at 8"`:                                        true,
+		`"Ready?" appears, then "Go!" replaces it`:                                              false,
+	} {
+		if got := analyze(p).Stack; got != want {
+			t.Errorf("%q: lines together %v, want %v", p, got, want)
+		}
+	}
+}
