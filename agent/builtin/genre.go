@@ -181,7 +181,7 @@ var genres = []genreRow{
 		Slots: []string{"title", "rows: name and figure, or time and columns", "a row's colour (in amber)"}, build: (*genreFill).board,
 		Example: `Leaderboard of the spelling bee, top 4: Ava 98, Noah 91, Mia 87 and Leo 80, rows sliding in one by one`,
 		Shows:   []string{"Leaderboard", "Ava", "0→98", "Noah", "0→91", "Mia", "0→87", "Leo", "0→80"}},
-	{Name: "icon array", Cues: regexp.MustCompile(`\bicons?\b[^.]*\b(?:grid|rows?|array)\b|\b(?:grid|array) of \d+|\bicon array\b|\bpictogra(?:m|ph)s?\b|\bunit chart\b|\bisotype\b`),
+	{Name: "icon array", Cues: regexp.MustCompile(`\b(?:icons?|circles|dots|squares)\b[^.]*\b(?:grid|rows?|array)\b|\b(?:grid|array) of \d+|\bicon array\b|\bpictogra(?:m|ph)s?\b|\bunit chart\b|\bisotype\b`),
 		Fits:  func(p string) bool { _, _, _, ok := unitArray(p); return ok },
 		Slots: []string{"count", "icon", "groups (count, name, colour)", "key", "share", "caption"}, Keeps: true, build: (*genreFill).iconArray,
 		Example: `A grid of 40 little tree icons: 26 planted fill green and 14 lost turn red, while 65% counts up beside it`,

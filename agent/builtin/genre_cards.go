@@ -801,11 +801,14 @@ var (
 		"takes": true, "get": true, "gets": true, "are": true, "is": true, "were": true, "go": true, "goes": true,
 		"by": true, "fill": true, "fills": true, "filling": true, "filled": true, "up": true, "in": true,
 		"turn": true, "turns": true, "light": true, "lights": true, "colour": true, "color": true, "coloured": true,
-		"colored": true, "icons": true, "people": true, "said": true}
+		"colored": true, "icons": true, "people": true, "said": true, "already": true, "still": true, "now": true}
 	unitLabelStop = map[string]bool{"one": true, "row": true, "rows": true, "after": true, "beside": true,
 		"at": true, "on": true, "to": true, "from": true, "each": true}
 	unitSmall = map[string]bool{"little": true, "small": true, "tiny": true, "identical": true, "simple": true, "flat": true}
 )
+
+// rowsOfRE: the grid's width as the prompt gives it ("two rows of five").
+var rowsOfRE = regexp.MustCompile(`\brows? of (\w+)\b`)
 
 // unitArray reads an icon array from a prompt: the number of icons and what they are,
 // and the groups that fill them in order; ok is false without a count of icons.
@@ -893,6 +896,11 @@ func (g *genreFill) iconArray() {
 		w, h, cx, cy = 0.85, 0.7, -0.38, -0.08
 	}
 	cols := int(math.Ceil(math.Sqrt(float64(total) * w / h)))
+	if m := rowsOfRE.FindStringSubmatch(strings.ToLower(g.prompt)); m != nil {
+		if n := countWord(m[1]); n > 0 && n <= total {
+			cols = n // "in two rows of five"
+		}
+	}
 	rows := (total + cols - 1) / cols
 	pitch := math.Min(w/float64(cols), h/float64(rows))
 	size := round3(0.38 * pitch)

@@ -243,6 +243,8 @@ func TestUnitArray(t *testing.T) {
 			100, "water-drop", " 92 #1e88e5"},
 		{"A grid of 40 little tree icons: 26 planted fill green and 14 lost turn red",
 			40, "tree", "Planted 26 #43a047;Lost 14 #e53935"},
+		{"Loyalty card: 10 coffee cup circles in two rows of five, the first 8 already stamped",
+			10, "coffee cup", "Stamped 8 "},
 	} {
 		total, noun, groups, ok := unitArray(c.prompt)
 		var gs []string

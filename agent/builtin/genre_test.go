@@ -146,6 +146,7 @@ func TestGenreChosenByShape(t *testing.T) {
 		{"our starting lineup for saturday, each player pops in with their name: keeper Luca, defenders Sami and Odette, striker Zoe", "fact card"},
 		{"My class of 30: 18 walk, 8 take the bus and 4 get driven. Show 30 little people icons in a grid", "icon array"},
 		{"Stock update card: NRDX closed at $148.32, up 4.2% today", "stock card"},
+		{"Loyalty card: 10 coffee cup circles in two rows of five, the first 8 already stamped", "icon array"},
 		{"Announce our opening keynote for the Northern Retail Forum: Marcus Adeyemi, talking about \"What shoppers want\"", "speaker card"},
 		{"Chalkboard menu: today's specials - Wild mushroom risotto 14, Lemon & ricotta ravioli 13, Tiramisu 6", "board"},
 	} {
