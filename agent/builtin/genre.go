@@ -1101,7 +1101,7 @@ func (g *genreFill) badgeCounter() {
 	if icon != nil {
 		icon.In = tile.ID
 	}
-	badge := g.add(&scene.Element{ID: g.id("badge"), Type: scene.TypeCircle, X: round3(g.c.xUnits(0.2)), Y: -0.33, Size: 0.075, Color: "#ef4444", In: tile.ID})
+	badge := g.add(&scene.Element{ID: g.id("badge"), Type: scene.TypeCircle, X: round3(g.c.xUnits(0.2)), Y: -0.33, Size: 0.075, Color: solid("#ef4444"), In: tile.ID})
 	count := g.add(&scene.Element{ID: g.id("count"), Type: scene.TypeCounter, X: badge.X, Y: -0.33, Size: 0.05, Color: "#ffffff", From: from, To: to, In: badge.ID})
 	g.enter(tile, "pop", g.t, 0.6)
 	if icon != nil {
@@ -1665,7 +1665,7 @@ func (g *genreFill) steps() {
 		if portrait {
 			x, y, tx, ty = -0.5, -0.5+f, 0.15, -0.5+f
 		}
-		dot := g.add(&scene.Element{ID: g.id("dot"), Type: scene.TypeCircle, X: round3(x), Y: round3(y), Size: 0.04, Color: g.accent})
+		dot := g.add(&scene.Element{ID: g.id("dot"), Type: scene.TypeCircle, X: round3(x), Y: round3(y), Size: 0.04, Color: solid(g.accent)})
 		num := g.text(strconv.Itoa(k+1), x, y, 0.03, "#ffffff", 900)
 		num.In = dot.ID
 		lab := g.text(it, tx, ty, 0.032, g.ink, 700)
