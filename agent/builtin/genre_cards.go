@@ -1227,6 +1227,11 @@ func (g *genreFill) stockCard() {
 	if price == "" {
 		p = g.text("", lx, ys[1], 0.1, cardInk, 900)
 	}
+	if p.Type == scene.TypeCounter && strings.HasSuffix(price, "0") && strings.Contains(price, ".") {
+		// "$92.10": a counter would drop the last zero; the price stands as written.
+		p.Type, p.Text, p.To, p.Prefix, p.Suffix = scene.TypeText, strings.ReplaceAll(price, " ", ""), 0, "", ""
+		p.Weight = 900
+	}
 	if p.Type == scene.TypeCounter {
 		p.From = round3(p.To * 0.9)
 		g.progress(p, g.in, g.out-0.8, false)
@@ -1400,10 +1405,10 @@ func (g *genreFill) flashcard() {
 	var backParts []*scene.Element
 	backParts = append(backParts, bc)
 	drawn := ""
-	for i, s := range g.b.Subjects {
-		if s.Asset != "" && !g.acts(i) {
+	for _, s := range g.b.Subjects {
+		if s.Asset != "" {
 			drawn = s.Noun
-			if d := g.drawing(s.Noun, 0, -0.1, 0.16); d != nil {
+			if d := g.drawing(s.Noun, 0, -0.14, 0.14); d != nil {
 				d.Asset, d.In = s.Asset, bc.ID
 				backParts = append(backParts, d)
 			}
@@ -1413,8 +1418,15 @@ func (g *genreFill) flashcard() {
 	if back == "" {
 		back = drawn
 	}
+	if drawn == "" && back != "" {
+		// A vocabulary card's answer is a thing: its drawing, when the library has one.
+		if d := g.drawing(back, 0, -0.14, 0.14); d != nil {
+			d.In = bc.ID
+			backParts = append(backParts, d)
+		}
+	}
 	if back != "" {
-		y := 0.2
+		y := 0.27
 		if len(backParts) == 1 {
 			y = 0
 		}
@@ -1446,7 +1458,7 @@ func (g *genreFill) flashcard() {
 
 // captionChunks splits a line into the pieces captions show one after another: two
 // words at a time, a long word alone, a piece ending at its punctuation.
-func captionChunks(line string) []string {
+func captionChunks(line, stress string) []string {
 	var out []string
 	var cur []string
 	flush := func() {
@@ -1456,11 +1468,13 @@ func captionChunks(line string) []string {
 		}
 	}
 	for _, w := range strings.Fields(line) {
-		if len([]rune(w)) > 8 {
+		// The stressed word stands alone, so its colour is its own.
+		alone := len([]rune(w)) > 8 || stress != "" && strings.EqualFold(strings.Trim(w, ",.!?;:"), stress)
+		if alone {
 			flush()
 		}
 		cur = append(cur, w)
-		if len(cur) == 2 || len([]rune(w)) > 8 || strings.ContainsAny(w[len(w)-1:], ",.!?;:") {
+		if len(cur) == 2 || alone || strings.ContainsAny(w[len(w)-1:], ",.!?;:") {
 			flush()
 		}
 	}
@@ -1486,7 +1500,7 @@ func (g *genreFill) captions() {
 	if stated := colorAfter(g.prompt, "chunky"); stated != "" {
 		ink = stated
 	}
-	chunks := captionChunks(line)
+	chunks := captionChunks(line, stress)
 	span := (g.out - g.t) / float64(len(chunks))
 	var parts []*scene.Element
 	for k, c := range chunks {
