@@ -768,13 +768,7 @@ func (g *genreFill) matchup() {
 		parts = append(parts, e)
 	}
 	if title := g.quote(""); title != "" {
-		y := -0.62
-		if tall {
-			y = -0.78
-		}
-		e := g.text(title, 0, y, fit(title, 1.5, 0.05), g.ink, 800)
-		g.enter(e, "down", g.t, 0.6)
-		parts = append(parts, e)
+		parts = append(parts, g.headline(title, -0.62, -0.78, 0.05))
 	}
 	g.leave(parts...)
 }
@@ -1371,13 +1365,7 @@ func (g *genreFill) keyboardShortcut() {
 		}
 	}
 	if caption != "" {
-		y := -0.55
-		if tall {
-			y = -0.72
-		}
-		c := g.text(caption, 0, y, fit(caption, 1.5, 0.055), g.ink, 800)
-		g.enter(c, "down", g.t, 0.6)
-		parts = append(parts, c)
+		parts = append(parts, g.headline(caption, -0.55, -0.72, 0.055))
 	}
 	g.leave(parts...)
 }
@@ -1531,4 +1519,14 @@ func (g *genreFill) captions() {
 		}
 	}
 	g.leave(parts...)
+}
+
+// headline is a line over a layout, at y (tallY on a tall frame), dropping in first.
+func (g *genreFill) headline(s string, y, tallY, size float64) *scene.Element {
+	if g.c.tall() {
+		y = tallY
+	}
+	e := g.text(s, 0, y, fit(s, 1.5, size), g.ink, 800)
+	g.enter(e, "down", g.t, 0.6)
+	return e
 }
