@@ -1072,7 +1072,6 @@ func checklistDefault(s string) []string {
 			n = int(numberWords[strings.ToLower(m[1])])
 		}
 	}
-
 	for i := 1; i <= n; i++ {
 		items = append(items, "Task "+strconv.Itoa(i))
 	}
