@@ -315,3 +315,26 @@ func TestLinesShownTogether(t *testing.T) {
 		}
 	}
 }
+
+// TestNounAfterAKindWord: a drawing's own name after a kind word is a thing of its own
+// ("sea turtles"); a verb after one stays a verb ("the waves crash").
+func TestNounAfterAKindWord(t *testing.T) {
+	has := func(p, noun string) bool {
+		for _, s := range analyze(p).Subjects {
+			if s.Noun == noun {
+				return true
+			}
+		}
+		return false
+	}
+	if !has("Baby sea turtles dig out of the sand and scramble towards the waves", "turtles") {
+		t.Errorf("sea turtles: no turtles")
+	}
+	for _, p := range []string{"The waves crash on the shore", "A ball rolls across the floor", "Stars twinkle over a lake"} {
+		for _, s := range analyze(p).Subjects {
+			if s.Noun == "crash" || s.Noun == "rolls" || s.Noun == "twinkle" || s.Noun == "crash on" {
+				t.Errorf("%q: the verb %q is a subject", p, s.Noun)
+			}
+		}
+	}
+}

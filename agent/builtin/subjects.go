@@ -282,8 +282,11 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 				// take over a drawing's own name ("a watermelon slice" is the watermelon).
 				delete(spans, start)
 				introduced = introducedAt(tokens, start) || start == 0
-			} else if prevKind || ok {
-				continue // a verb after its subject: "a limousine drives", "a bus and a taxi drive"
+			} else if (prevKind || ok) && !(prevKind && strongName(lib, tok) && assets.KnownNoun(tok)) {
+				// A verb after its subject: "a limousine drives", "a bus and a taxi drive";
+				// but a drawing's own name that is mostly a noun after a kind word is a
+				// thing of its own ("sea turtles" are turtles by the sea).
+				continue
 			}
 		}
 		if i+1 < len(tokens) && (tokens[i+1] == "one" || tokens[i+1] == "ones") {
