@@ -562,17 +562,21 @@ func singulars(w string) []string {
 	return append(out, w[:n-1])
 }
 
-// editDistance is the Levenshtein distance, or limit when it is at least limit.
+// editDistance is the optimal string alignment distance (Levenshtein with two
+// neighbouring letters swapped counted as one typo: "clcok" is one from "clock"), or
+// limit when it is at least limit.
 func editDistance(a, b string, limit int) int {
 	ra, rb := []rune(a), []rune(b)
 	if d := len(ra) - len(rb); d >= limit || -d >= limit {
 		return limit
 	}
+	prev2 := make([]int, len(rb)+1)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)
 	for j := range prev {
 		prev[j] = j
 	}
+	lowPrev := 0
 	for i := 1; i <= len(ra); i++ {
 		cur[0] = i
 		low := cur[0]
@@ -582,12 +586,17 @@ func editDistance(a, b string, limit int) int {
 				c = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 			low = min(low, cur[j])
 		}
-		if low >= limit {
+		// A row reads the two before it: past the limit only when both are.
+		if low >= limit && lowPrev >= limit {
 			return limit
 		}
-		prev, cur = cur, prev
+		lowPrev = low
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return min(prev[len(rb)], limit)
 }

@@ -108,6 +108,7 @@ func TestFindFallback(t *testing.T) {
 		{"jaguar", "fluent:leopard", "animal-mammal"},
 		{"wooden boat", "fluent:sailboat", "boat"}, // the head noun
 		{"elefant", "fluent:elephant", "elephant"}, // a close spelling
+		{"hosre", "fluent:horse", "horse"},         // two letters swapped are one typo
 	} {
 		m := find(t, c.phrase)
 		if m.ID != c.want || !m.Substituted {
