@@ -289,6 +289,16 @@ func detectGenre(prompt string) *genreRow {
 	return nil
 }
 
+// noteWordRE is the word a note about a missing drawing quotes.
+var noteWordRE = regexp.MustCompile(`“([^”]+)”`)
+
+// layoutWord reports whether a note about a missing drawing names the layout itself
+// (a cue of the row, "flashcard", "lineup"): the layout draws it, so nothing is missing.
+func (g *genreRow) layoutWord(note string) bool {
+	m := noteWordRE.FindStringSubmatch(note)
+	return m != nil && g.Cues.String() != "." && g.Cues.MatchString(strings.ToLower(m[1]))
+}
+
 // quoteWords is the length in words of the prompt's longest quote.
 func quoteWords(prompt string) int {
 	n := 0

@@ -156,3 +156,14 @@ func TestGenreChosenByShape(t *testing.T) {
 		}
 	}
 }
+
+// TestLayoutIsNoMissingDrawing: a word that names the layout the prompt gets is not
+// reported as a drawing the library lacks ("no illustration of 'flashcard'").
+func TestLayoutIsNoMissingDrawing(t *testing.T) {
+	_, _, msgs := generateWithMessages(t, `Flashcard for French class: "le chat" on the front, it flips over and the back shows a cat with the word "cat"`)
+	for _, m := range msgs {
+		if strings.Contains(strings.ToLower(m), "flashcard") {
+			t.Errorf("message %q reports the layout as missing", m)
+		}
+	}
+}
