@@ -54,6 +54,9 @@ func (c *composer) xUnits(size float64) float64 {
 // spread in a wide frame.
 func (c *composer) tall() bool { return c.b.Aspect == "portrait" }
 
+// square reports whether the video is 1:1.
+func (c *composer) square() bool { return c.b.Aspect == "square" }
+
 // yUnits converts a length in sizes to frame y units (half-heights).
 func (c *composer) yUnits(size float64) float64 {
 	if c.tall() {

@@ -2692,7 +2692,7 @@ func (g *genreFill) comparisonTable() {
 	w := 1.5
 	if portrait {
 		w = 0.84
-	} else if g.c.b.Aspect == "square" {
+	} else if g.c.square() {
 		w = 0.86
 	}
 	labW := w * 0.4

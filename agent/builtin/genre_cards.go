@@ -786,7 +786,7 @@ var (
 	// little water-drop icons").
 	unitTotalRE = regexp.MustCompile(`(?i)\b(\d{1,3})\s+((?:[a-z][\w'-]*\s+){0,3}?)(?:icons?|dots|squares|circles|pictograms?|symbols)\b|\bgrid of\s+(\d{1,3})\s+((?:[a-z][\w'-]*\s*){1,3})`)
 	// unitGroupRE: a group's count and the words after it, to the clause's end.
-	unitGroupRE = regexp.MustCompile(`(?i)\b(\d{1,3})\b(?:\s*%|\s*percent)?([^,;.\d]*)`)
+	unitGroupRE = regexp.MustCompile(`(?i)\b(\d{1,3})\b(\s*%|\s*percent)?([^,;.\d]*)`)
 	unitIconRE  = regexp.MustCompile(`^(?:icons?|dots|squares|circles|pictograms?|symbols)$`)
 	unitEndRE   = regexp.MustCompile(`(?i)\s+(?:and|while|as|then|with)\b.*$`)
 	// unitLabelSkip are the words around a group's name: "8 take the bus", "92 of them
@@ -830,11 +830,10 @@ func unitArray(prompt string) (total int, noun string, groups []unitGroup, ok bo
 	filled := 0
 	for _, g := range unitGroupRE.FindAllStringSubmatchIndex(prompt, -1) {
 		n, _ := strconv.Atoi(prompt[g[2]:g[3]])
-		if strings.Contains(prompt[g[0]:g[1]], "%") || strings.Contains(prompt[g[0]:g[1]], "percent") ||
-			g[2] == num[0] || n == total || n == 0 || filled+n > total {
+		if g[4] >= 0 || g[2] == num[0] || n == total || n == 0 || filled+n > total {
 			continue
 		}
-		rest := unitEndRE.ReplaceAllString(prompt[g[4]:g[5]], "")
+		rest := unitEndRE.ReplaceAllString(prompt[g[6]:g[7]], "") // a share ("92%") is no group
 		grp := unitGroup{Count: n}
 		var label []string
 		for _, w := range strings.Fields(rest) {
@@ -870,7 +869,7 @@ func (g *genreFill) iconArray() {
 			groups[k].Color = palette[k%len(palette)]
 		}
 	}
-	tall, square := g.c.tall(), g.c.b.Aspect == "square"
+	tall, square := g.c.tall(), g.c.square()
 	share := pctRE.FindStringSubmatch(g.prompt)
 	keyed := 0
 	for _, gr := range groups {
@@ -1165,17 +1164,16 @@ var (
 var notTickers = map[string]bool{"USD": true, "EUR": true, "GBP": true, "CEO": true, "NEW": true, "NOW": true,
 	"TV": true, "AI": true, "UK": true, "US": true, "EU": true, "UP": true, "PM": true, "AM": true}
 
+// moveDown are the words of changeRE that say a price fell ("down 1.8%", "slid 2%").
+var moveDown = map[string]bool{"down": true, "fell": true, "lost": true, "dropped": true, "slid": true}
+
 // stockMove reads a price's move: its percent and whether it went down.
 func stockMove(prompt string) (pct string, down, ok bool) {
 	m := changeRE.FindStringSubmatch(prompt)
 	if m == nil {
 		return "", false, false
 	}
-	switch strings.ToLower(m[1]) {
-	case "down", "fell", "lost", "dropped", "slid":
-		down = true
-	}
-	down = down || m[2] == "-" || m[2] == "−"
+	down = moveDown[strings.ToLower(m[1])] || m[2] == "-" || m[2] == "−"
 	return m[3] + "%", down, true
 }
 
@@ -1293,16 +1291,12 @@ func keysPressed(prompt string) []string {
 // keyGapRE is what stands between two keys of one shortcut.
 var keyGapRE = regexp.MustCompile(`^[\s,+]*(?:and|then|\+|plus)?[\s,+]*$`)
 
+// keyNames are the keys keycaps print shorter than prompts name them.
+var keyNames = map[string]string{"control": "Ctrl", "command": "Cmd", "escape": "Esc", "spacebar": "Space"}
+
 func keyLabel(k string) string {
-	switch strings.ToLower(k) {
-	case "control":
-		return "Ctrl"
-	case "command":
-		return "Cmd"
-	case "escape":
-		return "Esc"
-	case "spacebar":
-		return "Space"
+	if short, ok := keyNames[strings.ToLower(k)]; ok {
+		return short
 	}
 	if len(k) <= 3 && strings.ToUpper(k) == k {
 		return k
