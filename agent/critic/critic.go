@@ -541,7 +541,7 @@ func place(d *scene.Description, e *scene.Element, f Frame, t float64) pose {
 	p.box = box{cx - hw - padX, cy - hh - padUp, cx + hw + padX, cy + hh + padDown}
 	if e.Type == scene.TypeLogo && e.Sub != "" {
 		// The logo's name sits 1.8 radii under the badge.
-		sub := textBox(e.Sub, e.Size*0.5*U, cx-RX, RW, U)
+		sub := textBox(e.Sub, e.Size*0.5*U, cx-RX, RW, U, 0)
 		p.box.y1 = math.Max(p.box.y1, cy+r*1.8*scale+sub.hh)
 		p.box.x0, p.box.x1 = math.Min(p.box.x0, cx-sub.hw), math.Max(p.box.x1, cx+sub.hw)
 	}
@@ -636,23 +636,23 @@ func extent(e *scene.Element, r, cx, W, U, t float64, p *pose) (hw, hh float64) 
 			var w, font float64
 			font = p.asked
 			for _, it := range e.Items {
-				tb := textBox(it, e.Size*U, cx, W, U)
+				tb := textBox(it, e.Size*U, cx, W, U, e.Wrap)
 				w, font = math.Max(w, tb.hw), math.Min(font, tb.font)
 			}
 			p.font = font
 			return w, float64(len(e.Items)) * e.Size * U * 1.45 / 2
 		}
-		tb := textBox(e.Text, e.Size*U, cx, W, U)
+		tb := textBox(e.Text, e.Size*U, cx, W, U, e.Wrap)
 		p.font = tb.font
 		return tb.hw, tb.hh
 	case scene.TypeCounter:
 		p.text, p.asked = true, e.Size*U
 		label := e.Prefix + formatNum(math.Max(math.Abs(e.From), math.Abs(e.To))) + e.Suffix
-		tb := textBox(label, e.Size*U, cx, W, U)
+		tb := textBox(label, e.Size*U, cx, W, U, 0)
 		p.font = tb.font
 		hh = tb.hh
 		if e.Sub != "" {
-			sub := textBox(e.Sub, e.Size*0.32*U, cx, W, U)
+			sub := textBox(e.Sub, e.Size*0.32*U, cx, W, U, 0)
 			return math.Max(tb.hw, sub.hw), math.Max(hh, r*0.95+sub.hh)
 		}
 		return tb.hw, hh
@@ -704,9 +704,13 @@ func textWidth(s string, font float64) float64 {
 }
 
 // textBox mirrors the runtime's layout(): one line if it fits 90 % of twice the distance
-// to the nearer edge, else wrapped lines, shrinking by 8 % until at most three lines fit.
-func textBox(text string, size, cx, W, U float64) tbox {
+// to the nearer edge (or the text's own wrap width, when narrower), else wrapped lines,
+// shrinking by 8 % until at most three lines fit.
+func textBox(text string, size, cx, W, U, wrap float64) tbox {
 	maxW := math.Max(U*0.3, 2*math.Min(cx, W-cx)*0.9)
+	if wrap > 0 {
+		maxW = math.Min(maxW, wrap*U)
+	}
 	words := strings.Fields(text)
 	fs := size
 	var lines []string
@@ -777,7 +781,11 @@ func backgroundAt(d *scene.Description, f Frame, t, x, y float64) string {
 func underText(d *scene.Description, f Frame, t float64, text pose, behind []pose) []string {
 	bg := backgroundAt(d, f, t, text.box.cx(), text.box.cy())
 	// Words on a card, bar or badge they are in (Element.In) sit on it, not on the background.
-	if p := d.Element(text.e.In); p != nil && p.Color != "" && (p.Type == scene.TypeRect || p.Type == scene.TypeCircle) {
+	// A filled path (a set of a Venn diagram) is such a surface too; a stroke is not.
+	surface := func(p *scene.Element) bool {
+		return p.Type == scene.TypeRect || p.Type == scene.TypeCircle || p.Type == scene.TypePath && p.Variant != "stroke"
+	}
+	if p := d.Element(text.e.In); p != nil && p.Color != "" && surface(p) {
 		if q := place(d, p, f, t); q.visible && q.op > 0.9 && text.box.inter(q.box).area() > 0.6*text.box.area() {
 			return []string{p.Color}
 		}

@@ -331,3 +331,25 @@ func TestFaintIllustrationKeepsItsColour(t *testing.T) {
 		t.Errorf("a faint line icon keeps its colour %s", icon.Color)
 	}
 }
+
+// Words with a wrap width sit in their shape: beside it they no longer reach it; and
+// words in a filled path are read on the path's colour, not on the background.
+func TestWrappedTextStaysInItsShape(t *testing.T) {
+	disc := &scene.Element{ID: "set", Type: scene.TypePath, Path: "M-1,0 A1,1 0 1,0 1,0 A1,1 0 1,0 -1,0 Z", Size: 0.12, X: 0.4, Color: "#1a237e"}
+	long := func(wrap float64) *scene.Element {
+		return &scene.Element{ID: "name", Type: scene.TypeText, Text: "What our customers really want", Size: 0.045, X: -0.1, Color: "#ffffff", Wrap: wrap}
+	}
+	if !has(Check(base(disc, long(0)), Landscape), "overlap", "name") {
+		t.Fatalf("one long line reaches the disc: %v", checks(Check(base(disc, long(0)), Landscape)))
+	}
+	if ps := Check(base(disc, long(0.3)), Landscape); has(ps, "overlap", "name") {
+		t.Errorf("wrapped to 0.3 of the frame's height, the words still reach the disc: %v", checks(ps))
+	}
+	light := *disc
+	light.Color = "#fde68a"
+	in := long(0.2)
+	in.X, in.In, in.Color = 0.4, "set", "#111827"
+	if ps := Check(base(&light, in), Landscape); has(ps, "contrast", "name") {
+		t.Errorf("dark words on a pale yellow path read as on the dark background: %v", checks(ps))
+	}
+}

@@ -488,6 +488,7 @@
 
   function drawText(e, s, t, cx) {
     var weight = e.weight || 800, maxW = Math.max(U * 0.3, 2 * Math.min(cx - RX, RX + RW - cx) * 0.9);
+    if (e.wrap > 0) maxW = Math.min(maxW, e.wrap * U);
     var L = layout(e.text, e.size * U, weight, maxW / Math.max(0.2, s.scale * s.sx));
     var fs = L.size, lh = fs * 1.15, n = 0, total = 0;
     for (var a = 0; a < L.lines.length; a++) total += L.lines[a].length;

@@ -203,10 +203,13 @@ type Element struct {
 	Shadow    bool    `json:"shadow,omitempty"` // soft drop shadow; a bouncing element also gets a ground shadow
 	Glow      float64 `json:"glow,omitempty"`   // 0..1 outer glow in the element's colour
 
-	Text   string    `json:"text,omitempty"`
-	Sub    string    `json:"sub,omitempty"` // secondary line (cards, logos, counters)
-	Weight int       `json:"weight,omitempty"`
-	Reveal string    `json:"reveal,omitempty"` // text reveal: "pop", "rise", "fade", "track", "type", "words" (one word after another)
+	Text   string `json:"text,omitempty"`
+	Sub    string `json:"sub,omitempty"` // secondary line (cards, logos, counters)
+	Weight int    `json:"weight,omitempty"`
+	Reveal string `json:"reveal,omitempty"` // text reveal: "pop", "rise", "fade", "track", "type", "words" (one word after another)
+	// Wrap is the widest a text's line may be, in sizes, for words that sit inside a
+	// shape (a circle of a Venn diagram, a box of an org chart); 0 wraps at the frame.
+	Wrap   float64   `json:"wrap,omitempty"`
 	Count  int       `json:"count,omitempty"`  // particles, star points, bars, clock turns
 	Values []float64 `json:"values,omitempty"` // chart values: bars, slices, points
 	// Labels name the chart's values (categories, slices, points), in order.
@@ -458,6 +461,9 @@ func (d *Description) Validate() error {
 		}
 		if e.Size <= 0 || e.Size > 2 || !finite(e.Size) {
 			bad("%s: size %g out of range (0, 2]", where, e.Size)
+		}
+		if e.Wrap < 0 || e.Wrap > 2 || !finite(e.Wrap) {
+			bad("%s: wrap %g out of range [0, 2]", where, e.Wrap)
 		}
 		if e.End != 0 && e.End <= e.Start {
 			bad("%s: ends (%g) before it starts (%g)", where, e.End, e.Start)
