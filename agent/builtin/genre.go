@@ -84,6 +84,26 @@ var (
 // genres is the genre table. The first row whose cues match wins, so a more specific
 // layout stands before a more general one (a countdown timer before a title card).
 var genres = []genreRow{
+	{Name: "org chart", Cues: regexp.MustCompile(`\borg(?:ani[sz]ation(?:al)?)?\s?charts?\b|\bfamily tree\b|\bhierarchy\b|\btree diagram\b|\bteam structure\b|\breporting lines\b`),
+		Slots: []string{"top box: name and role", "the row under it", "boxes under one of that row", "connecting lines"}, build: (*genreFill).orgChart,
+		Example: `Org chart: Maya Chen (CEO) at the top, lines down to three boxes - Leo Park, Design; Sara Diaz, Engineering; Omar Aziz, Sales. Then two boxes under Engineering: Web and Mobile.`,
+		Shows:   []string{"Maya Chen", "CEO", "Leo Park", "Design", "Sara Diaz", "Engineering", "Omar Aziz", "Sales", "Web", "Mobile"}},
+	{Name: "podium", Cues: regexp.MustCompile(`\bpodium\b|\b(?:gold|silver|bronze)\b[^.]*\b(?:gold|silver|bronze)\b[^.]*\bmedals?\b|\b1st\b[^.]*\b2nd\b[^.]*\b3rd\b`),
+		Fits: func(p string) bool {
+			return podiumPlaces(p)[0].Name != "" || strings.Contains(strings.ToLower(p), "podium")
+		},
+		Slots: []string{"three places: name and figure", "steps", "medals", "title"}, build: (*genreFill).podium,
+		Example: `Race results podium: 1st Hana Sato 17:42, 2nd Ben Whitfield 18:05, 3rd Clara Ruiz 18:31, medals drop on at the end`,
+		Shows:   []string{"Hana Sato", "17:42", "Ben Whitfield", "18:05", "Clara Ruiz", "18:31", "1", "2", "3"}},
+	{Name: "seat chart", Cues: regexp.MustCompile(`\bparliament\w*\b[^.]*\b(?:chart|seats?)\b|\bhemicycle\b|\bseat (?:chart|map|projection|count)\b|\bseats?\b[^.]*\bmajority\b|\bsemi-?circle\b[^.]*\bseats?\b|\bseats?\b[^.]*\bsemi-?circle\b`),
+		Fits:  func(p string) bool { ps, _, _ := chamber(p); return len(ps) >= 2 },
+		Slots: []string{"parties: names, seats and colours", "seats in all", "majority line", "headline"}, build: (*genreFill).seatChart,
+		Example: `Election night seat chart, 120 seats: Harbour Party 48 (blue), Union Left 41 (red), Greens 17 (green), Others 14 (grey), 61 for a majority, headline "Hung parliament"`,
+		Shows:   []string{"Harbour Party", "0→48", "Union Left", "0→41", "Greens", "0→17", "Others", "0→14", "61 for a majority", "Hung parliament"}},
+	{Name: "venn diagram", Cues: regexp.MustCompile(`\bvenn\b|\boverlapping circles\b|\bcircles?\b[^.]*\boverlap`),
+		Slots: []string{"sets (two or three)", "the overlap's words", "colours", "title"}, build: (*genreFill).venn,
+		Example: `Venn diagram: "Design" and "Engineering" circles slide in and overlap, the overlap glows gold with "Great products". Navy circles.`,
+		Shows:   []string{"Design", "Engineering", "Great products"}},
 	{Name: "speaker card", Cues: regexp.MustCompile(`\bspeakers? (?:card|announcement|spotlight|intro|reveal|lineup)\b|\b(?:meet|introducing) (?:our|the) (?:speakers?|keynote)\b|\bkeynote\b|\btalk title\b|\b(?:conference|summit|meetup|webinar|panel) speaker\b`),
 		Slots: []string{"photo", "name", "talk title", "event", "place, date and time"}, Keeps: true, build: (*genreFill).speakerCard,
 		Example: `Speaker card for Dataconf 2026: Amara Okoye, talk "Charts That Lie", Hall C, May 14, 2:30 pm`,

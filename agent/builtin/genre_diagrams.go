@@ -1,0 +1,729 @@
+package builtin
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kodahq/koda/agent/scene"
+)
+
+// Diagrams: layouts whose shape carries the meaning (sets that overlap, a hierarchy
+// of boxes, places on a podium, the seats of a chamber).
+
+// circlePath is a disc as path data in the path's 2×2 box: a path, unlike a circle
+// element, is a flat fill, as a diagram's shapes are.
+const circlePath = "M-1,0 A1,1 0 1,0 1,0 A1,1 0 1,0 -1,0 Z"
+
+var (
+	// vennSaysRE: a set's name said of its circle, unquoted ("left circle says What
+	// customers want", "one circle labelled Design").
+	vennSaysRE = regexp.MustCompile(`(?i)\bcircle\s+(?:says|saying|reads|reading|labell?ed|called|named|for|is)\s+["“]?([^,;.!?"”]+)`)
+	// vennSetsRE: circles named in a list ("three circles: Speed, Quality and Price",
+	// "circles for Design and Engineering", "a Venn diagram of cats and dogs").
+	vennSetsRE = regexp.MustCompile(`(?i)\b(?:venn(?:\s+diagram)?|circles)\s*(?:of|comparing|labell?ed|called|named|for|:)\s*([^.;!?]+)`)
+	// vennMeetRE: the words that name where the sets meet.
+	vennMeetRE = regexp.MustCompile(`(?i)\b(?:overlap\w*|intersect\w*|middle|cent(?:re|er)|sweet spot|where (?:they|the circles|all three|both) (?:meet|cross))\b`)
+	// vennMeetSaysRE: the overlap's words, unquoted ("the overlap says Us").
+	vennMeetSaysRE = regexp.MustCompile(`(?i)\b(?:overlap|intersection|middle|cent(?:re|er))\s+(?:says|reads|is labell?ed|labell?ed|with the words?)\s+([^,;.!?"“]+)`)
+)
+
+// vennParts reads a Venn diagram's sets and what their overlap says: a quote the
+// prompt puts after an overlap word ("the overlap lights up with 'Where we win'") is the
+// overlap's; the others, and names said of a circle, are the sets, in order.
+func vennParts(prompt string, texts []string) (sets []string, meet string) {
+	type at struct {
+		pos int
+		s   string
+	}
+	var found []at
+	for _, q := range texts {
+		i := strings.Index(prompt, q)
+		if i < 0 {
+			continue
+		}
+		before := prompt[max(0, i-60):i]
+		if s := strings.LastIndexAny(before, ".!?"); s >= 0 {
+			before = before[s+1:]
+		}
+		if meet == "" && vennMeetRE.MatchString(before) {
+			meet = q
+			continue
+		}
+		found = append(found, at{i, q})
+	}
+	for _, m := range vennSaysRE.FindAllStringSubmatchIndex(prompt, -1) {
+		s := strings.TrimSpace(prompt[m[2]:m[3]])
+		if !containsStr(texts, s) {
+			found = append(found, at{m[2], s})
+		}
+	}
+	if len(found) < 2 {
+		for _, s := range listItems(vennSetsRE, prompt) {
+			if !containsStr(texts, s) && len(found) < 3 {
+				found = append(found, at{len(prompt), s})
+			}
+		}
+	}
+	// In the prompt's order, quoted or not.
+	for i := 1; i < len(found); i++ {
+		for k := i; k > 0 && found[k].pos < found[k-1].pos; k-- {
+			found[k], found[k-1] = found[k-1], found[k]
+		}
+	}
+	for _, f := range found {
+		if len(sets) < 3 {
+			sets = append(sets, capitalize(f.s))
+		}
+	}
+	if meet == "" {
+		if m := vennMeetSaysRE.FindStringSubmatch(prompt); m != nil {
+			meet = capitalize(strings.TrimSpace(m[1]))
+		}
+	}
+	return sets, meet
+}
+
+// venn: two or three translucent circles slide in from the sides until they overlap,
+// each with its set's name in its own part; the overlap lights up with its words.
+func (g *genreFill) venn() {
+	sets, meet := vennParts(g.prompt, g.b.Texts)
+	g.consume(append(sets, meet)...)
+	for len(sets) < 2 {
+		sets = append(sets, []string{"Set A", "Set B"}[len(sets)])
+	}
+	n := len(sets)
+	// Radius and the centres' distance from the middle, in sizes.
+	r, a := 0.3, 0.19
+	if g.c.tall() || g.c.square() {
+		r, a = 0.27, 0.17
+	}
+	if n == 3 {
+		r, a = r*0.75, a*0.8
+	}
+	cy := -0.04
+	if g.c.tall() {
+		cy = -0.1
+	}
+	// Centres in sizes off the diagram's middle: side by side, or a triangle of three.
+	offs := [][2]float64{{-a, 0}, {a, 0}}
+	if n == 3 {
+		offs = [][2]float64{{-a, -a * 0.58}, {a, -a * 0.58}, {0, a * 1.15}}
+	}
+	cols := []string{}
+	meetCol := g.meetColor()
+	for _, c := range g.b.Colors {
+		if c != g.b.Background && c != g.b.Background2 && c != meetCol {
+			cols = append(cols, c)
+		}
+	}
+	base := []string{g.accent, "#0ea5e9", "#f97316"}
+	for len(cols) < n {
+		if len(cols) > 0 && len(cols) < len(g.b.Colors) {
+			cols = append(cols, lighten(cols[0], 0.25*float64(len(cols)))) // "navy circles": shades of it
+			continue
+		}
+		cols = append(cols, base[len(cols)])
+	}
+	var parts, discs []*scene.Element
+	for k, s := range sets {
+		x, y := g.c.xUnits(offs[k][0]), cy+g.c.yUnits(offs[k][1])
+		cols[k] = solid(cols[k]) // the set's name reads on it in white
+		disc := g.add(&scene.Element{ID: g.id("set"), Type: scene.TypePath, Path: circlePath, Label: s,
+			X: round3(x), Y: round3(y), Size: round3(r), Color: cols[k]})
+		from := []string{"left", "right", "up"}[k]
+		g.enter(disc, from, g.t+0.15*float64(k), 1.0)
+		op := trackOf(disc)["opacity"]
+		op[len(op)-1].V = 0.92 // a little translucent, so the overlap shows both
+		if k > 0 {
+			disc.In = discs[k-1].ID // the sets overlap on purpose
+		}
+		discs = append(discs, disc)
+		// The name sits in the circle's own part, away from the others.
+		lx, ly := x+g.c.xUnits(offs[k][0]/a*r*0.45), y+g.c.yUnits(offs[k][1]/a*r*0.45)
+		if n == 2 {
+			ly = y
+		}
+		label := g.text(s, lx, ly, 0.045, "#ffffff", 800)
+		label.Wrap, label.In = round3(r*0.85), disc.ID
+		g.enter(label, from, g.t+0.15*float64(k)+0.2, 1.0)
+		parts = append(parts, disc, label)
+	}
+	if meet != "" || n == 2 {
+		glow := orDefault(meetCol, "#f5b700")
+		if meet == "" {
+			glow = mix(cols[0], cols[1]) // the overlap is both
+		}
+		mx, my := 0.0, cy
+		var lens *scene.Element
+		wrap := 2 * (r - a) * 0.95
+		if n == 2 {
+			// The lens where two discs meet, drawn in a box of its half-width w: its
+			// height runs past the box, so the critic, which reads a path as its box,
+			// sees it no wider than it is (the discs around it hold its height).
+			w, h := r-a, math.Sqrt(r*r-a*a)
+			R, H := r/w, h/w
+			lens = g.add(&scene.Element{ID: g.id("overlap"), Type: scene.TypePath, Label: "overlap",
+				Path: fmt.Sprintf("M0,%.3f A%.3f,%.3f 0 0,1 0,%.3f A%.3f,%.3f 0 0,1 0,%.3f Z", -H, R, R, H, R, R, -H),
+				X:    round3(mx), Y: round3(my), Size: round3(w), Color: glow})
+		} else {
+			wrap = r * 0.7
+			lens = g.add(&scene.Element{ID: g.id("overlap"), Type: scene.TypePath, Path: circlePath, Label: "overlap",
+				X: round3(mx), Y: round3(my), Size: round3(r * 0.32), Color: glow})
+		}
+		lens.In = discs[len(discs)-1].ID
+		lit := g.in + 0.5
+		g.enter(lens, "fade", lit, 0.7)
+		parts = append(parts, lens)
+		if meet != "" {
+			g.c.motion(lens, scene.Motion{Type: scene.MotionPulse, Start: lit + 0.7, End: g.out, Amp: 0.03, Count: 2})
+			ink := "#111827"
+			if contrast(glow, ink) < 4.5 {
+				ink = "#ffffff"
+			}
+			words := g.text(meet, mx, my, 0.04, ink, 900)
+			words.Wrap, words.In = round3(wrap), lens.ID
+			g.enter(words, "pop", lit+0.3, 0.6)
+			parts = append(parts, words)
+		}
+	}
+	if title := g.quote(""); title != "" {
+		parts = append(parts, g.headline(title, -0.8, -0.86, 0.05))
+	}
+	g.leave(parts...)
+}
+
+// meetColorRE: the colour the prompt gives where the sets meet ("the overlap lights
+// up gold").
+var meetColorRE = regexp.MustCompile(`(?i)\b(?:overlap|intersection|middle|cent(?:re|er)|sweet spot)\b[^.;]{0,40}`)
+
+// meetColor is the first colour named in the clause about the overlap, or "".
+func (g *genreFill) meetColor() string {
+	m := meetColorRE.FindString(g.prompt)
+	for _, w := range strings.Fields(strings.ToLower(m)) {
+		if c, ok := colorOf(strings.Trim(w, `,."'“”`)); ok {
+			return c
+		}
+	}
+	return ""
+}
+
+// A treeNode is one box of an org chart: a name, its role, the boxes under it.
+type treeNode struct {
+	Name, Role string
+	Kids       []*treeNode
+}
+
+var (
+	// treeRootRE: the box at the top, a name with its role in brackets ("Priya Raman
+	// (CEO)") or a role said to stand at the top ("the CEO at the top").
+	treeRootRE = regexp.MustCompile(`([A-Z][\w'’.-]*(?:\s[A-Z][\w'’.-]*){0,3})\s*\(([^)]{1,40})\)|\b([A-Z][\w'’.-]*(?:\s[A-Z][\w'’.-]*){0,2})\s+(?:in a box\s+)?(?:at|on) the top\b`)
+	// treeUnderRE: boxes said to hang under one of the row above ("two boxes under
+	// Engineering: Platform and Mobile", "Sales splits into North and South").
+	treeUnderRE = regexp.MustCompile(`(?i)\b(?:under|below|beneath|reporting to)\s+(?:the\s+)?([\w'’ &-]{2,40}?)\s*[:—–]\s*([^.]+)|\b([A-Z][\w'’&-]*(?:\s[A-Z][\w'’&-]*)?)\s+(?:has|gets|splits into|branches into)\s+(?:\w+\s+){0,3}?(?:teams?|boxes|reports|branches|groups)?\s*[:,—–]?\s*([^.]+)`)
+	// treeLeadRE: the words before a list's first item ("then lines draw down to
+	// three boxes - ").
+	treeLeadRE = regexp.MustCompile(`^.*(?:[:—–]|\s-)\s+`)
+)
+
+// treeItems splits a run of boxes: by semicolons when it has them (each item may be
+// "Name, Role"), else by commas and "and".
+func treeItems(run string) []*treeNode {
+	var out []*treeNode
+	parts, most := strings.Split(run, ";"), 7
+	if len(parts) < 2 {
+		parts, most = itemSplitRE.Split(run, -1), 4
+	}
+	for _, p := range parts {
+		p = strings.Trim(strings.TrimSpace(p), `"“”'‘’`)
+		if p == "" {
+			continue
+		}
+		if len(strings.Fields(p)) > most {
+			return nil // words of a sentence, not a list of boxes
+		}
+		n := &treeNode{Name: p}
+		if m := regexp.MustCompile(`^(.+?)\s*\(([^)]+)\)$`).FindStringSubmatch(p); m != nil {
+			n.Name, n.Role = m[1], m[2]
+		} else if name, role, ok := strings.Cut(p, ","); ok {
+			n.Name, n.Role = strings.TrimSpace(name), strings.TrimSpace(role)
+		}
+		n.Name = capitalize(n.Name)
+		out = append(out, n)
+	}
+	return out
+}
+
+// orgTree reads an org chart: the top box, the row under it (the first list after
+// it) and the boxes the prompt hangs under one of that row.
+func orgTree(prompt string) *treeNode {
+	root := &treeNode{}
+	rest := prompt
+	if m := treeRootRE.FindStringSubmatchIndex(prompt); m != nil {
+		if m[2] >= 0 {
+			root.Name, root.Role = prompt[m[2]:m[3]], prompt[m[4]:m[5]]
+		} else {
+			root.Name = prompt[m[6]:m[7]]
+		}
+		rest = prompt[m[1]:]
+	}
+	if ws := strings.Fields(root.Name); len(ws) > 1 && genreCommon[strings.ToLower(ws[0])] {
+		root.Name = strings.Join(ws[1:], " ")
+	}
+	under := treeUnderRE.FindAllStringSubmatchIndex(rest, -1)
+	// The second row: the first sentence after the top box that lists two or more,
+	// outside the lists said to hang under a box of it.
+	row := []byte(rest)
+	for _, m := range under {
+		for i := m[0]; i < m[1]; i++ {
+			row[i] = ' '
+		}
+	}
+	for _, sent := range regexp.MustCompile(`[^.!?]+`).FindAllString(string(row), -1) {
+		if kids := treeItems(treeLeadRE.ReplaceAllString(sent, "")); len(kids) >= 2 && len(kids) <= 6 {
+			root.Kids = kids
+			break
+		}
+	}
+	for _, m := range under {
+		parent, list := m[2:4], m[4:6]
+		if m[2] < 0 {
+			parent, list = m[6:8], m[8:10]
+		}
+		p := strings.ToLower(strings.TrimSpace(rest[parent[0]:parent[1]]))
+		for _, k := range root.Kids {
+			if p != "" && (strings.Contains(strings.ToLower(k.Name), p) || strings.Contains(strings.ToLower(k.Role), p)) && len(k.Kids) == 0 {
+				if kids := treeItems(treeLeadRE.ReplaceAllString(rest[list[0]:list[1]], "")); len(kids) <= 4 {
+					k.Kids = kids
+				}
+			}
+		}
+	}
+	if root.Name == "" && len(root.Kids) == 0 {
+		return nil
+	}
+	return root
+}
+
+// orgChart: the top box, then lines drawing down to the row under it, then the boxes
+// the prompt hangs under one of that row; each box with its name and role.
+func (g *genreFill) orgChart() {
+	root := orgTree(g.prompt)
+	if root == nil {
+		root = &treeNode{Name: g.name("Team")}
+	}
+	if root.Name == "" {
+		root.Name = "Team"
+	}
+	var third []*treeNode // the third row, in its parents' order
+	var parents []int
+	for k, kid := range root.Kids {
+		for _, gk := range kid.Kids {
+			third = append(third, gk)
+			parents = append(parents, k)
+		}
+	}
+	for _, n := range append(append([]*treeNode{root}, root.Kids...), third...) {
+		g.consume(n.Name, n.Role)
+	}
+	tall := g.c.tall()
+	avail := 1.55 // the safe width in sizes
+	if tall || g.c.square() {
+		avail = 0.88
+	}
+	ys := []float64{-0.45, 0.25}
+	if len(third) > 0 {
+		ys = []float64{-0.6, -0.05, 0.5}
+	}
+	bh := 0.15
+	if tall {
+		// A tall frame gives the rows its height.
+		ys, bh = []float64{-0.45, 0.15}, 0.17
+		if len(third) > 0 {
+			ys = []float64{-0.55, 0.0, 0.55}
+		}
+	}
+	line := mix(g.ink, g.c.bd.Palette.Background[0])
+	var parts []*scene.Element
+	// box draws a node's box at (x frame units, row), entering at t.
+	box := func(n *treeNode, x float64, row int, w float64, color string, t float64) {
+		y := ys[row]
+		b := g.bar(x, y, w, bh, color)
+		b.Shadow = true
+		ink := "#ffffff"
+		if contrast(color, ink) < 4.6 {
+			ink = "#111827"
+		}
+		nameY, size := y, 0.036
+		if n.Role != "" {
+			nameY = y - g.c.yUnits(0.025)
+		}
+		if row == 0 {
+			size = 0.042
+		}
+		name := g.text(n.Name, x, nameY, size, ink, 800)
+		name.Wrap = round3(w * 0.88)
+		es := []*scene.Element{b, name}
+		if n.Role != "" {
+			role := g.text(n.Role, x, y+g.c.yUnits(0.035), 0.026, ink, 600)
+			role.Wrap = round3(w * 0.88)
+			es = append(es, role)
+		}
+		for _, e := range es {
+			g.enter(e, "up", t, 0.6)
+		}
+		parts = append(parts, es...)
+	}
+	// connect draws the elbow from a box above to the boxes under it: down to a bus,
+	// along it, and down to each, growing from the box above at t.
+	connect := func(x0 float64, row int, xs []float64, t float64) {
+		top, bottom := ys[row]+g.c.yUnits(bh/2), ys[row+1]-g.c.yUnits(bh/2)
+		bus := (top + bottom) / 2
+		seg := func(x, y, w, h float64, prop string, at float64) {
+			e := g.bar(x, y, w, h, line)
+			e.Label = "connector"
+			tr := trackOf(e)
+			key(tr, "opacity", 0, 0, "")
+			key(tr, "opacity", at, 0, "")
+			key(tr, "opacity", at+0.1, 1, "")
+			key(tr, prop, 0, 0, "")
+			key(tr, prop, at, 0, "")
+			key(tr, prop, at+0.35, 1, "easeOutCubic")
+			parts = append(parts, e)
+		}
+		thin := 0.008
+		seg(x0, (top+bus)/2, thin, (bus-top)/g.c.yUnits(1), "sy", t)
+		lo, hi := math.Min(x0, slices.Min(xs)), math.Max(x0, slices.Max(xs))
+		if hi-lo > 0.01 {
+			seg((lo+hi)/2, bus, (hi-lo)/g.c.xUnits(1)+thin, thin, "sx", t+0.3)
+		}
+		for _, x := range xs {
+			seg(x, (bus+bottom)/2, thin, (bottom-bus)/g.c.yUnits(1), "sy", t+0.6)
+		}
+	}
+	rootW := math.Min(0.55, avail*0.6)
+	box(root, 0, 0, rootW, solid(g.accent), g.t)
+	n2 := len(root.Kids)
+	if n2 > 0 {
+		pitch := avail / float64(n2)
+		w := math.Min(0.5, pitch*0.9)
+		xs := make([]float64, n2)
+		for k := range xs {
+			xs[k] = g.c.xUnits((float64(k) - float64(n2-1)/2) * pitch)
+		}
+		t1 := g.t + 0.7
+		connect(0, 0, xs, t1)
+		for k, kid := range root.Kids {
+			box(kid, xs[k], 1, w, g.panel, t1+0.8+0.12*float64(k))
+		}
+		if len(third) > 0 {
+			// Each group centred under its parent, then pushed apart and into the frame.
+			p3 := math.Min(pitch, avail/float64(len(third)))
+			w3 := math.Min(0.42, p3*0.9)
+			x3 := make([]float64, len(third))
+			half := g.c.xUnits(avail/2 - p3/2)
+			for k := range third {
+				var kids int
+				var first int = -1
+				for j, p := range parents {
+					if p == parents[k] {
+						kids++
+						if first < 0 {
+							first = j
+						}
+					}
+				}
+				x3[k] = xs[parents[k]] + g.c.xUnits((float64(k-first)-float64(kids-1)/2)*p3)
+				if k > 0 {
+					x3[k] = math.Max(x3[k], x3[k-1]+g.c.xUnits(p3))
+				}
+			}
+			if shift := x3[len(x3)-1] - half; shift > 0 {
+				for k := range x3 {
+					x3[k] -= shift
+				}
+			}
+			if shift := -half - x3[0]; shift > 0 {
+				for k := range x3 {
+					x3[k] += shift
+				}
+			}
+			t2 := math.Max(t1+2.0, g.in+(g.out-g.in)*0.4)
+			for k := 0; k < len(third); {
+				j := k
+				for j < len(third) && parents[j] == parents[k] {
+					j++
+				}
+				connect(xs[parents[k]], 1, x3[k:j], t2)
+				for i := k; i < j; i++ {
+					box(third[i], x3[i], 2, w3, lighten(g.panel, 0.05), t2+0.8+0.12*float64(i-k))
+				}
+				k = j
+			}
+		}
+	}
+	if len(third) == 0 {
+		if title := g.quote(""); title != "" {
+			parts = append(parts, g.headline(title, -0.82, -0.8, 0.05))
+		}
+	}
+	g.leave(parts...)
+}
+
+// A standing on a podium: who stands there and the figure that put them there.
+type standing struct{ Name, Value string }
+
+// placeRE: a place and who took it ("1st Hana Sato 17:42", "gold: Ana Ruiz (9.8)",
+// "second place Ben Li, 18:05").
+var placeRE = regexp.MustCompile(`(?i)\b(1st|2nd|3rd|first|second|third|gold|silver|bronze)\b(?:\s+place)?[\s:–—-]*(?:(?:goes\s+)?to\s+)?(?-i:([A-Z][\w'’.-]*(?:\s(?:[A-Z][\w'’.-]*|de|van|von|da)){0,3}))[\s,(–—-]*(?:(?:with|in|at|on)\s+)?(\d[\d:.,]*\s?(?:pts|points|s|secs?|min|kg|m|km)?\b|[$€£]\d[\d,.]*)?`)
+
+// podiumPlaces reads the three places in podium order: first, second, third.
+func podiumPlaces(prompt string) [3]standing {
+	var out [3]standing
+	rank := map[string]int{"1st": 0, "first": 0, "gold": 0, "2nd": 1, "second": 1, "silver": 1, "3rd": 2, "third": 2, "bronze": 2}
+	for _, m := range placeRE.FindAllStringSubmatch(prompt, -1) {
+		k := rank[strings.ToLower(m[1])]
+		if out[k].Name == "" {
+			out[k] = standing{Name: m[2], Value: strings.TrimRight(strings.TrimSpace(m[3]), ",.")}
+		}
+	}
+	return out
+}
+
+// podium: three steps rise, the names land on them third, second, first with their
+// figures, and medals drop onto them at the end.
+func (g *genreFill) podium() {
+	places := podiumPlaces(g.prompt)
+	for k := range places {
+		g.consume(places[k].Name, places[k].Value)
+		places[k].Name = orDefault(places[k].Name, []string{"Winner", "Runner-up", "Third"}[k])
+	}
+	tall := g.c.tall() || g.c.square()
+	// Steps in podium order left to right: second, first, third (heights in sizes).
+	order := []int{1, 0, 2}
+	heights := []float64{0.46, 0.32, 0.22}
+	w, gap, ground := 0.36, 0.38, 0.78
+	switch {
+	case g.c.tall():
+		heights = []float64{0.62, 0.44, 0.3}
+		w, gap, ground = 0.28, 0.3, 0.72
+	case tall:
+		heights = []float64{0.36, 0.25, 0.18}
+		w, gap, ground = 0.28, 0.31, 0.62
+	}
+	medals := []string{"#f5b700", "#9ca3af", "#cd7f32"}
+	var parts []*scene.Element
+	reveal := []float64{2, 1, 0} // third lands first, the winner last
+	span := math.Max(0.9, (g.out-g.in)*0.45)
+	for i, k := range order {
+		x := g.c.xUnits(gap * float64(i-1))
+		h := g.c.yUnits(heights[k])
+		top := ground - h
+		step := g.bar(x, ground-h/2, w, heights[k], []string{solid(g.accent), lighten(solid(g.accent), 0.15), lighten(solid(g.accent), 0.3)}[k])
+		step.Label = "step"
+		num := g.text(strconv.Itoa(k+1), x, top+g.c.yUnits(0.07), 0.07, "#ffffff", 900)
+		if contrast(step.Color, "#ffffff") < 4.6 {
+			num.Color = "#111827"
+		}
+		g.enter(step, "up", g.t+0.1*float64(i), 0.8)
+		g.enter(num, "up", g.t+0.1*float64(i)+0.2, 0.8)
+		at := g.in + span*reveal[k]/2
+		// The name and figure stand on their step (In), so the critic reads them as its.
+		name := g.text(places[k].Name, x, top-g.c.yUnits(0.19), fit(places[k].Name, gap*0.85, 0.04), g.ink, 800)
+		name.Wrap, name.In = round3(gap*0.95), step.ID
+		g.enter(name, "down", at, 0.6)
+		parts = append(parts, step, num, name)
+		if places[k].Value != "" {
+			v := g.text(places[k].Value, x, top-g.c.yUnits(0.085), 0.03, g.ink, 600)
+			v.In = step.ID
+			g.enter(v, "down", at+0.1, 0.6)
+			parts = append(parts, v)
+		}
+		medal := g.add(&scene.Element{ID: g.id("medal"), Type: scene.TypeCircle, Label: "medal",
+			X: round3(x), Y: round3(top - g.c.yUnits(0.31)), Size: 0.045, Color: medals[k], Shadow: true})
+		g.enter(medal, "down", math.Min(g.out-0.8, g.in+span+0.3)+0.15*float64(2-k), 0.5)
+		parts = append(parts, medal)
+	}
+	if title := g.quote(""); title != "" {
+		parts = append(parts, g.headline(title, -0.84, -0.8, 0.05))
+	}
+	g.leave(parts...)
+}
+
+// A party of a chamber: its name, seats and colour.
+type party struct {
+	Name  string
+	Seats int
+	Color string
+}
+
+var (
+	// partyRE: a party and its seats ("Labour Alliance 62 (red)", "Greens: 19 seats").
+	partyRE = regexp.MustCompile(`([A-Z][\w'’&.-]*(?:\s(?:[A-Z][\w'’&.-]*|of|and|for)){0,3})[\s:–—-]+(\d{1,3})\b(?:\s*seats?)?(?:\s*\(([a-z]+)\))?`)
+	// seatTotalRE: the chamber's size ("150 seats", "a 120-seat parliament").
+	seatTotalRE = regexp.MustCompile(`(?i)\b(\d{2,3})[\s-]+seats?\b`)
+	// majorityRE: the line a majority needs ("76 seats for a majority", "majority at 76").
+	majorityRE = regexp.MustCompile(`(?i)\b(\d{1,3})\s+(?:seats?\s+)?(?:for|needed for|to win|makes?|is)\s+(?:a\s+|the\s+)?majority|\bmajority\s+(?:line\s+)?(?:at|of|is|needs)\s+(\d{1,3})`)
+)
+
+// chamber reads a seat chart: the parties in order, the seats in all and the majority.
+func chamber(prompt string) (parties []party, total, majority int) {
+	sum := 0
+	for _, m := range partyRE.FindAllStringSubmatch(prompt, -1) {
+		n, _ := strconv.Atoi(m[2])
+		name := m[1]
+		if ws := strings.Fields(name); genreCommon[strings.ToLower(ws[0])] && len(ws) > 1 {
+			name = strings.Join(ws[1:], " ")
+		}
+		if n == 0 || sum+n > 400 {
+			continue
+		}
+		p := party{Name: name, Seats: n}
+		if c, ok := colorOf(m[3]); ok {
+			p.Color = c
+		}
+		parties = append(parties, p)
+		sum += n
+	}
+	total = sum
+	if m := seatTotalRE.FindStringSubmatch(prompt); m != nil {
+		if n, _ := strconv.Atoi(m[1]); n >= sum && n <= 400 {
+			total = n
+		}
+	}
+	// A figure the prompt calls the total is no party ("150 seats split …").
+	if len(parties) > 0 && parties[0].Seats == total && len(parties) > 1 {
+		parties = parties[1:]
+	}
+	majority = total/2 + 1
+	if m := majorityRE.FindStringSubmatch(prompt); m != nil {
+		v := orDefault(m[1], m[2])
+		if n, _ := strconv.Atoi(v); n > 0 && n <= total {
+			majority = n
+		}
+	}
+	return parties, total, majority
+}
+
+// seatChart: the seats of a chamber in a half ring, filling party by party from left
+// to right, a key counting each party's seats, and the line a majority needs.
+func (g *genreFill) seatChart() {
+	parties, total, majority := chamber(g.prompt)
+	if total < 2 || len(parties) == 0 {
+		parties, total, majority = []party{{Name: "Seats", Seats: 100}}, 100, 51
+	}
+	palette := []string{"#dc2626", "#2563eb", "#16a34a", "#6b7280", "#f59e0b", "#7c3aed"}
+	for k := range parties {
+		g.consume(parties[k].Name)
+		if parties[k].Color == "" {
+			parties[k].Color = palette[k%len(palette)]
+		}
+	}
+	tall := g.c.tall() || g.c.square()
+	// The ring: its outer radius in sizes and its middle (frame units).
+	R, cy := 0.46, 0.34
+	if tall {
+		R, cy = 0.44, 0.12
+		if g.c.square() {
+			cy = 0.3
+		}
+	}
+	rows := max(2, min(8, int(math.Round(math.Sqrt(float64(total))/2))))
+	inner := 0.42
+	radii := make([]float64, rows)
+	sumR := 0.0
+	for i := range radii {
+		radii[i] = R * (inner + (1-inner)*float64(i)/float64(rows-1))
+		sumR += radii[i]
+	}
+	type seat struct{ x, y, angle float64 }
+	var seats []seat
+	left := total
+	for i, r := range radii {
+		n := int(math.Round(float64(total) * r / sumR))
+		if i == rows-1 {
+			n = left
+		}
+		n = min(n, left)
+		left -= n
+		for j := range n {
+			a := math.Pi
+			if n > 1 {
+				a = math.Pi * (1 - float64(j)/float64(n-1))
+			}
+			seats = append(seats, seat{g.c.xUnits(r * math.Cos(a)), cy - g.c.yUnits(r*math.Sin(a)), a})
+		}
+	}
+	slices.SortStableFunc(seats, func(a, b seat) int {
+		switch {
+		case a.angle > b.angle+1e-9:
+			return -1
+		case a.angle < b.angle-1e-9:
+			return 1
+		}
+		return 0
+	})
+	dot := round3(math.Min(R*(1-inner)/float64(rows-1)*0.36, R*math.Pi/float64(max(1, total/rows))*0.36))
+	t0, t1 := g.in, math.Max(g.in+1, g.out-1.2)
+	dt := (t1 - t0) / float64(max(1, total))
+	var parts []*scene.Element
+	k := 0
+	for _, p := range parties {
+		for range p.Seats {
+			if k >= len(seats) {
+				break
+			}
+			s := seats[k]
+			e := g.add(&scene.Element{ID: g.id("seat"), Type: scene.TypeCircle, Label: "seat", X: round3(s.x), Y: round3(s.y), Size: dot, Color: p.Color})
+			g.enter(e, "pop", t0+dt*float64(k), 0.3)
+			parts = append(parts, e)
+			k++
+		}
+	}
+	// The majority line: a tick across the ring at the top, with its figure above it.
+	line := g.bar(0, cy-g.c.yUnits(R*(1+inner)/2), 0.006, R*(1-inner)+0.06, g.ink)
+	line.Label = "majority line"
+	g.enter(line, "fade", g.in, 0.5)
+	mark := g.text(strconv.Itoa(majority)+" for a majority", 0, cy-g.c.yUnits(R+0.05), 0.03, g.ink, 700)
+	g.enter(mark, "fade", g.in+0.2, 0.5)
+	parts = append(parts, line, mark)
+	// The key: each party's swatch, name and seats counting up as its seats fill.
+	keyY, step := cy+0.2, 0.12
+	cols := len(parties)
+	if cols > 3 {
+		cols = 2
+	}
+	if tall {
+		keyY, cols = cy+0.14, min(2, len(parties))
+		step = 0.1
+	}
+	width := 1.5
+	if tall {
+		width = 0.85
+	}
+	pitch := width / float64(cols)
+	k = 0
+	for j, p := range parties {
+		col, row := j%cols, j/cols
+		x := g.c.xUnits(-width/2 + pitch*(float64(col)+0.5))
+		y := keyY + step*float64(row)
+		sw := g.add(&scene.Element{ID: g.id("key"), Type: scene.TypeCircle, X: round3(x - g.c.xUnits(pitch*0.42)), Y: round3(y), Size: 0.02, Color: p.Color})
+		name := g.text(p.Name, round3(x-g.c.xUnits(pitch*0.05)), round3(y), 0.032, g.ink, 700)
+		name.Wrap = round3(pitch * 0.62)
+		num := g.add(&scene.Element{ID: g.id("value"), Type: scene.TypeCounter, X: round3(x + g.c.xUnits(pitch*0.36)), Y: round3(y), Size: 0.04, Color: g.ink, To: float64(p.Seats)})
+		at := t0 + dt*float64(k)
+		g.enter(sw, "pop", at, 0.4)
+		g.enter(name, "fade", at, 0.5)
+		g.enter(num, "fade", at, 0.3)
+		g.progress(num, at, at+dt*float64(p.Seats), false)
+		parts = append(parts, sw, name, num)
+		k += p.Seats
+	}
+	if title := g.quote(""); title != "" {
+		parts = append(parts, g.headline(title, -0.8, -0.8, 0.05))
+	}
+	g.leave(parts...)
+}

@@ -1,0 +1,86 @@
+package builtin
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestVennParts: a Venn diagram's sets are its quotes and the names said of its
+// circles, in order; a quote after an overlap word is what the overlap says.
+func TestVennParts(t *testing.T) {
+	for _, c := range []struct {
+		prompt string
+		texts  []string
+		sets   []string
+		meet   string
+	}{
+		{`left circle says What customers want, right circle says What we're good at, the overlap lights up gold with the words "Where we win"`,
+			[]string{"Where we win"}, []string{"What customers want", "What we're good at"}, "Where we win"},
+		{`Venn diagram: "Design" and "Engineering" overlap in "Great products"`,
+			[]string{"Design", "Engineering", "Great products"}, []string{"Design", "Engineering"}, "Great products"},
+		{`three overlapping circles labelled Fast, Cheap and Good; the middle says Pick two`,
+			nil, []string{"Fast", "Cheap", "Good"}, "Pick two"},
+		{`a venn diagram of cats and dogs`, nil, []string{"Cats", "Dogs"}, ""},
+	} {
+		sets, meet := vennParts(c.prompt, c.texts)
+		if !reflect.DeepEqual(sets, c.sets) || meet != c.meet {
+			t.Errorf("%q: sets %q, overlap %q; want %q, %q", c.prompt, sets, meet, c.sets, c.meet)
+		}
+	}
+}
+
+// TestOrgTree: the top box (a name with its role in brackets, or what stands at the
+// top), the first list after it as the row under it, and boxes hung under one of
+// that row by "under X:".
+func TestOrgTree(t *testing.T) {
+	type node = treeNode
+	for _, c := range []struct {
+		prompt string
+		want   *node
+	}{
+		{`Org chart: Priya Raman (CEO) in a box at the top, then lines draw down to three boxes - Tom Becker, Engineering; Aisha Noor, Sales; Luis Ortega, Operations. After that two smaller boxes appear under Engineering: Platform and Mobile.`,
+			&node{Name: "Priya Raman", Role: "CEO", Kids: []*node{
+				{Name: "Tom Becker", Role: "Engineering", Kids: []*node{{Name: "Platform"}, {Name: "Mobile"}}},
+				{Name: "Aisha Noor", Role: "Sales"}, {Name: "Luis Ortega", Role: "Operations"}}}},
+		{`family tree: Grandma Rose at the top, then Anna, Ben and Carl`,
+			&node{Name: "Grandma Rose", Kids: []*node{{Name: "Anna"}, {Name: "Ben"}, {Name: "Carl"}}}},
+		{`an org chart`, nil},
+	} {
+		if got := orgTree(c.prompt); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%q: got %+v, want %+v", c.prompt, got, c.want)
+		}
+	}
+}
+
+// TestPodiumPlaces: places named by rank, ordinal or medal, each with its figure.
+func TestPodiumPlaces(t *testing.T) {
+	for prompt, want := range map[string][3]standing{
+		"1st Hana Sato 17:42, 2nd Ben Whitfield 18:05, 3rd Clara Ruiz 18:31.":                  {{"Hana Sato", "17:42"}, {"Ben Whitfield", "18:05"}, {"Clara Ruiz", "18:31"}},
+		"gold goes to Team Red with 48 pts, silver Team Blue 41 pts, bronze Team Green 37 pts": {{"Team Red", "48 pts"}, {"Team Blue", "41 pts"}, {"Team Green", "37 pts"}},
+		"third place Jo, second place Sam, first place Priya":                                  {{"Priya", ""}, {"Sam", ""}, {"Jo", ""}},
+	} {
+		if got := podiumPlaces(prompt); got != want {
+			t.Errorf("%q: got %q, want %q", prompt, got, want)
+		}
+	}
+}
+
+// TestChamber: a seat chart's parties with their seats and colours, the chamber's
+// size (a figure called the total is no party) and the majority line.
+func TestChamber(t *testing.T) {
+	for _, c := range []struct {
+		prompt          string
+		parties         []party
+		total, majority int
+	}{
+		{`a semicircle parliament chart with 150 seats - Labour Alliance 62 (red), Civic Party 51 (blue), Greens 19 (green), Others 18 (grey). A dashed line marks 76 seats for a majority`,
+			[]party{{"Labour Alliance", 62, namedColors["red"]}, {"Civic Party", 51, namedColors["blue"]}, {"Greens", 19, namedColors["green"]}, {"Others", 18, namedColors["grey"]}}, 150, 76},
+		{`Seat projection: Blue Party 30, Red Party 25, Yellow Party 10`,
+			[]party{{"Blue Party", 30, ""}, {"Red Party", 25, ""}, {"Yellow Party", 10, ""}}, 65, 33},
+	} {
+		ps, total, majority := chamber(c.prompt)
+		if !reflect.DeepEqual(ps, c.parties) || total != c.total || majority != c.majority {
+			t.Errorf("%q: %v, %d seats, majority %d; want %v, %d, %d", c.prompt, ps, total, majority, c.parties, c.total, c.majority)
+		}
+	}
+}
