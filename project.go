@@ -2,6 +2,7 @@ package koda
 
 import (
 	"encoding/json"
+	"math"
 	"time"
 )
 
@@ -96,6 +97,39 @@ type Plan struct {
 	// Revision counts plans made for this project; a rejected plan's feedback yields the next.
 	Revision int    `json:"revision"`
 	Feedback string `json:"feedback,omitempty"` // the rejection feedback this plan answers
+	// Notes tell the user where the plan departs from what was asked, and why: the user
+	// sees the plan before (or, with auto_approve, instead of) approving it.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// ScaleTo changes the length of a plan that has one to totalS, every scene's times
+// scaled in proportion (to the millisecond, the last scene ending exactly at totalS),
+// so the scenes keep their share of the video.
+func (pl *Plan) ScaleTo(totalS float64) {
+	if pl.DurationS <= 0 {
+		return
+	}
+	f := totalS / pl.DurationS
+	for i := range pl.Scenes {
+		pl.Scenes[i].StartS = math.Round(pl.Scenes[i].StartS*f*1000) / 1000
+		pl.Scenes[i].EndS = math.Round(pl.Scenes[i].EndS*f*1000) / 1000
+	}
+	if n := len(pl.Scenes); n > 0 {
+		pl.Scenes[n-1].EndS = totalS
+	}
+	pl.DurationS = totalS
+}
+
+// FitPresets shortens a plan longer than presets allow to their DurationLimit (ScaleTo)
+// and adds FitDuration's note to Notes. It returns the note, "" when the plan fits.
+func (pl *Plan) FitPresets(presets []PresetSpec) string {
+	d, note := FitDuration(presets, pl.DurationS)
+	if note == "" {
+		return ""
+	}
+	pl.ScaleTo(d)
+	pl.Notes = append(pl.Notes, note)
+	return note
 }
 
 // Scene is one visual moment of the plan with its timing.

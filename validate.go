@@ -1,6 +1,7 @@
 package koda
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 	"unicode/utf8"
@@ -55,4 +56,28 @@ func CheckPresetDurations(presets []PresetSpec, durationS float64) error {
 		}
 	}
 	return nil
+}
+
+// DurationLimit is the longest video every one of presets allows: the smallest
+// positive MaxDurationS among them, with the name of the preset that sets it; 0 and ""
+// when none limits the length.
+func DurationLimit(presets []PresetSpec) (maxS float64, preset string) {
+	for _, p := range presets {
+		if p.MaxDurationS > 0 && (maxS == 0 || p.MaxDurationS < maxS) {
+			maxS, preset = p.MaxDurationS, p.Name
+		}
+	}
+	return maxS, preset
+}
+
+// FitDuration shortens durationS to the presets' DurationLimit. A length the user only
+// implied (in the prompt, in feedback) is planned within the limit instead of failing
+// at approval, after codegen and the preview; an explicit duration_s over it is refused
+// at submission (CheckPresetDurations). When it shortens, note tells the user why.
+func FitDuration(presets []PresetSpec, durationS float64) (fitted float64, note string) {
+	maxS, preset := DurationLimit(presets)
+	if maxS == 0 || durationS <= maxS {
+		return durationS, ""
+	}
+	return maxS, fmt.Sprintf("Shortened to %g s (from %g s): %s allows at most %g s.", maxS, durationS, preset, maxS)
 }
