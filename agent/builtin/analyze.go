@@ -370,7 +370,9 @@ func parseDuration(low string) float64 {
 			if !ok || unit == "s" {
 				continue
 			}
-			if (unit == "second" || unit == "minute") && ordinalNextRE.MatchString(low[loc[1]:]) {
+			// "a two-minute video": a hyphen joins a length, never an ordinal or "tiny".
+			hyphened := strings.Contains(low[loc[5]:loc[6]], "-")
+			if (unit == "second" || unit == "minute") && !hyphened && ordinalNextRE.MatchString(low[loc[1]:]) {
 				continue // "a second pin lands": the ordinal, not a length of time
 			}
 			v, err = w, nil

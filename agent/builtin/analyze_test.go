@@ -90,6 +90,9 @@ func TestAnalyzeExtraction(t *testing.T) {
 		{"A square logo, ten seconds, with the words 'Red Alert'", nil, []string{"Red Alert"}, 10, "", []string{"logo"}},
 		{"A square video of a spinning ring", nil, nil, 0, "square", []string{"ring"}},
 		{"A 15-second bar chart of revenue growing in green", []string{"#43a047"}, nil, 15, "", []string{"chart"}},
+		// A number word joined to its unit by a hyphen is a length, not an ordinal.
+		{"A two-minute video of a ball rolling", nil, nil, 120, "", []string{"ball"}},
+		{"A thirty-second promo: a cup of coffee steams", nil, nil, 30, "", []string{"cup of coffee"}},
 		{"stars twinkling in a purple sky for 3 s", []string{"#8e24aa"}, nil, 3, "", []string{"stars"}},
 		// Words to show written without quotes: an opening exclamation, a handle, a web address.
 		{"We're hiring! A pencil doodles, then apply at lumenlabs.io/jobs or follow @lumenlabs", nil, []string{"We're hiring!", "lumenlabs.io/jobs", "@lumenlabs"}, 0, "", []string{"pencil"}},
