@@ -119,18 +119,27 @@ func (a *Agent) Plan(ctx context.Context, p *koda.Project, feedback string) (*ko
 		if style == "" {
 			style = koda.StyleSmooth // nothing to go on: the calmest style reads best
 		}
-		bd := newBoard(b, style, note, projectDuration(p, b, baseStyle(style, note)))
+		// The scenes are laid out for the length the presets allow, not squeezed into it later.
+		total, shortened := koda.FitDuration(p.Presets, projectDuration(p, b, baseStyle(style, note)))
+		bd := newBoard(b, style, note, total)
 		rev := 1
 		if p.Plan != nil {
 			rev = p.Plan.Revision + 1
 		}
 		pl := bd.plan(b, rev, "")
-		a.log.InfoContext(ctx, "planned", "project", p.ID, "scenes", len(pl.Scenes), "duration_s", pl.DurationS, "style", pl.Style)
+		if shortened != "" {
+			pl.Notes = append(pl.Notes, shortened)
+		}
+		a.log.InfoContext(ctx, "planned", "project", p.ID, "scenes", len(pl.Scenes), "duration_s", pl.DurationS, "style", pl.Style, "notes", pl.Notes)
 		return pl, nil
 	}
 	bd := boardFromPlan(b, p)
-	notes := bd.applyFeedback(b, feedback)
+	notes, shortened := bd.applyFeedback(b, feedback, p.Presets)
 	pl := bd.plan(b, p.Plan.Revision+1, feedback)
+	if shortened != "" {
+		notes = append(notes, shortened)
+		pl.Notes = append(pl.Notes, shortened)
+	}
 	pl.Scenes[0].Description = "Revision " + strconv.Itoa(pl.Revision) + ": " + strings.Join(notes, "; ") + ". " + pl.Scenes[0].Description
 	a.log.InfoContext(ctx, "revised plan", "project", p.ID, "revision", pl.Revision, "changes", notes)
 	return pl, nil
@@ -196,12 +205,17 @@ func boardFromPlan(b *brief, p *koda.Project) *board {
 	return bd
 }
 
-// applyFeedback changes the storyboard as plan feedback asks and says what changed.
-func (bd *board) applyFeedback(b *brief, feedback string) []string {
+// applyFeedback changes the storyboard as plan feedback asks and says what changed,
+// and, when a longer video than presets allow was asked for, why it is shorter.
+func (bd *board) applyFeedback(b *brief, feedback string, presets []koda.PresetSpec) (notes []string, shortened string) {
 	low := strings.ToLower(feedback)
 	fb := analyze(feedback)
-	var notes []string
 	want := 0
+	fitLimit := func() {
+		if t, note := koda.FitDuration(presets, bd.Total); note != "" {
+			bd.Total, shortened = t, note
+		}
+	}
 
 	if fb.Style != "" && fb.Explicit && fb.Style != bd.Base {
 		notes = append(notes, fmt.Sprintf("style %s → %s", bd.Style, fb.Style))
@@ -217,6 +231,7 @@ func (bd *board) applyFeedback(b *brief, feedback string) []string {
 	case hasAny(low, "longer", "slower", "slow down", "too short", "more time"):
 		bd.Total = math.Min(koda.MaxDurationS, math.Round(bd.Total*1.3*2)/2)
 	}
+	fitLimit()
 	if bd.Total != old {
 		notes = append(notes, fmt.Sprintf("duration %gs → %gs", old, bd.Total))
 	}
@@ -233,9 +248,10 @@ func (bd *board) applyFeedback(b *brief, feedback string) []string {
 	}
 	if want > 0 && float64(want)*minSceneS > bd.Total && fb.Duration == 0 {
 		// More scenes than fit at 1.5 s each: lengthen rather than refuse.
-		longer := math.Min(koda.MaxDurationS, float64(want)*2)
-		notes = append(notes, fmt.Sprintf("duration %gs → %gs to fit %d scenes", bd.Total, longer, want))
-		bd.Total = longer
+		before := bd.Total
+		bd.Total = math.Min(koda.MaxDurationS, float64(want)*2)
+		fitLimit()
+		notes = append(notes, fmt.Sprintf("duration %gs → %gs to fit %d scenes", before, bd.Total, want))
 	}
 	if len(fb.Texts) > 0 {
 		replace := hasAny(low, "change the", "replace", "instead", "rename", "should say", "should read")
@@ -261,10 +277,10 @@ func (bd *board) applyFeedback(b *brief, feedback string) []string {
 	if len(bd.Scenes) != before || want > 0 {
 		notes = append(notes, fmt.Sprintf("%d scenes", len(bd.Scenes)))
 	}
-	if len(notes) == 0 {
+	if len(notes) == 0 && shortened == "" {
 		notes = append(notes, fmt.Sprintf("no parameter matched %q, so the plan keeps its scenes; say what to change (duration, style, colours, text, number of scenes)", feedback))
 	}
-	return notes
+	return notes, shortened
 }
 
 // applyColors sets the colours feedback names on the subjects, text or background it names.

@@ -28,6 +28,10 @@ type revision struct {
 	d       *scene.Description
 	notes   []string
 	conflit string
+	// presets bound the length a revision may give the video; shortened says why it
+	// got less than was asked.
+	presets   []koda.PresetSpec
+	shortened string
 }
 
 // Revise applies feedback to scene.json and regenerates scene.js; runtime.js and
@@ -59,10 +63,13 @@ func (a *Agent) Revise(ctx context.Context, p *koda.Project, feedback string, sb
 		return "", &koda.Error{Kind: koda.EINTERNAL, Code: koda.CodeAgentFailed, Message: "The scene description in the sandbox is invalid.", Err: err}
 	}
 	r.Thinking(ctx, "Reading your feedback")
-	rv := &revision{d: d}
+	rv := &revision{d: d, presets: p.Presets}
 	oldDur := d.Duration
 	colorChanged := rv.apply(analyze(p.Prompt), feedback)
 	if len(rv.notes) == 0 {
+		if rv.shortened != "" {
+			return rv.shortened + " The animation is unchanged.", nil
+		}
 		return fmt.Sprintf("I could not tie %q to a parameter I can change (timing, bounce height, size, colours, easing, text), so the animation is unchanged. Try e.g. \"make the bounce higher\", \"slower\", \"the ball should be red\" or \"add the text 'Launch day'\".", feedback), nil
 	}
 	// A revision can push a subject out of frame or text onto another element (bigger,
@@ -96,6 +103,9 @@ func (a *Agent) Revise(ctx context.Context, p *koda.Project, feedback string, sb
 	if d.Duration != oldDur {
 		syncPlanDuration(p, d.Duration)
 	}
+	if rv.shortened != "" && p.Plan != nil {
+		p.Plan.Notes = append(p.Plan.Notes, rv.shortened)
+	}
 	if colorChanged && p.Plan != nil && len(p.Plan.Scenes) > 0 {
 		syncPlanPalette(p, feedback)
 	}
@@ -105,6 +115,9 @@ func (a *Agent) Revise(ctx context.Context, p *koda.Project, feedback string, sb
 	}
 	if rv.conflit != "" {
 		msg = rv.conflit + " " + msg
+	}
+	if rv.shortened != "" {
+		msg = rv.shortened + " " + msg
 	}
 	msg += " Only scene.json and scene.js changed:\n" + lineDiff(string(raw), string(js), 24)
 	a.log.InfoContext(ctx, "revised", "project", p.ID, "changes", rv.notes)
@@ -194,6 +207,13 @@ func indexAny(s string, words ...string) int {
 func (rv *revision) scaleTo(total float64) {
 	old := rv.d.Duration
 	total = math.Min(math.Max(total, koda.MinDurationS), koda.MaxDurationS)
+	if t, note := koda.FitDuration(rv.presets, total); note != "" {
+		rv.shortened = note
+		if t == old {
+			return // already as long as the presets allow
+		}
+		total = t
+	}
 	rv.d.ScaleTime(total / old)
 	rv.d.Duration = total // exact, whatever the float product
 	rv.notes = append(rv.notes, fmt.Sprintf("duration %gs → %gs (all timings scaled ×%.2f)", old, total, total/old))
@@ -450,19 +470,9 @@ func syncPlanDuration(p *koda.Project, total float64) {
 	if p.DurationS > 0 {
 		p.DurationS = total
 	}
-	pl := p.Plan
-	if pl == nil || pl.DurationS <= 0 {
-		return
+	if p.Plan != nil {
+		p.Plan.ScaleTo(total)
 	}
-	f := total / pl.DurationS
-	for i := range pl.Scenes {
-		pl.Scenes[i].StartS = round3(pl.Scenes[i].StartS * f)
-		pl.Scenes[i].EndS = round3(pl.Scenes[i].EndS * f)
-	}
-	if n := len(pl.Scenes); n > 0 {
-		pl.Scenes[n-1].EndS = total
-	}
-	pl.DurationS = total
 }
 
 // syncPlanPalette rewrites the plan's palette so a later Generate keeps the new colours.
