@@ -234,6 +234,11 @@ func (s *Service) Retry(ctx context.Context, id string) (*koda.Project, error) {
 			return nil
 		}
 		s.schedule(p, func(step int) jobs.Args { return jobs.CodegenArgs{ProjectID: p.ID, Step: step} }, c)
+		// A project that failed at approval for its length (planned before plans kept
+		// the limit) would fail again: the code is generated for the shortened plan.
+		if shortened := s.fitPresetLimit(p); shortened != "" {
+			return s.message(ctx, tx, p, "assistant", shortened, c)
+		}
 		return nil
 	})
 }

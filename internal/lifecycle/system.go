@@ -68,9 +68,13 @@ func (s *Service) Planned(ctx context.Context, id string, step int, a *koda.Anal
 		p.Plan = plan
 		p.DurationS = plan.DurationS
 		p.Feedback = nil
+		shortened := s.fitPresetLimit(p) // in the plan's notes, which its summary shows
 		if p.Phase == koda.PhaseExecuting {
 			p.Execution.Todos = append([]koda.Todo(nil), plan.Todos...)
 			s.schedule(p, func(step int) jobs.Args { return jobs.CodegenArgs{ProjectID: p.ID, Step: step} }, c)
+			if shortened != "" {
+				return s.message(ctx, tx, p, "assistant", shortened, c)
+			}
 			return nil
 		}
 		if err := s.move(ctx, tx, p, koda.ActionPlanned, c); err != nil {
@@ -91,8 +95,33 @@ func (s *Service) Planned(ctx context.Context, id string, step int, a *koda.Anal
 	})
 }
 
+// fitPresetLimit keeps the project within the duration limit of its presets whatever
+// the agent planned: a longer plan or revision would fail only at approval, after codegen
+// and the preview, and a retry would fail the same way. It shortens the plan (scenes
+// scaled in proportion, the note added to its Notes) and the project's duration, and
+// returns the note saying why, or "" when they fit.
+func (s *Service) fitPresetLimit(p *koda.Project) string {
+	var note string
+	if p.Plan != nil {
+		note = p.Plan.FitPresets(p.Presets)
+	}
+	if d, n := koda.FitDuration(p.Presets, p.DurationS); n != "" {
+		p.DurationS = d
+		if note == "" {
+			note = n
+		}
+	}
+	if note != "" {
+		s.log().Info("project shortened to its presets' duration limit", "project", p.ID, "duration_s", p.DurationS, "note", note)
+	}
+	return note
+}
+
 func planSummary(plan *koda.Plan) string {
 	out := fmt.Sprintf("Plan: %s — %d scenes, %.1f s, %s style.", plan.Title, len(plan.Scenes), plan.DurationS, plan.Style)
+	for _, n := range plan.Notes {
+		out += " " + n
+	}
 	for i, sc := range plan.Scenes {
 		out += fmt.Sprintf("\nScene %d — %s (%.1f–%.1f s): %s", i+1, sc.Name, sc.StartS, sc.EndS, sc.Description)
 	}
@@ -119,6 +148,13 @@ func (s *Service) CodegenDone(ctx context.Context, id string, step int, worked *
 		p.Feedback = nil
 		if note != "" {
 			if err := s.message(ctx, tx, p, "assistant", note, c); err != nil {
+				return err
+			}
+		}
+		// A revision that lengthened the video past the limit: the preview and the
+		// renders stop at it rather than the approval failing after the preview.
+		if shortened := s.fitPresetLimit(p); shortened != "" {
+			if err := s.message(ctx, tx, p, "assistant", shortened, c); err != nil {
 				return err
 			}
 		}
