@@ -130,10 +130,20 @@ func (a *Agent) Plan(ctx context.Context, p *koda.Project, feedback string) (*ko
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Request: %q\nStyle: %s %s\n", p.Prompt, orDefault(string(style), "smooth"), p.StyleNote)
+	// The model plans within the presets' limit from the start: buildPlan refuses a
+	// longer plan, and each refusal costs a model call.
 	if p.DurationS > 0 {
-		fmt.Fprintf(&b, "Requested duration: %gs\n", p.DurationS)
+		want, shortened := koda.FitDuration(p.Presets, p.DurationS)
+		fmt.Fprintf(&b, "Requested duration: %gs\n", want)
+		if shortened != "" {
+			fmt.Fprintf(&b, "(%s)\n", shortened)
+		}
 	} else {
-		fmt.Fprintf(&b, "Suggested duration: %gs\n", an.DurationS)
+		suggested, _ := koda.FitDuration(p.Presets, an.DurationS)
+		fmt.Fprintf(&b, "Suggested duration: %gs\n", suggested)
+	}
+	if maxS, preset := koda.DurationLimit(p.Presets); maxS > 0 {
+		fmt.Fprintf(&b, "Length limit: %s allows at most %gs; never plan longer, whatever the request or feedback says.\n", preset, maxS)
 	}
 	if feedback != "" && p.Plan != nil {
 		pb, _ := json.Marshal(p.Plan)
@@ -184,8 +194,15 @@ func (a *Agent) Plan(ctx context.Context, p *koda.Project, feedback string) (*ko
 func buildPlan(in planInput, style koda.Style, p *koda.Project, feedback string) (*koda.Plan, []string) {
 	var problems []string
 	n := len(in.Scenes)
-	if p.DurationS > 0 && math.Abs(in.DurationS-p.DurationS) > 1e-6 && feedback == "" {
-		problems = append(problems, fmt.Sprintf("the user asked for %gs, the plan lasts %gs", p.DurationS, in.DurationS))
+	maxS, preset := koda.DurationLimit(p.Presets)
+	want, shortened := koda.FitDuration(p.Presets, p.DurationS)
+	switch {
+	case maxS > 0 && in.DurationS > maxS+1e-6:
+		problems = append(problems, fmt.Sprintf("the plan lasts %gs but %s allows at most %gs", in.DurationS, preset, maxS))
+	case p.DurationS > 0 && math.Abs(in.DurationS-want) > 1e-6 && feedback == "" && shortened != "":
+		problems = append(problems, fmt.Sprintf("the plan lasts %gs, it must last %gs: %s", in.DurationS, want, shortened))
+	case p.DurationS > 0 && math.Abs(in.DurationS-want) > 1e-6 && feedback == "":
+		problems = append(problems, fmt.Sprintf("the user asked for %gs, the plan lasts %gs", want, in.DurationS))
 	}
 	if in.DurationS < koda.MinDurationS || in.DurationS > koda.MaxDurationS {
 		problems = append(problems, fmt.Sprintf("duration %gs outside %d–%ds", in.DurationS, koda.MinDurationS, koda.MaxDurationS))
@@ -200,6 +217,9 @@ func buildPlan(in planInput, style koda.Style, p *koda.Project, feedback string)
 		problems = append(problems, fmt.Sprintf("%d scenes; %gs needs %d–%d", n, in.DurationS, lo, hi))
 	}
 	pl := &koda.Plan{Title: in.Title, Style: style, DurationS: in.DurationS, Feedback: feedback, Revision: 1}
+	if shortened != "" && math.Abs(in.DurationS-want) <= 1e-6 {
+		pl.Notes = append(pl.Notes, shortened)
+	}
 	if p.Plan != nil {
 		pl.Revision = p.Plan.Revision + 1
 	}

@@ -89,7 +89,8 @@ const planInstructions = `# Koda animation planner
 
 Break the user's animation request into scenes and call submit_plan exactly once.
 Rules (they are checked, and a plan that breaks them is returned to you):
-- total duration as requested, else 5–10 s for simple requests;
+- total duration as requested, else 5–10 s for simple requests, and never over the
+  length limit when one is given;
 - every scene at least 1.5 s; scenes contiguous from 0 to the total;
 - 3–7 scenes under 30 s, 5–12 scenes from 30 s (fewer only if 1.5 s each would not fit);
 - each scene has an entry, a hold and an exit, and an easing from the style table:
