@@ -199,9 +199,8 @@ func buildPlan(in planInput, style koda.Style, p *koda.Project, feedback string)
 	switch {
 	case maxS > 0 && in.DurationS > maxS+1e-6:
 		problems = append(problems, fmt.Sprintf("the plan lasts %gs but %s allows at most %gs", in.DurationS, preset, maxS))
-	case p.DurationS > 0 && math.Abs(in.DurationS-want) > 1e-6 && feedback == "" && shortened != "":
-		problems = append(problems, fmt.Sprintf("the plan lasts %gs, it must last %gs: %s", in.DurationS, want, shortened))
 	case p.DurationS > 0 && math.Abs(in.DurationS-want) > 1e-6 && feedback == "":
+		// want is the request within the limit, as the model was told it.
 		problems = append(problems, fmt.Sprintf("the user asked for %gs, the plan lasts %gs", want, in.DurationS))
 	}
 	if in.DurationS < koda.MinDurationS || in.DurationS > koda.MaxDurationS {
