@@ -727,3 +727,155 @@ func (g *genreFill) seatChart() {
 	}
 	g.leave(parts...)
 }
+
+var (
+	// boardColumnsRE: a board's columns listed after the word ("three columns: To Do,
+	// In Progress, Done").
+	boardColumnsRE = regexp.MustCompile(`(?i)\bcolumns?\b[^:.]{0,30}[:—–-]\s*([^.]+)`)
+	// workflowRE: the usual columns of a task board, named in the prompt without a list.
+	workflowRE = regexp.MustCompile(`(?i)\b(?:to[ -]?do|backlog|in progress|doing|review|in review|done|shipped|blocked)\b`)
+)
+
+// kanbanParts reads a task board: its columns, the card that moves, and the columns
+// it moves from and to (the first and last the prompt names after the card).
+func kanbanParts(prompt string, texts []string) (cols []string, card string, from, to int) {
+	cols = listItems(boardColumnsRE, prompt)
+	if len(cols) < 2 || len(cols) > 5 {
+		cols = nil
+		seen := map[string]bool{}
+		for _, w := range workflowRE.FindAllString(prompt, -1) {
+			if k := strings.ToLower(w); !seen[k] {
+				seen[k] = true
+				cols = append(cols, capitalize(w))
+			}
+		}
+	}
+	if len(cols) < 2 {
+		cols = []string{"To Do", "In Progress", "Done"}
+	}
+	at := 0
+	for _, q := range texts {
+		if !containsStr(cols, capitalize(q)) {
+			card = q
+			at = strings.Index(prompt, q) + len(q)
+			break
+		}
+	}
+	from, to = max(0, len(cols)-2), len(cols)-1
+	first, last := -1, -1
+	lowRest := strings.ToLower(prompt[max(0, at):])
+	pos := func(k int) int { // whole words: "to done" names no "To Do"
+		if m := regexp.MustCompile(`\b` + regexp.QuoteMeta(strings.ToLower(cols[k])) + `\b`).FindStringIndex(lowRest); m != nil {
+			return m[0]
+		}
+		return -1
+	}
+	for k := range cols {
+		if p := pos(k); p >= 0 {
+			if first < 0 || p < pos(first) {
+				first = k
+			}
+			if last < 0 || p > pos(last) {
+				last = k
+			}
+		}
+	}
+	switch {
+	case first >= 0 && last >= 0 && first != last:
+		from, to = first, last
+	case first >= 0 && first > 0:
+		from, to = first-1, first // "dragged to Done": from the column before
+	}
+	return cols, card, from, to
+}
+
+// kanban: a task board's columns with a few cards, and the named card lifted out of
+// its column, carried across and dropped into the next.
+func (g *genreFill) kanban() {
+	cols, card, from, to := kanbanParts(g.prompt, g.b.Texts)
+	g.consume(append(cols, card)...)
+	card = orDefault(card, "Task")
+	n := len(cols)
+	tall := g.c.tall()
+	avail, top, colH := 1.6, -0.62, 0.7
+	if tall || g.c.square() {
+		avail, top, colH = 0.9, -0.55, 0.7
+	}
+	if tall {
+		top, colH = -0.7, 1.2 // the columns take the tall frame's height
+	}
+	pitch := avail / float64(n)
+	colW := pitch * 0.92
+	cardW, cardH := colW*0.86, math.Min(0.11, colW*0.4)
+	colTint := lighten(g.c.bd.Palette.Background[0], 0.08)
+	if luminance(g.c.bd.Palette.Background[0]) > 0.6 {
+		colTint = darken(g.c.bd.Palette.Background[0], 0.06)
+	}
+	x := func(k int) float64 { return g.c.xUnits((float64(k) - float64(n-1)/2) * pitch) }
+	slot := func(i int) float64 { return top + g.c.yUnits(0.12+cardH/2+float64(i)*(cardH+0.03)) }
+	var parts []*scene.Element
+	for k, name := range cols {
+		colY := top + g.c.yUnits(colH/2)
+		// The columns and their still cards are the board's backdrop (a depth just
+		// under 1): the card that moves passes over them on purpose.
+		panel := g.bar(x(k), colY, colW, colH, colTint)
+		panel.Label, panel.Depth = "column", 0.99
+		head := g.text(strings.ToUpper(name), x(k), top+g.c.yUnits(0.05), fit(name, colW*0.85, 0.032), g.ink, 800)
+		head.Wrap = round3(colW * 0.9)
+		for _, e := range []*scene.Element{panel, head} {
+			g.enter(e, "up", g.t+0.1*float64(k), 0.6)
+		}
+		parts = append(parts, panel, head)
+		// A few cards stand in each column so the board reads as one at work; the
+		// moving card's column keeps its slot free below them.
+		rest := 2 - k%2
+		for i := range rest {
+			row := i
+			if k == from {
+				row = i + 1
+			}
+			if k == to {
+				row = i
+			}
+			c := g.bar(x(k), slot(row), cardW, cardH, g.panel)
+			c.Label, c.Depth = "card", 0.99
+			line := g.bar(x(k)-g.c.xUnits(cardW*0.12), slot(row), cardW*0.6, 0.012, mix(g.panel, g.ink))
+			line.Label, line.Depth = "card text", 0.99
+			g.enter(c, "up", g.t+0.2+0.06*float64(i), 0.6)
+			g.enter(line, "up", g.t+0.2+0.06*float64(i), 0.6)
+			parts = append(parts, c, line)
+		}
+	}
+	// The moving card: in its column's first slot, lifted, carried across and dropped
+	// below the cards of the column it goes to.
+	y0 := slot(0)
+	toRows := 2 - to%2
+	y1 := slot(toRows)
+	mv := g.bar(x(from), y0, cardW, cardH, solid(g.accent))
+	mv.Label, mv.Shadow = "moving card", true
+	title := g.text(card, x(from), y0, 0.03, "#ffffff", 800)
+	title.Wrap = round3(cardW * 0.9)
+	g.enter(mv, "pop", g.t+0.4, 0.5)
+	g.enter(title, "pop", g.t+0.4, 0.5)
+	t0 := math.Max(g.in+0.4, g.t+1.2)
+	t1 := math.Min(g.out-0.6, t0+1.6)
+	for _, e := range []*scene.Element{mv, title} {
+		tr := trackOf(e)
+		key(tr, "x", 0, e.X, "")
+		key(tr, "x", t0, e.X, "")
+		key(tr, "x", t1, round3(x(to)), "easeInOutCubic")
+		key(tr, "y", 0, e.Y, "")
+		key(tr, "y", t0, e.Y, "")
+		key(tr, "y", t1, round3(y1), "easeInOutCubic")
+		key(tr, "scale", t0-0.2, 1, "")
+		key(tr, "scale", t0, 1.08, "easeOutCubic")
+		key(tr, "rotation", t0, 0, "")
+		key(tr, "rotation", t0+0.3, 4, "easeOutCubic")
+		key(tr, "rotation", t1-0.2, 4, "")
+		key(tr, "rotation", t1, 0, "easeOutBack")
+		key(tr, "scale", t1, 1, "easeOutBack")
+	}
+	title.In = mv.ID
+	parts = append(parts, mv, title)
+	g.leave(parts...)
+}

@@ -84,3 +84,27 @@ func TestChamber(t *testing.T) {
 		}
 	}
 }
+
+// TestKanbanParts: a board's columns (listed, or the usual ones the prompt names), the
+// card that moves, and the columns it moves from and to.
+func TestKanbanParts(t *testing.T) {
+	for _, c := range []struct {
+		prompt   string
+		texts    []string
+		cols     []string
+		card     string
+		from, to int
+	}{
+		{`Kanban board, three columns: To Do, In Progress, Done. The card "Fix login bug #482" gets dragged out of In Progress, across to Done`,
+			[]string{"Fix login bug #482"}, []string{"To Do", "In Progress", "Done"}, "Fix login bug #482", 1, 2},
+		{`trello board where "Write launch post" moves from Backlog to Review`,
+			[]string{"Write launch post"}, []string{"Backlog", "Review"}, "Write launch post", 0, 1},
+		{`a kanban card "Pay invoices" dragged to done`,
+			[]string{"Pay invoices"}, []string{"To Do", "In Progress", "Done"}, "Pay invoices", 1, 2},
+	} {
+		cols, card, from, to := kanbanParts(c.prompt, c.texts)
+		if !reflect.DeepEqual(cols, c.cols) || card != c.card || from != c.from || to != c.to {
+			t.Errorf("%q: %q, card %q, %d→%d; want %q, %q, %d→%d", c.prompt, cols, card, from, to, c.cols, c.card, c.from, c.to)
+		}
+	}
+}
