@@ -141,7 +141,10 @@ var (
 		`|(?:^|[\s(])((?:[a-z0-9-]+\.)+(?:com|io|co|org|net|app|dev|shop|store|ai|tv|me)(?:/[\w/-]*[\w/])?)` +
 		`|^([A-Z][\w'’ ,]{1,30}!)` +
 		`|(?:^|[\s(])((?:[A-Z][A-Z0-9'’&-]*[A-Z0-9]\s+)+[A-Z][A-Z0-9'’&-]*[A-Z0-9]\b!?)` +
-		`|\b(?:the words?|text|reads|reading|says|saying)\s+([A-Z][A-Z0-9'’&-]*[A-Z0-9]\b!?)`)
+		`|\b(?:the words?|text|reads|reading|says|saying)\s+([A-Z][A-Z0-9'’&-]*[A-Z0-9]\b!?)` +
+		// A label written without quotes: "a tank labeled All of Earth's water," (to the
+		// clause's end), its words shown, never drawn.
+		`|\b(?:label(?:l?ed)|labled|titled|captioned)\s+([A-Z][^,.;:!?"“”()]{0,40}[^,.;:!?"“”()\s])`)
 	quoteRE    = regexp.MustCompile(`“([^”]+)”|"([^"]+)"|‘([^’]+)’|(?:^|[\s(\[:,;])'([^']+?)'(?:$|[\s.,!?;:)\]])`)
 	hexColorRE = regexp.MustCompile(`#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{3})\b`)
 	wordRE     = regexp.MustCompile(`#[0-9a-f]{3,6}\b|\$?[0-9]+(?:[.,][0-9]+)?%?|[a-z][a-z'’-]*|«q[0-9]+»`)

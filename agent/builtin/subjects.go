@@ -171,6 +171,45 @@ func subjectWord(tok string) bool {
 	return true
 }
 
+// mannerWords are the ways a prompt names a thing only to say how something else moves
+// or looks: no drawing of it belongs in the video. Each row has its example.
+var mannerWords = []struct {
+	Name    string
+	At      func(tokens []string, i int) bool
+	Example string // the word at [brackets] is not drawn
+}{
+	// "unfold like an accordion", "spins like a top"; but "shaped like a heart" and "looks
+	// like a cat" say what the thing is drawn as.
+	{"simile", func(t []string, i int) bool {
+		j := i - 1
+		if j >= 0 && determiners[t[j]] {
+			j--
+		}
+		return j >= 0 && t[j] == "like" && (j == 0 || !lookWords[t[j-1]])
+	}, "its two solar panels unfold like an [accordion]"},
+	// "a rounded pill shape", "a heart shaped balloon": the outline of something else;
+	// but in "a cloud shaped like a heart" the cloud is the thing.
+	{"shape word", func(t []string, i int) bool {
+		if strings.HasSuffix(t[i], "-shaped") || i+1 < len(t) && t[i+1] == "shape" {
+			return true
+		}
+		return i+1 < len(t) && t[i+1] == "shaped" && (i+2 == len(t) || t[i+2] != "like" && t[i+2] != "as")
+	}, "a rounded [pill] shape that cycles through my socials"},
+}
+
+// lookWords before "like" say what a thing is drawn as ("shaped like a heart").
+var lookWords = map[string]bool{"shaped": true, "look": true, "looks": true, "looking": true, "dressed": true, "disguised": true}
+
+// mannerWord names the mannerWords row token i is, or "".
+func mannerWord(tokens []string, i int) string {
+	for _, r := range mannerWords {
+		if r.At(tokens, i) {
+			return r.Name
+		}
+	}
+	return ""
+}
+
 // assetSpans finds the library subjects of a prompt's tokens, keyed by the index of
 // their first token. The longest phrase wins ("hot air balloon" over "balloon"); a
 // phrase must name its drawing outright (a name, a CLDR label or a curated synonym),
@@ -182,7 +221,7 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 	var notes []string
 	list := listTokens(low)
 	skip := func(i int) bool {
-		return list[i] || (i > 0 && possessives[tokens[i-1]]) || styleWordsAt(tokens, i) ||
+		return list[i] || (i > 0 && possessives[tokens[i-1]]) || styleWordsAt(tokens, i) || mannerWord(tokens, i) != "" ||
 			// "black on cream": a colour something sits on.
 			(i > 1 && tokens[i-1] == "on" && isColorTok(tokens[i-2]))
 	}
