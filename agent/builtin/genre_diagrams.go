@@ -879,3 +879,265 @@ func (g *genreFill) kanban() {
 	parts = append(parts, mv, title)
 	g.leave(parts...)
 }
+
+var (
+	// gaugeValueRE: where a needle stops ("settles in the red at 162", "points to 72%"),
+	// else where it goes ("sweeps to 88 mph").
+	gaugeValueRE = []*regexp.Regexp{
+		regexp.MustCompile(`(?i)\b(?:settl\w*|stops?|stopping|lands?|landing|points?|pointing|reads?|reading|rests?|ends?)\b[^.\d]{0,30}?(\d+(?:\.\d+)?)\s*(%|mph|km/h|kph|rpm|°)?`),
+		regexp.MustCompile(`(?i)\b(?:to|at|reach\w*|hits?)\s+(\d+(?:\.\d+)?)\s*(%|mph|km/h|kph|rpm|°)?`),
+	}
+	// gaugeRangeRE: the dial's scale ("out of 10", "from 0 to 300", "0–200").
+	gaugeRangeRE = regexp.MustCompile(`(?i)\bout of\s+(\d+)|\b0\s*(?:to|-|–)\s*(\d+)\b`)
+)
+
+// gaugeReading reads where the needle stops, its unit and the dial's top.
+func gaugeReading(prompt string) (v float64, unit string, top float64) {
+	v, top = 70, 100
+	for _, re := range gaugeValueRE {
+		if m := re.FindStringSubmatch(prompt); m != nil {
+			v, _ = strconv.ParseFloat(m[1], 64)
+			unit = m[2]
+			break
+		}
+	}
+	if m := gaugeRangeRE.FindStringSubmatch(prompt); m != nil {
+		n, _ := strconv.ParseFloat(orDefault(m[1], m[2]), 64)
+		if n >= v && n > 0 {
+			return v, unit, n
+		}
+	}
+	for top < v*1.15 {
+		top *= 2 // a round top with room above the reading: 200 for 162
+	}
+	return v, unit, top
+}
+
+// gauge: a half dial of coloured bands, its needle swinging up and settling at the
+// reading while the figure counts to it, and the prompt's lines under it.
+func (g *genreFill) gauge() {
+	v, unit, top := gaugeReading(g.prompt)
+	// The bands: the colours the prompt lists for the dial, in order, else green to red.
+	var bands []string
+	for _, c := range g.b.Colors {
+		if c != g.b.Background && c != g.b.Background2 {
+			bands = append(bands, c)
+		}
+	}
+	if len(bands) < 2 {
+		bands = []string{"#16a34a", "#facc15", "#f97316", "#dc2626"}
+	}
+	tall := g.c.tall() || g.c.square()
+	R, py := 0.42, 0.1 // radius in sizes, the pivot's y in frame units
+	if tall {
+		R, py = 0.38, 0.05
+	}
+	// Each band is an annular sector in a box of half-height R/2 centred half a radius
+	// above the pivot: the critic, which reads a path as its box, sees the half dial's
+	// height (its width is the frame's business, and the layout keeps it in).
+	cy := py - g.c.yUnits(R/2)
+	pt := func(r, a float64) string { return fmt.Sprintf("%.3f,%.3f", 2*r*math.Cos(a), 1-2*r*math.Sin(a)) }
+	var parts, chain []*scene.Element
+	n := float64(len(bands))
+	for k, col := range bands {
+		a0, a1 := math.Pi*(1-float64(k)/n), math.Pi*(1-float64(k+1)/n)
+		d := "M" + pt(1, a0) + " A2,2 0 0,1 " + pt(1, a1) + " L" + pt(0.68, a1) + " A1.36,1.36 0 0,0 " + pt(0.68, a0) + " Z"
+		band := g.add(&scene.Element{ID: g.id("band"), Type: scene.TypePath, Path: d, Label: "dial", X: 0, Y: round3(cy), Size: round3(R / 2), Color: col})
+		if len(chain) > 0 {
+			band.In = chain[len(chain)-1].ID
+		}
+		chain = append(chain, band)
+		g.enter(band, "fade", g.t+0.12*float64(k), 0.5)
+		parts = append(parts, band)
+	}
+	// "settles in the red at 162": the scale puts the reading in the middle of that band.
+	if m := regexp.MustCompile(`(?i)\bin the (\w+)\b`).FindStringSubmatch(g.prompt); m != nil && !gaugeRangeRE.MatchString(g.prompt) {
+		if c, ok := colorOf(strings.ToLower(m[1])); ok {
+			if k := slices.Index(bands, c); k >= 0 {
+				top = v / ((float64(k) + 0.5) / n)
+			}
+		}
+	}
+	needle := g.add(&scene.Element{ID: g.id("needle"), Type: scene.TypePath, Label: "needle", Path: "M-0.07,0 L0,-0.92 L0.07,0 Z",
+		X: 0, Y: round3(py), Size: round3(R * 0.92), Color: g.ink, In: chain[len(chain)-1].ID})
+	hub := g.add(&scene.Element{ID: g.id("hub"), Type: scene.TypeCircle, X: 0, Y: round3(py), Size: 0.035, Color: g.ink, In: needle.ID})
+	g.enter(needle, "fade", g.in-0.3, 0.4)
+	g.enter(hub, "pop", g.in-0.3, 0.4)
+	// The needle swings from the left end past the reading and settles on it.
+	at := -90 + 180*math.Min(1, v/top)
+	t0, t1 := g.in, math.Min(g.out-0.5, g.in+2.2)
+	tr := trackOf(needle)
+	key(tr, "rotation", 0, -90, "")
+	key(tr, "rotation", t0, -90, "")
+	key(tr, "rotation", t0+(t1-t0)*0.7, math.Min(90, at+12), "easeOutCubic")
+	key(tr, "rotation", t1, at, "easeInOutSine")
+	// A live reading quivers about its value, so the hold is never a still frame.
+	for k, t := 1, t1+0.5; t < g.end-0.2; k, t = k+1, t+0.5 {
+		key(tr, "rotation", t, at+2.5*float64(1-2*(k%2)), "easeInOutSine")
+	}
+	figure := g.add(&scene.Element{ID: g.id("value"), Type: scene.TypeCounter, X: 0, Y: round3(py + g.c.yUnits(0.1)), Size: 0.07,
+		Color: g.ink, To: v, Suffix: unit, In: hub.ID})
+	g.enter(figure, "fade", g.in, 0.4)
+	g.progress(figure, t0, t0+(t1-t0)*0.7, false)
+	g.consume(strconv.FormatFloat(v, 'f', -1, 64))
+	parts = append(parts, needle, hub, figure)
+	// The prompt's lines under the dial, together (a reading and where it was taken).
+	y := py + g.c.yUnits(0.2)
+	for k, q := range g.rest() {
+		s := 0.045
+		if k > 0 {
+			s = 0.035
+		}
+		e := g.text(q, 0, round3(y), fit(q, 1.4, s), g.ink, 800-200*min(k, 1))
+		e.In = hub.ID // the dial's own lines: the needle's sweep passes over them on purpose
+		g.enter(e, "up", t1+0.2*float64(k), 0.6)
+		parts = append(parts, e)
+		y += g.c.yUnits(s*1.3 + 0.03)
+	}
+	g.leave(parts...)
+}
+
+// repostPath is the two looping arrows of a repost, as stroke path data.
+const repostPath = "M-0.8,0.25 L-0.8,-0.4 L0.6,-0.4 M0.3,-0.7 L0.6,-0.4 L0.3,-0.1 M0.8,-0.25 L0.8,0.4 L-0.6,0.4 M-0.3,0.1 L-0.6,0.4 L-0.3,0.7"
+
+// postCountRE: a post's count that climbs ("the like count races from 12 up to 4.8K",
+// "reposts climb to 623", "2,310 likes").
+var postCountRE = regexp.MustCompile(`(?i)\b(likes?|hearts?|reposts?|retweets?|shares?|comments?|replies)\b(?:\s+count)?[^.;\d]{0,40}?(?:from\s+(\d[\d.,]*[km]?)\s+)?(?:up\s+)?to\s+(\d[\d.,]*[km]?)|(\d[\d.,]*[km]?)\s+(likes?|reposts?|retweets?|shares?|comments?|replies)\b`)
+
+// postCount is a count as a counter reads it: "4.8K" counts to 4.8 with a K after it.
+type postCount struct {
+	From, To float64
+	Suffix   string
+}
+
+// parsePostCount reads "4.8K", "623", "1,200" (from may be "").
+func parsePostCount(from, to string) postCount {
+	num := func(s string) (float64, string) {
+		s = strings.ReplaceAll(strings.TrimRight(strings.ToLower(s), ".,"), ",", "")
+		suf := ""
+		if strings.HasSuffix(s, "k") || strings.HasSuffix(s, "m") {
+			suf = strings.ToUpper(s[len(s)-1:])
+			s = s[:len(s)-1]
+		}
+		v, _ := strconv.ParseFloat(s, 64)
+		return v, suf
+	}
+	v, suf := num(to)
+	c := postCount{To: v, Suffix: suf}
+	if from != "" {
+		f, fs := num(from)
+		if fs == suf {
+			c.From = f
+		}
+	}
+	return c
+}
+
+// postCounts reads a post's likes and reposts (or shares).
+func postCounts(prompt string) (likes, reposts *postCount) {
+	for _, m := range postCountRE.FindAllStringSubmatch(prompt, -1) {
+		kind, from, to := m[1], m[2], m[3]
+		if kind == "" {
+			kind, to = m[5], m[4]
+		}
+		c := parsePostCount(from, to)
+		switch k := strings.ToLower(kind); {
+		case strings.HasPrefix(k, "like") || strings.HasPrefix(k, "heart"):
+			if likes == nil {
+				likes = &c
+			}
+		case reposts == nil:
+			reposts = &c
+		}
+	}
+	return likes, reposts
+}
+
+// socialPost: a post as its app shows it — avatar, name and handle, the post's words,
+// and a row of actions whose counts climb while the heart turns red.
+func (g *genreFill) socialPost() {
+	handle := handleRE.FindString(g.prompt)
+	name := ""
+	if handle != "" {
+		// The display name is the proper name just before the handle ("Jen Okoro @jen…").
+		before := g.prompt[:strings.Index(g.prompt, handle)]
+		if ns := properRE.FindAllString(before, -1); len(ns) > 0 {
+			name = ns[len(ns)-1]
+		}
+	}
+	if name == "" {
+		if ns := g.names(); len(ns) > 0 {
+			name = ns[0]
+		}
+	}
+	g.consume(handle, name)
+	name = orDefault(name, strings.TrimPrefix(orDefault(handle, "@you"), "@"))
+	text := g.longestQuote()
+	likes, reposts := postCounts(g.prompt)
+	tall := g.c.tall()
+	cardW, cardH, cy := 1.3, 0.62, 0.0
+	if tall || g.c.square() {
+		cardW, cardH = 0.86, 0.7
+	}
+	if tall {
+		cardH = 0.8
+	}
+	paper, ink, soft := "#ffffff", "#0f172a", "#64748b"
+	if luminance(g.c.bd.Palette.Background[0]) > 0.6 {
+		paper, ink, soft = "#0f172a", "#f8fafc", "#94a3b8"
+	}
+	card := g.bar(0, cy, cardW, cardH, paper)
+	card.Shadow = true
+	left := -g.c.xUnits(cardW/2 - 0.1)
+	topY := cy - g.c.yUnits(cardH/2-0.1)
+	avatar := g.add(&scene.Element{ID: g.id("avatar"), Type: scene.TypeCircle, X: round3(left), Y: round3(topY), Size: 0.05, Color: solid(g.accent)})
+	ini := g.text(initials(name), left, topY, 0.03, "#ffffff", 800)
+	ini.In = avatar.ID
+	nx := left + g.c.xUnits(0.08)
+	nameW := 0.55 * 0.04 * float64(len([]rune(name)))
+	who := g.text(name, round3(nx+g.c.xUnits(nameW/2)), round3(topY-g.c.yUnits(0.02)), 0.04, ink, 800)
+	parts := []*scene.Element{card, avatar, ini, who}
+	if handle != "" {
+		hw := 0.55 * 0.032 * float64(len(handle))
+		h := g.text(handle, round3(nx+g.c.xUnits(hw/2)), round3(topY+g.c.yUnits(0.035)), 0.032, soft, 600)
+		parts = append(parts, h)
+	}
+	if text != "" {
+		body := g.text(text, 0, round3(cy), fit(text, cardW*1.6, 0.045), ink, 600)
+		body.Wrap = round3(cardW * 0.86)
+		parts = append(parts, body)
+	}
+	for k, e := range parts {
+		g.enter(e, "up", g.t+0.06*float64(k), 0.6)
+	}
+	// The actions: a heart that turns red and its count, then the reposts.
+	ay := cy + g.c.yUnits(cardH/2-0.08)
+	hx := left
+	grey := soft
+	heart := g.add(&scene.Element{ID: g.id("heart"), Type: scene.TypeHeart, X: round3(hx), Y: round3(ay), Size: 0.035, Color: grey})
+	red := g.add(&scene.Element{ID: g.id("liked"), Type: scene.TypeHeart, X: round3(hx), Y: round3(ay), Size: 0.035, Color: "#e11d48", In: heart.ID})
+	g.enter(heart, "fade", g.t+0.4, 0.4)
+	liked := g.in + 0.3
+	g.enter(red, "pop", liked, 0.5)
+	g.c.motion(red, scene.Motion{Type: scene.MotionPulse, Start: liked + 0.5, End: liked + 1.3, Amp: 0.15, Count: 1})
+	parts = append(parts, heart, red)
+	count := func(c *postCount, x float64, t0 float64) {
+		if c == nil {
+			return
+		}
+		e := g.add(&scene.Element{ID: g.id("value"), Type: scene.TypeCounter, X: round3(x + g.c.xUnits(0.09)), Y: round3(ay), Size: 0.035,
+			Color: ink, From: c.From, To: c.To, Suffix: c.Suffix})
+		g.enter(e, "fade", g.t+0.4, 0.4)
+		g.progress(e, t0, math.Max(t0+1, g.out-0.8), false)
+		parts = append(parts, e)
+	}
+	count(likes, hx, liked)
+	if reposts != nil {
+		rx := hx + g.c.xUnits(math.Min(0.4, cardW*0.4))
+		rp := g.add(&scene.Element{ID: g.id("repost"), Type: scene.TypePath, Variant: "stroke", Path: repostPath, X: round3(rx), Y: round3(ay), Size: 0.03, Color: soft})
+		g.enter(rp, "fade", g.t+0.4, 0.4)
+		parts = append(parts, rp)
+		count(reposts, rx, liked+0.3)
+	}
+	g.leave(parts...)
+}

@@ -108,3 +108,36 @@ func TestKanbanParts(t *testing.T) {
 		}
 	}
 }
+
+// TestPostCounts: a post's likes and reposts, with the unit a count is written in.
+func TestPostCounts(t *testing.T) {
+	for prompt, want := range map[string][2]*postCount{
+		"The heart turns red and the like count races from 12 up to 4.8K while the reposts climb to 623.": {{0, 4.8, "K"}, {0, 623, ""}},
+		"2,310 likes and 41 shares":             {{0, 2310, ""}, {0, 41, ""}},
+		"likes go from 120 to 1,200, no shares": {{120, 1200, ""}, nil},
+	} {
+		l, r := postCounts(prompt)
+		if !reflect.DeepEqual([2]*postCount{l, r}, want) {
+			t.Errorf("%q: likes %+v, reposts %+v; want %+v, %+v", prompt, l, r, want[0], want[1])
+		}
+	}
+}
+
+// TestGaugeReading: where the needle stops, its unit, and a round top above it.
+func TestGaugeReading(t *testing.T) {
+	for prompt, want := range map[string]struct {
+		v    float64
+		unit string
+		top  float64
+	}{
+		"the needle swings up and settles in the red at 162": {162, "", 200},
+		"needle sweeps to 88 mph":                            {88, "mph", 200},
+		"settles at 72%":                                     {72, "%", 100},
+		"a rating dial pointing to 7 out of 10":              {7, "", 10},
+	} {
+		v, unit, top := gaugeReading(prompt)
+		if v != want.v || unit != want.unit || top != want.top {
+			t.Errorf("%q: %g%s of %g; want %g%s of %g", prompt, v, unit, top, want.v, want.unit, want.top)
+		}
+	}
+}
