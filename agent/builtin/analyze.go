@@ -138,10 +138,13 @@ var (
 	// words ("the word WIN flashes").
 	shownTextRE = regexp.MustCompile(quoteRE.String() +
 		`|(?:^|[\s(])(@[A-Za-z0-9_][A-Za-z0-9_.]{1,29}[A-Za-z0-9_])` +
-		`|(?:^|[\s(])((?:[a-z0-9-]+\.)+(?:com|io|co|org|net|app|dev|shop|store|ai|tv|me)(?:/[\w/-]*[\w/])?)` +
+		`|(?:^|[\s(])((?:[a-z0-9-]+\.)+(?:com|io|co|org|net|app|dev|shop|store|ai|tv|me|gg|photo|photography|studio|design|art|blog|site|online|xyz|club|live|news|tech|cafe|coffee|uk|de|fr|ca|au|nz|eu|us)(?:/[\w/-]*[\w/])?)` +
 		`|^([A-Z][\w'’ ,]{1,30}!)` +
 		`|(?:^|[\s(])((?:[A-Z][A-Z0-9'’&-]*[A-Z0-9]\s+)+[A-Z][A-Z0-9'’&-]*[A-Z0-9]\b!?)` +
 		`|\b(?:the words?|text|reads|reading|says|saying)\s+([A-Z][A-Z0-9'’&-]*[A-Z0-9]\b!?)` +
+		// A phone number or an email address, shown as written ("0412 555 019").
+		`|(?:^|[\s(])((?:\+\d{1,3}[\s.-]?)?\(?\d{2,4}\)?[\s.-]\d{3,4}[\s.-]\d{3,4})\b` +
+		`|(?:^|[\s(])([\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+)` +
 		// A label written without quotes: "a tank labeled All of Earth's water," (to the
 		// clause's end), its words shown, never drawn.
 		`|\b(?:label(?:l?ed)|labled|titled|captioned)\s+([A-Z][^,.;:!?"“”()]{0,40}[^,.;:!?"“”()\s])`)

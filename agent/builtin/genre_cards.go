@@ -1369,6 +1369,12 @@ func (g *genreFill) keyboardShortcut() {
 func (g *genreFill) flashcard() {
 	front := g.quote("Question")
 	back := g.quote("")
+	// A back that lists lines (a business card's phone, site and handle) shows them
+	// all, one after another, and no drawing.
+	lines := g.rest()
+	if back != "" && len(lines) > 0 {
+		lines = append([]string{back}, lines...)
+	}
 	tall := g.c.tall()
 	w, h := 1.0, 0.7
 	if tall {
@@ -1388,7 +1394,7 @@ func (g *genreFill) flashcard() {
 	backParts = append(backParts, bc)
 	drawn := ""
 	for _, s := range g.b.Subjects {
-		if s.Asset != "" {
+		if s.Asset != "" && len(lines) == 0 && s.Noun != "card" {
 			drawn = s.Noun
 			if d := g.drawing(s.Noun, 0, -0.14, 0.14); d != nil {
 				d.Asset, d.In = s.Asset, bc.ID
@@ -1400,14 +1406,24 @@ func (g *genreFill) flashcard() {
 	if back == "" {
 		back = drawn
 	}
-	if drawn == "" && back != "" {
+	if drawn == "" && back != "" && len(lines) == 0 {
 		// A vocabulary card's answer is a thing: its drawing, when the library has one.
 		if d := g.drawing(back, 0, -0.14, 0.14); d != nil {
 			d.In = bc.ID
 			backParts = append(backParts, d)
 		}
 	}
-	if back != "" {
+	var late []*scene.Element // lines that fade in one at a time once the back is up
+	switch {
+	case len(lines) > 0:
+		step := math.Min(0.2, 0.7/float64(len(lines)))
+		for k, l := range lines {
+			y := step * (float64(k) - float64(len(lines)-1)/2)
+			bt := g.text(l, 0, round3(y), fit(l, w*0.85, 0.055), "#111827", 700)
+			bt.In = bc.ID
+			late = append(late, bt)
+		}
+	case back != "":
 		y := 0.27
 		if len(backParts) == 1 {
 			y = 0
@@ -1435,7 +1451,10 @@ func (g *genreFill) flashcard() {
 		key(tr, "sx", flip+half, 0, "")
 		key(tr, "sx", flip+2*half, 1, "easeOutCubic")
 	}
-	g.leave(backParts...)
+	for k, e := range late {
+		g.enter(e, "up", flip+2*half+0.1+0.45*float64(k), 0.5)
+	}
+	g.leave(append(backParts, late...)...)
 }
 
 // captionChunks splits a line into the pieces captions show one after another: two

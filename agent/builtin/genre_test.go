@@ -167,3 +167,40 @@ func TestLayoutIsNoMissingDrawing(t *testing.T) {
 		}
 	}
 }
+
+// TestCardBackLines: a card whose back lists lines shows every one of them after the
+// turn, one after another, and no drawing.
+func TestCardBackLines(t *testing.T) {
+	prompt := `A matte black card flips from the front ("Juno Reyes Photography") to the back, where 0412 555 019, junoreyes.photo and @junoshoots fade in one line at a time.`
+	if ex := builtin.Explain(prompt); ex.Genre == nil || ex.Genre.Name != "flashcard" {
+		t.Fatalf("a card turning over is a flashcard, got %v", ex.Genre)
+	}
+	_, sb, _ := generate(t, prompt, koda.StyleSmooth, 0)
+	d := readScene(t, sb)
+	var starts []float64
+	for _, want := range []string{"0412 555 019", "junoreyes.photo", "@junoshoots"} {
+		e := findText(d, want)
+		if e == nil {
+			t.Fatalf("%q is not on the back", want)
+		}
+		op := e.Tracks["opacity"]
+		starts = append(starts, op[1].T)
+	}
+	if !(starts[0] < starts[1] && starts[1] < starts[2]) {
+		t.Errorf("the lines come in at %v, want one after another", starts)
+	}
+	for _, e := range d.Elements {
+		if e.Type == scene.TypeAsset {
+			t.Errorf("a back of lines shows no drawing, got %s", e.Asset)
+		}
+	}
+}
+
+func findText(d *scene.Description, s string) *scene.Element {
+	for _, e := range d.Elements {
+		if e.Type == scene.TypeText && e.Text == s {
+			return e
+		}
+	}
+	return nil
+}

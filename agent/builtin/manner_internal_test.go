@@ -47,3 +47,22 @@ func TestUnquotedLabels(t *testing.T) {
 		t.Errorf("'labeled with the price' names no label: %q", b.Texts)
 	}
 }
+
+// TestContactLinesAreShown: a phone number, an email address and a web address (new
+// domains too) are words to show as written, not numbers or things to draw.
+func TestContactLinesAreShown(t *testing.T) {
+	b := analyze("the back, where 0412 555 019, hello@juno.studio, junoreyes.photo and (555) 123-4567 fade in; a matte black card")
+	for _, want := range []string{"0412 555 019", "hello@juno.studio", "junoreyes.photo", "(555) 123-4567"} {
+		if !slices.Contains(b.Texts, want) {
+			t.Errorf("%q is not shown; texts %q", want, b.Texts)
+		}
+	}
+	for _, n := range b.Notes {
+		if strings.Contains(n, "matte") {
+			t.Errorf("a finish before a colour is reported as a missing drawing: %q", n)
+		}
+	}
+	if b := analyze("born on 2026-11-27 at 4:12 am, 3.2 kg"); len(b.Texts) != 0 {
+		t.Errorf("a date, a time and a weight are no phone numbers: %q", b.Texts)
+	}
+}

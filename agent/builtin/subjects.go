@@ -373,6 +373,9 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 		case introduced && hit && !m.Substituted && m.Score >= 70:
 			// "a sofa": the line icon that is named so, when no illustration is.
 			spans[i] = assetSpan{end: i + 1, match: m}
+		case introduced && !hit && i+1 < len(tokens) && isColorTok(tokens[i+1]):
+			// "a matte black card", "a pastel blue egg": a finish before a colour
+			// describes the thing after it.
 		case introduced && !hit:
 			notes = append(notes, "I have no illustration of "+quoteWord(tok)+" in my library; it is not drawn as asked.")
 		case introduced && m.Substituted && !m.Stroke:
