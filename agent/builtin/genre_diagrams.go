@@ -1141,3 +1141,135 @@ func (g *genreFill) socialPost() {
 	}
 	g.leave(parts...)
 }
+
+var (
+	// guessRE: a guess of a word puzzle, written in capitals ("CRANE, SLOTH, SHOUT").
+	guessRE = regexp.MustCompile(`\b[A-Z]{4,7}\b`)
+	// gridSizeRE: a grid's columns by rows ("a 5x6 grid").
+	gridSizeRE = regexp.MustCompile(`\b(\d{1,2})\s*[x×]\s*(\d{1,2})\b`)
+	// answerRE: the word a puzzle is solved by ("the answer is SHOUT").
+	answerRE = regexp.MustCompile(`(?i)\b(?:answer|solution|word of the day)\b[^.]{0,15}?\b([A-Z]{4,7})\b`)
+)
+
+// wordGuesses reads a word puzzle: the guesses in order, the answer, and the grid.
+func wordGuesses(prompt string) (guesses []string, answer string, cols, rows int) {
+	for _, w := range guessRE.FindAllString(prompt, -1) {
+		if len(guesses) == 0 || len(w) == len(guesses[0]) {
+			guesses = append(guesses, w)
+		}
+	}
+	if len(guesses) == 0 {
+		return nil, "", 0, 0
+	}
+	cols, rows = len(guesses[0]), 6
+	if m := gridSizeRE.FindStringSubmatch(prompt); m != nil {
+		c, _ := strconv.Atoi(m[1])
+		r, _ := strconv.Atoi(m[2])
+		if c == cols && r >= len(guesses) && r <= 8 {
+			rows = r
+		}
+	}
+	answer = guesses[len(guesses)-1]
+	if m := answerRE.FindStringSubmatch(prompt); m != nil && len(m[1]) == cols {
+		answer = m[1]
+		guesses = slices.DeleteFunc(guesses, func(g string) bool { return g == answer && g != guesses[len(guesses)-1] })
+	}
+	return guesses, answer, cols, rows
+}
+
+// marks scores a guess against the answer as the game does: 2 right place, 1 in the
+// word elsewhere (as often as it is left unmatched), 0 not in it.
+func marks(guess, answer string) []int {
+	out := make([]int, len(guess))
+	left := map[byte]int{}
+	for i := range guess {
+		if i < len(answer) && guess[i] == answer[i] {
+			out[i] = 2
+		} else if i < len(answer) {
+			left[answer[i]]++
+		}
+	}
+	for i := range guess {
+		if out[i] == 0 && left[guess[i]] > 0 {
+			out[i] = 1
+			left[guess[i]]--
+		}
+	}
+	return out
+}
+
+// wordGrid: a word puzzle's grid of empty tiles; each guess types in and its tiles
+// flip one after another to grey, yellow or green, and the line under it comes last.
+func (g *genreFill) wordGrid() {
+	guesses, answer, _, rows := wordGuesses(g.prompt)
+	if len(guesses) == 0 {
+		guesses, answer, rows = []string{"HELLO"}, "HELLO", 6
+	}
+	g.consume(guesses...)
+	cols := len(guesses[0])
+	pitch := math.Min(0.13, 0.74/float64(rows))
+	if g.c.tall() {
+		pitch = math.Min(0.16, 0.86/float64(cols))
+	}
+	tile := pitch * 0.88
+	cy := -0.08
+	if g.c.tall() {
+		cy = -0.15
+	}
+	empty := lighten(g.c.bd.Palette.Background[0], 0.12)
+	if luminance(g.c.bd.Palette.Background[0]) > 0.6 {
+		empty = darken(g.c.bd.Palette.Background[0], 0.1)
+	}
+	state := []string{solid("#787c7e"), solid("#c9b458"), solid("#6aaa64")} // the game's colours, deep enough for white letters
+	pos := func(r, c int) (float64, float64) {
+		return g.c.xUnits((float64(c) - float64(cols-1)/2) * pitch), cy + g.c.yUnits((float64(r)-float64(rows-1)/2)*pitch)
+	}
+	var parts []*scene.Element
+	blank := map[[2]int]*scene.Element{}
+	for r := range rows {
+		for c := range cols {
+			x, y := pos(r, c)
+			e := g.bar(x, y, tile, tile, empty)
+			e.Label = "tile"
+			g.enter(e, "pop", g.t+0.02*float64(r*cols+c), 0.4)
+			parts = append(parts, e)
+			blank[[2]int{r, c}] = e
+		}
+	}
+	span := math.Max(0.9, (g.out-0.8-g.in)/float64(len(guesses)))
+	for r, guess := range guesses {
+		ms := marks(guess, answer)
+		for c := range cols {
+			x, y := pos(r, c)
+			at := g.in + span*float64(r) + 0.12*float64(c)
+			// The flip: the blank tile closes to an edge, and its scored face opens from it.
+			tr := trackOf(blank[[2]int{r, c}])
+			key(tr, "sy", 0, 1, "")
+			key(tr, "sy", at-0.2, 1, "")
+			key(tr, "sy", at, 0, "easeInCubic")
+			key(tr, "opacity", at, 1, "")
+			key(tr, "opacity", at+0.01, 0, "")
+			face := g.bar(x, y, tile, tile, state[ms[c]])
+			face.Label = "tile"
+			letter := g.text(string(guess[c]), x, y, round3(tile*0.55), "#ffffff", 900)
+			letter.In = face.ID
+			for _, e := range []*scene.Element{face, letter} {
+				tr := trackOf(e)
+				key(tr, "opacity", 0, 0, "")
+				key(tr, "opacity", at, 0, "")
+				key(tr, "opacity", at+0.01, 1, "")
+				key(tr, "sy", 0, 0, "")
+				key(tr, "sy", at, 0, "")
+				key(tr, "sy", at+0.25, 1, "easeOutCubic")
+			}
+			parts = append(parts, face, letter)
+		}
+	}
+	if q := g.longestQuote(); q != "" {
+		_, bottom := pos(rows-1, 0)
+		e := g.text(q, 0, round3(bottom+g.c.yUnits(pitch)), fit(q, 1.4, 0.06), g.ink, 900)
+		g.enter(e, "pop", g.in+span*float64(len(guesses))+0.2, 0.6)
+		parts = append(parts, e)
+	}
+	g.leave(parts...)
+}

@@ -141,3 +141,25 @@ func TestGaugeReading(t *testing.T) {
 		}
 	}
 }
+
+// TestWordGuesses: a word puzzle's guesses in capitals, its answer (the last guess, or
+// the one named) and the grid's rows; each guess scored as the game scores it.
+func TestWordGuesses(t *testing.T) {
+	gs, answer, cols, rows := wordGuesses("a Wordle-style 5x6 grid: CRANE, SLOTH, SHOUT, the last row all green")
+	if !reflect.DeepEqual(gs, []string{"CRANE", "SLOTH", "SHOUT"}) || answer != "SHOUT" || cols != 5 || rows != 6 {
+		t.Errorf("got %q, answer %q, %dx%d", gs, answer, cols, rows)
+	}
+	for _, c := range []struct {
+		guess, answer string
+		want          []int
+	}{
+		{"CRANE", "SHOUT", []int{0, 0, 0, 0, 0}},
+		{"SLOTH", "SHOUT", []int{2, 0, 2, 1, 1}},
+		{"SHOUT", "SHOUT", []int{2, 2, 2, 2, 2}},
+		{"EERIE", "THERE", []int{1, 0, 1, 0, 2}}, // a letter counts as often as the answer has it
+	} {
+		if got := marks(c.guess, c.answer); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s against %s: %v, want %v", c.guess, c.answer, got, c.want)
+		}
+	}
+}
