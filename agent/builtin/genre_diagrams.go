@@ -1273,3 +1273,144 @@ func (g *genreFill) wordGrid() {
 	}
 	g.leave(parts...)
 }
+
+var (
+	// wheelListRE: a wheel's slices listed after a colon ("six slices …: 10% OFF, FREE
+	// TOTE, TRY AGAIN").
+	wheelListRE = regexp.MustCompile(`(?i)\b(?:slices|segments|prizes|options|sections|wedges)\b[^:.]{0,60}:\s*([^.]+)`)
+	// wheelLandsRE: the slice the pointer stops on.
+	wheelLandsRE = regexp.MustCompile(`(?i)\b(?:lands?|landing|stops?|stopping|settles?|comes to rest)\s+(?:right\s+)?(?:on|at)\s+(?:the\s+)?["“]?([^,.;!"”]+)`)
+)
+
+// wheelSlices reads a prize wheel: its slices in order and the one it lands on.
+func wheelSlices(prompt string, texts []string) (slices []string, winner string) {
+	slices = listItems(wheelListRE, prompt)
+	if len(slices) < 2 {
+		slices = nil
+		for _, t := range texts { // the quote it lands on is a slice already
+			if !containsStr(slices, t) {
+				slices = append(slices, t)
+			}
+		}
+	}
+	if m := wheelLandsRE.FindStringSubmatch(prompt); m != nil {
+		w := strings.TrimSpace(m[1])
+		for _, s := range slices {
+			if strings.EqualFold(s, w) || strings.HasPrefix(strings.ToLower(w), strings.ToLower(s)) {
+				winner = s
+			}
+		}
+	}
+	if winner == "" && len(slices) > 0 {
+		winner = slices[len(slices)/2]
+	}
+	return slices, winner
+}
+
+// spinWheel: a prize wheel of the prompt's slices spins fast, slows right down and
+// stops with the winning slice under the pointer at the top, which then pulses.
+func (g *genreFill) spinWheel() {
+	items, winner := wheelSlices(g.prompt, g.b.Texts)
+	if len(items) < 2 {
+		items = []string{"Prize", "Try again", "Prize", "Try again"}
+	}
+	if len(items) > 12 {
+		items = items[:12]
+	}
+	g.consume(items...)
+	n := len(items)
+	win := max(0, slices.Index(items, winner))
+	R, cy := 0.38, 0.1
+	if g.c.tall() {
+		R, cy = 0.42, 0.0
+	}
+	cols := []string{}
+	for _, c := range g.b.Colors {
+		if c != g.b.Background && c != g.b.Background2 {
+			cols = append(cols, c)
+		}
+	}
+	if len(cols) < 2 {
+		cols = append(cols, []string{solid(g.accent), "#ffffff"}...)[:2]
+	}
+	for k, c := range cols {
+		if contrast(c, "#ffffff") < 4.6 && contrast(c, "#111827") < 4.6 {
+			cols[k] = solid(c) // mid tones read neither ink: deepen them for white
+		}
+	}
+	slice := 2 * math.Pi / float64(n)
+	// The spin: in screen degrees, clockwise; slice k's middle starts at angle -90+k·slice
+	// (the top is -90) and the wheel turns until the winner's middle is at the top.
+	turns := 4.0
+	total := turns*360 + float64(n-win)*360/float64(n)
+	if total >= (turns+1)*360 {
+		total -= 360
+	}
+	t0, t1 := g.in, math.Max(g.in+2, g.out-1.4)
+	angleAt := func(t float64) float64 { // ease out: fast, then slowing right down
+		u := math.Min(1, math.Max(0, (t-t0)/(t1-t0)))
+		return total * (1 - math.Pow(1-u, 3))
+	}
+	var parts, chain []*scene.Element
+	for k := range n {
+		a0, a1 := -math.Pi/2+(float64(k)-0.5)*slice, -math.Pi/2+(float64(k)+0.5)*slice
+		d := fmt.Sprintf("M0,0 L%.3f,%.3f A1,1 0 %d,1 %.3f,%.3f Z", math.Cos(a0), math.Sin(a0), btoi(slice > math.Pi), math.Cos(a1), math.Sin(a1))
+		// The slices are the wheel's face (a depth just under 1): each label is read on
+		// its own slice, and the slices meet on purpose.
+		w := g.add(&scene.Element{ID: g.id("slice"), Type: scene.TypePath, Path: d, Label: "wheel", X: 0, Y: cy, Size: R, Color: cols[k%len(cols)], Depth: 0.99})
+		chain = append(chain, w)
+		parts = append(parts, w)
+	}
+	sample := func(e *scene.Element, at func(deg float64) (x, y, rot float64)) {
+		tr := trackOf(e)
+		for t := t0; ; t += 0.1 {
+			t = math.Min(t, t1)
+			x, y, rot := at(angleAt(t))
+			if e.Type == scene.TypeText {
+				key(tr, "x", t, x, "")
+				key(tr, "y", t, y, "")
+			}
+			key(tr, "rotation", t, rot, "")
+			if t >= t1 {
+				break
+			}
+		}
+	}
+	for _, w := range chain {
+		sample(w, func(deg float64) (float64, float64, float64) { return 0, cy, deg })
+	}
+	var labels []*scene.Element
+	for k, it := range items {
+		mid := -90 + float64(k)*360/float64(n)
+		pos := func(deg float64) (float64, float64, float64) {
+			a := (mid + deg) * math.Pi / 180
+			return round3(g.c.xUnits(0.6 * R * math.Cos(a))), round3(cy + g.c.yUnits(0.6*R*math.Sin(a))), mid + deg + 90 - 90
+		}
+		x, y, rot := pos(0)
+		ink := "#ffffff"
+		if contrast(cols[k%len(cols)], ink) < 4.6 {
+			ink = "#111827"
+		}
+		l := g.text(it, x, y, fit(it, 0.5*R, 0.032), ink, 900)
+		l.Wrap, l.In = round3(0.5*R), chain[k].ID
+		key(trackOf(l), "rotation", 0, rot, "")
+		sample(l, pos)
+		labels = append(labels, l)
+		parts = append(parts, l)
+	}
+	pointer := g.add(&scene.Element{ID: g.id("pointer"), Type: scene.TypePath, Label: "pointer", Path: "M-0.7,-1 L0.7,-1 L0,1 Z",
+		X: 0, Y: round3(cy - g.c.yUnits(R+0.02)), Size: 0.05, Color: g.ink})
+	parts = append(parts, pointer)
+	for k, e := range parts {
+		g.enter(e, "pop", g.t+0.02*float64(k%n), 0.5)
+	}
+	g.c.motion(labels[win], scene.Motion{Type: scene.MotionPulse, Start: t1 + 0.1, End: g.out, Amp: 0.15, Count: 2})
+	g.leave(parts...)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -163,3 +163,16 @@ func TestWordGuesses(t *testing.T) {
 		}
 	}
 }
+
+// TestWheelSlices: a prize wheel's slices listed after a colon, and the one the pointer
+// lands on.
+func TestWheelSlices(t *testing.T) {
+	items, winner := wheelSlices("Six slices in alternating teal and white: 10% OFF, FREE TOTE, TRY AGAIN, 20% OFF, FREE CANDLE, 5% OFF. It spins fast, the pointer at the top lands on FREE CANDLE and confetti pops.", nil)
+	if !reflect.DeepEqual(items, []string{"10% OFF", "FREE TOTE", "TRY AGAIN", "20% OFF", "FREE CANDLE", "5% OFF"}) || winner != "FREE CANDLE" {
+		t.Errorf("got %q, lands on %q", items, winner)
+	}
+	items, winner = wheelSlices(`a prize wheel of "Mug", "Tote" and "Pin" that stops on "Tote"`, []string{"Mug", "Tote", "Pin", "Tote"})
+	if !reflect.DeepEqual(items, []string{"Mug", "Tote", "Pin"}) || winner != "Tote" {
+		t.Errorf("quoted slices: got %q, lands on %q", items, winner)
+	}
+}
