@@ -311,7 +311,17 @@ func analyze(prompt string) *brief {
 		masked = regexp.MustCompile(`\b`+regexp.QuoteMeta(brand)+end).ReplaceAllLiteralString(masked, wordRE.ReplaceAllString(brand, "x"))
 	}
 	tokens := wordRE.FindAllString(masked, -1)
-	b.readSubjectsAndColors(tokens, low)
+	// Which sentence each token is in: a colour never reaches across a full stop ("…
+	// lights up gold. White background": the gold is not the background's).
+	sentence := make([]int, len(tokens))
+	locs := wordRE.FindAllStringIndex(masked, -1)
+	for i := 1; i < len(locs); i++ {
+		sentence[i] = sentence[i-1]
+		if strings.ContainsAny(masked[locs[i-1][1]:locs[i][0]], ".!?;") {
+			sentence[i]++
+		}
+	}
+	b.readSubjectsAndColors(tokens, sentence, low)
 	b.bindStates()
 	b.spiralParticles()
 	b.productOnCard(tokens)
@@ -575,7 +585,7 @@ func (b *brief) productOnCard(tokens []string) {
 // readSubjectsAndColors finds the nouns the prompt is about and attaches each colour word
 // to the noun it describes: the next noun ("red ball"), else the previous one ("the ball
 // is red"), else the first subject still without a colour.
-func (b *brief) readSubjectsAndColors(tokens []string, low string) {
+func (b *brief) readSubjectsAndColors(tokens []string, sentence []int, low string) {
 	subjectAt := map[int]int{} // token index → subject index
 	spans, notes := assetSpans(tokens, low)
 	b.Notes = append(b.Notes, notes...)
@@ -666,14 +676,16 @@ func (b *brief) readSubjectsAndColors(tokens []string, low string) {
 		if i >= 2 && (tokens[i-1] == "with" || tokens[i-1] == "in") && fillVerbs[tokens[i-2]] && b.FillColor == "" {
 			b.FillColor, attached = c, true // "fills with pink": the liquid, not the shape
 		}
-		if i > 0 && (tokens[i-1] == "on" || tokens[i-1] == "against") && (i+1 >= len(tokens) || !backgroundWords[tokens[i+1]]) {
+		// ("lights up gold" reads "glows on gold": a colour it turns, not one it sits on.)
+		if i > 0 && (tokens[i-1] == "on" || tokens[i-1] == "against") && (i+1 >= len(tokens) || !backgroundWords[tokens[i+1]]) &&
+			!(i > 1 && strings.HasPrefix(tokens[i-2], "glow")) {
 			// "gold text on black": a colour something sits on is the background.
 			if _, subj := subjectAt[i+1]; !subj {
 				b.setBackground(c)
 				attached = true
 			}
 		}
-		for j := i + 1; j < len(tokens) && j <= i+3 && !attached; j++ {
+		for j := i + 1; j < len(tokens) && j <= i+3 && !attached && sentence[j] == sentence[i]; j++ {
 			t := tokens[j]
 			switch {
 			case backgroundWords[t]:
@@ -698,7 +710,7 @@ func (b *brief) readSubjectsAndColors(tokens []string, low string) {
 				break
 			}
 		}
-		for j := i - 1; j >= 0 && j >= i-4 && !attached; j-- {
+		for j := i - 1; j >= 0 && j >= i-4 && !attached && sentence[j] == sentence[i]; j-- {
 			t := tokens[j]
 			switch {
 			case backgroundWords[t]:

@@ -66,3 +66,17 @@ func TestContactLinesAreShown(t *testing.T) {
 		t.Errorf("a date, a time and a weight are no phone numbers: %q", b.Texts)
 	}
 }
+
+// TestColourStaysInItsSentence: a colour is never bound across a full stop, and a
+// thing that "lights up gold" turns gold rather than standing on a gold background.
+func TestColourStaysInItsSentence(t *testing.T) {
+	for prompt, want := range map[string]string{
+		"the overlap lights up gold. white background, navy circles": namedColors["white"],
+		"a navy card. The background is white":                        namedColors["white"],
+		"gold text on black":                                          "#111111",
+	} {
+		if b := analyze(prompt); b.Background != want || b.Background2 != "" {
+			t.Errorf("%q: background %s/%s, want %s", prompt, b.Background, b.Background2, want)
+		}
+	}
+}
