@@ -512,7 +512,7 @@ func (g *genreFill) podium() {
 		w, gap, ground = 0.28, 0.3, 0.72
 	case tall:
 		heights = []float64{0.36, 0.25, 0.18}
-		w, gap, ground = 0.28, 0.31, 0.62
+		w, gap, ground = 0.25, 0.28, 0.56
 	}
 	medals := []string{"#f5b700", "#9ca3af", "#cd7f32"}
 	var parts []*scene.Element
@@ -532,18 +532,18 @@ func (g *genreFill) podium() {
 		g.enter(num, "up", g.t+0.1*float64(i)+0.2, 0.8)
 		at := g.in + span*reveal[k]/2
 		// The name and figure stand on their step (In), so the critic reads them as its.
-		name := g.text(places[k].Name, x, top-g.c.yUnits(0.19), fit(places[k].Name, gap*0.85, 0.04), g.ink, 800)
+		name := g.text(places[k].Name, x, top-g.c.yUnits(0.27), fit(places[k].Name, gap*0.85, 0.04), g.ink, 800)
 		name.Wrap, name.In = round3(gap*0.95), step.ID
 		g.enter(name, "down", at, 0.6)
 		parts = append(parts, step, num, name)
 		if places[k].Value != "" {
-			v := g.text(places[k].Value, x, top-g.c.yUnits(0.085), 0.03, g.ink, 600)
+			v := g.text(places[k].Value, x, top-g.c.yUnits(0.17), 0.03, g.ink, 600)
 			v.In = step.ID
-			g.enter(v, "down", at+0.1, 0.6)
+			g.enter(v, "down", at, 0.6) // with its name: one dropping through the other reads as a clash
 			parts = append(parts, v)
 		}
 		medal := g.add(&scene.Element{ID: g.id("medal"), Type: scene.TypeCircle, Label: "medal",
-			X: round3(x), Y: round3(top - g.c.yUnits(0.31)), Size: 0.045, Color: medals[k], Shadow: true})
+			X: round3(x), Y: round3(top - g.c.yUnits(0.05)), Size: 0.045, Color: medals[k], Shadow: true, In: step.ID})
 		g.enter(medal, "down", math.Min(g.out-0.8, g.in+span+0.3)+0.15*float64(2-k), 0.5)
 		parts = append(parts, medal)
 	}
