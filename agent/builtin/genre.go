@@ -427,7 +427,10 @@ func (c *composer) layGenre(row *genreRow) *genreFill {
 // the end", "then fireworks", "finally, sparkles").
 func comesLast(prompt, noun string) bool {
 	n := regexp.QuoteMeta(strings.ToLower(noun))
-	return regexp.MustCompile(`\b(?:then|finally|ends? with|in the end)\b[^.;]{0,40}\b` + n + `|\b` + n + `\b[^.;]{0,30}\b(?:at the end|to finish|at the finish)\b`).MatchString(strings.ToLower(prompt))
+	// A burst after what leads to it ("drops in and a tiny confetti burst goes off",
+	// "lands on FREE CANDLE and confetti pops") is a moment at the end too.
+	return regexp.MustCompile(`\b(?:then|finally|ends? with|in the end)\b[^.;]{0,40}\b` + n + `|\b` + n + `\b[^.;]{0,30}\b(?:at the end|to finish|at the finish)\b` +
+		`|\band\s+(?:a\s+)?(?:\w+\s+)?` + n + `\s+(?:burst\s+)?(?:pops|bursts|goes off|explodes|erupts)\b`).MatchString(strings.ToLower(prompt))
 }
 
 // firstColor is the first colour the prompt asks for that is not the background.

@@ -188,9 +188,12 @@ func TestActionWordAsNoun(t *testing.T) {
 // A thing the prompt puts at the end comes at the end.
 func TestComesLast(t *testing.T) {
 	for in, want := range map[string]bool{
-		`Promo code "SAVE10", with confetti at the end`: true,
-		`A title card, then fireworks`:                  true,
-		`Confetti falls on a "Happy birthday" card`:     false,
+		`Promo code "SAVE10", with confetti at the end`:        true,
+		`A title card, then fireworks`:                         true,
+		`Confetti falls on a "Happy birthday" card`:            false,
+		`the card drops in and a tiny confetti burst goes off`: true,
+		`the pointer lands on FREE CANDLE and confetti pops`:   true,
+		`confetti pops as the doors open`:                      false,
 	} {
 		noun := "confetti"
 		if strings.Contains(in, "fireworks") {
