@@ -42,6 +42,29 @@ func (p PresetSpec) Frames(durationS float64) int {
 // Vertical reports whether the frame is taller than wide.
 func (p PresetSpec) Vertical() bool { return p.Height > p.Width }
 
+// SameOutput reports whether p and o make the same video from the same project and
+// length: they agree on everything the renderer reads from a spec (size, frame rate,
+// CRF, format and, for x264, the encoder speed). The name and the platform's duration
+// limit change no byte, so youtube, final and 1080p are one output; identical outputs
+// of one batch are rendered once and stored once. A spec field the renderer starts
+// reading must be compared here too.
+func (p PresetSpec) SameOutput(o PresetSpec) bool {
+	if p.Width != o.Width || p.Height != o.Height || p.FPS != o.FPS || p.CRF != o.CRF || p.Format != o.Format {
+		return false
+	}
+	// VP9 always encodes at its realtime speed: only MP4's x264 reads the speed.
+	return p.Format == FormatWebM || p.encoderSpeed() == o.encoderSpeed()
+}
+
+// encoderSpeed is the x264 speed the spec renders at; a spec stored before speeds
+// existed has none and rendered at the default.
+func (p PresetSpec) encoderSpeed() string {
+	if p.EncoderSpeed == "" {
+		return DefaultEncoderSpeed
+	}
+	return p.EncoderSpeed
+}
+
 // The named presets of DESIGN.md §3.6.
 var presets = map[string]PresetSpec{
 	"preview":         {Width: 640, Height: 360, FPS: 15, CRF: 28, Format: FormatMP4},
