@@ -61,6 +61,11 @@ type Render struct {
 	SizeBytes int64
 	Attempts  int
 	Error     *Failure
+	// OutputOf names the render whose job makes this render's video: renders of one
+	// batch with the same output (PresetSpec.SameOutput) are rendered once and stored
+	// once, and the others take its outcome, file and all. Empty for a render that runs
+	// its own job.
+	OutputOf string
 
 	CreatedAt  time.Time
 	StartedAt  *time.Time

@@ -66,6 +66,7 @@ type ProjectFilter struct {
 type RenderFilter struct {
 	ProjectID     string
 	BatchID       string
+	OutputOf      string // renders that take this render's outcome
 	Statuses      []RenderStatus
 	CreatedBefore time.Time
 	Limit         int

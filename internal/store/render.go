@@ -29,6 +29,7 @@ type renderRow struct {
 	SizeBytes   int64      `gorm:"column:size_bytes"`
 	Attempts    int        `gorm:"column:attempts"`
 	Error       *string    `gorm:"column:error"`
+	OutputOf    string     `gorm:"column:output_of"`
 	CreatedAt   time.Time  `gorm:"column:created_at;autoCreateTime:false"`
 	StartedAt   *time.Time `gorm:"column:started_at"`
 	FinishedAt  *time.Time `gorm:"column:finished_at"`
@@ -53,6 +54,7 @@ func toRenderRow(r *koda.Render) (*renderRow, error) {
 		ThumbKey:    r.ThumbKey,
 		SizeBytes:   r.SizeBytes,
 		Attempts:    r.Attempts,
+		OutputOf:    r.OutputOf,
 		CreatedAt:   utc(r.CreatedAt),
 		StartedAt:   utcPtr(r.StartedAt),
 		FinishedAt:  utcPtr(r.FinishedAt),
@@ -86,6 +88,7 @@ func (row *renderRow) toRender() (*koda.Render, error) {
 		ThumbKey:   row.ThumbKey,
 		SizeBytes:  row.SizeBytes,
 		Attempts:   row.Attempts,
+		OutputOf:   row.OutputOf,
 		CreatedAt:  row.CreatedAt.UTC(),
 		StartedAt:  utcPtr(row.StartedAt),
 		FinishedAt: utcPtr(row.FinishedAt),
@@ -166,6 +169,9 @@ func (s *Store) ListRenders(ctx context.Context, f koda.RenderFilter) ([]*koda.R
 	}
 	if f.BatchID != "" {
 		q = q.Where("batch_id = ?", f.BatchID)
+	}
+	if f.OutputOf != "" {
+		q = q.Where("output_of = ?", f.OutputOf)
 	}
 	if len(f.Statuses) > 0 {
 		statuses := make([]string, len(f.Statuses))

@@ -227,6 +227,7 @@ func testRenderAndBatchRoundTrip(t *testing.T, s *store.Store) {
 		SizeBytes: 5 << 30, // over 32 bits
 		Attempts:  2,
 		Error:     &koda.Failure{Code: "TIMEOUT", Message: "slow", At: ts(4)},
+		OutputOf:  "rnd_a",
 		StartedAt: ptr(ts(5)),
 	}
 	if err := s.CreateRender(ctx, r); err != nil {
@@ -675,6 +676,9 @@ func testListRenders(t *testing.T, s *store.Store) {
 		if i >= 3 {
 			r.BatchID = "bat_x"
 		}
+		if i == 4 || i == 5 {
+			r.OutputOf = "rnd_03"
+		}
 		if i == 5 {
 			r.ProjectID = q.ID
 		}
@@ -699,6 +703,7 @@ func testListRenders(t *testing.T, s *store.Store) {
 	mustEqual(t, "batch", list(koda.RenderFilter{BatchID: "bat_x"}), []string{"rnd_03", "rnd_04", "rnd_05"})
 	mustEqual(t, "unfinished", list(koda.RenderFilter{Statuses: []koda.RenderStatus{koda.RenderQueued, koda.RenderRunning}}),
 		[]string{"rnd_00", "rnd_01", "rnd_04", "rnd_05"})
+	mustEqual(t, "output of", list(koda.RenderFilter{OutputOf: "rnd_03"}), []string{"rnd_04", "rnd_05"})
 	mustEqual(t, "created before", list(koda.RenderFilter{CreatedBefore: ts(2)}), []string{"rnd_00", "rnd_01"})
 	mustEqual(t, "limit", list(koda.RenderFilter{ProjectID: p.ID, Limit: 2}), []string{"rnd_00", "rnd_01"})
 }
