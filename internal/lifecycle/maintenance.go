@@ -69,12 +69,31 @@ func (s *Service) ExpirePreviews(ctx context.Context, ttl time.Duration) (int, e
 // OrphanGrace: everything under a project that no longer exists, a render's files
 // once the render is gone, the files of a finished render other than its video and
 // thumbnail (chunks left by a failed stitch), and the sandbox checkpoints of a tenant
-// that no longer exists. Files outside Koda's layout are left alone. It returns how
-// many files it deleted.
+// that no longer exists. A file some render of the project points at stays whatever
+// its key says: renders of the same output share the file stored under the first
+// one's key. Files outside Koda's layout are left alone. It returns how many files it
+// deleted.
 func (s *Service) CleanOrphans(ctx context.Context) (int, error) {
 	cutoff := s.now().Add(-OrphanGrace)
 	projects := map[string]bool{}
 	renders := map[string]*koda.Render{}
+	pointedAt := map[string]map[string]bool{} // project → the keys its renders name
+	inUse := func(projectID, key string) (bool, error) {
+		keys, seen := pointedAt[projectID]
+		if !seen {
+			rs, err := s.Store.ListRenders(ctx, koda.RenderFilter{ProjectID: projectID})
+			if err != nil {
+				return false, fmt.Errorf("renders of project %s: %w", projectID, err)
+			}
+			keys = map[string]bool{}
+			for _, r := range rs {
+				keys[r.VideoKey], keys[r.ThumbKey] = true, true
+			}
+			delete(keys, "")
+			pointedAt[projectID] = keys
+		}
+		return keys[key], nil
+	}
 	tenants := map[string]bool{koda.DefaultTenant: true}
 	var orphans []string
 
@@ -119,14 +138,15 @@ func (s *Service) CleanOrphans(ctx context.Context) (int, error) {
 		if renderID == "" {
 			return nil // the project's checkpoint and state
 		}
+		used, err := inUse(projectID, f.Key)
+		if err != nil || used {
+			return err
+		}
 		r, err := render(renderID)
 		if err != nil {
 			return err
 		}
-		switch {
-		case r == nil, r.ProjectID != projectID:
-			orphans = append(orphans, f.Key)
-		case r.Status.Done() && f.Key != r.VideoKey && f.Key != r.ThumbKey:
+		if r == nil || r.ProjectID != projectID || r.Status.Done() {
 			orphans = append(orphans, f.Key)
 		}
 		return nil
