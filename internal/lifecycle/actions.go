@@ -264,7 +264,8 @@ func (s *Service) RequestRenders(ctx context.Context, id string, presets []koda.
 	return batch, err
 }
 
-// createBatch stores one queued final render per preset and enqueues them.
+// createBatch stores one queued final render per preset and enqueues their jobs, one
+// per distinct output (see storeBatch).
 func (s *Service) createBatch(ctx context.Context, tx koda.Store, p *koda.Project, presets []koda.PresetSpec, c *change) (*koda.Batch, error) {
 	if err := s.checkRenderLimits(ctx, tx, p.TenantID, len(presets)); err != nil {
 		return nil, err
@@ -273,29 +274,12 @@ func (s *Service) createBatch(ctx context.Context, tx koda.Store, p *koda.Projec
 	b := &koda.Batch{ID: koda.NewID(koda.PrefixBatch), TenantID: p.TenantID, ProjectID: p.ID, CreatedAt: now}
 	var renders []*koda.Render
 	for _, preset := range presets {
-		r := &koda.Render{
-			ID:        koda.NewID(koda.PrefixRender),
-			TenantID:  p.TenantID,
-			ProjectID: p.ID,
-			BatchID:   b.ID,
-			Kind:      koda.RenderFinal,
-			Preset:    preset,
-			DurationS: p.DurationS,
-			Status:    koda.RenderQueued,
-			Progress:  koda.RenderProgress{Stage: koda.StageQueued, FramesTotal: preset.Frames(p.DurationS)},
-			CreatedAt: now,
-		}
+		r := newFinalRender(p, b.ID, preset, now)
 		renders = append(renders, r)
 		b.RenderIDs = append(b.RenderIDs, r.ID)
 	}
-	if err := tx.CreateBatch(ctx, b); err != nil {
-		return nil, fmt.Errorf("create batch: %w", err)
-	}
-	for _, r := range renders {
-		if err := tx.CreateRender(ctx, r); err != nil {
-			return nil, fmt.Errorf("create render: %w", err)
-		}
-		c.enqueue(jobs.RenderArgs{RenderID: r.ID})
+	if err := s.storeBatch(ctx, tx, b, renders, c); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

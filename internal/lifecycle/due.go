@@ -19,7 +19,7 @@ type Due struct {
 	// Steps are projects waiting for the task of a step.
 	Steps []DueStep
 	// Renders are final renders queued or running; previews belong to their project's
-	// step.
+	// step, and a render sharing a job that is still to finish belongs to that job.
 	Renders []*koda.Render
 	// Deliveries are webhook deliveries still to be sent.
 	Deliveries []jobs.WebhookArgs
@@ -59,7 +59,16 @@ func (s *Service) DueWork(ctx context.Context, before time.Time) (*Due, error) {
 		return nil, fmt.Errorf("due renders: %w", err)
 	}
 	for _, r := range renders {
-		if r.Kind == koda.RenderFinal {
+		if r.Kind != koda.RenderFinal {
+			continue
+		}
+		// A render whose source finished without it (see RetryRender) is due: its
+		// task, once enqueued, renders it on its own.
+		src, err := s.liveSource(ctx, s.Store, r)
+		if err != nil {
+			return nil, fmt.Errorf("due render %s: %w", r.ID, err)
+		}
+		if src == nil {
 			d.Renders = append(d.Renders, r)
 		}
 	}

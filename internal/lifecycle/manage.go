@@ -202,16 +202,7 @@ func (s *Service) CreateBatch(ctx context.Context, req koda.BatchRequest) (*koda
 				b.RenderIDs = append(b.RenderIDs, r.ID)
 			}
 		}
-		if err := tx.CreateBatch(ctx, b); err != nil {
-			return fmt.Errorf("create batch: %w", err)
-		}
-		for _, r := range renders {
-			if err := tx.CreateRender(ctx, r); err != nil {
-				return fmt.Errorf("create render: %w", err)
-			}
-			c.enqueue(jobs.RenderArgs{RenderID: r.ID})
-		}
-		return nil
+		return s.storeBatch(ctx, tx, b, renders, c)
 	})
 	if err != nil {
 		return nil, err
@@ -300,6 +291,8 @@ func (s *Service) CancelBatch(ctx context.Context, id string) error {
 
 // RetryRender queues a failed final render again, leaving the rest of its batch
 // alone. The new task has its own ID (Attempt), so it is not mistaken for the old one.
+// A render that shared another's job re-renders on its own, unless that job is being
+// retried too: then it joins it again rather than render the same video twice.
 func (s *Service) RetryRender(ctx context.Context, id string) (*koda.Render, error) {
 	var out *koda.Render
 	err := s.inTx(ctx, func(tx koda.Store, c *change) error {
@@ -322,11 +315,30 @@ func (s *Service) RetryRender(ctx context.Context, id string) (*koda.Render, err
 		r.Status = koda.RenderQueued
 		r.Error, r.StartedAt, r.FinishedAt = nil, nil, nil
 		r.Progress = koda.RenderProgress{Stage: koda.StageQueued, FramesTotal: r.Preset.Frames(r.DurationS)}
+		out = r
+		if r.OutputOf != "" {
+			// The project's lock orders this with the source's FinishRender: either it
+			// sees r joined and finishes it, or r sees the source done and runs alone.
+			if _, err := tx.GetProject(ctx, r.ProjectID); err != nil {
+				return err
+			}
+			src, err := s.liveSource(ctx, tx, r)
+			if err != nil {
+				return err
+			}
+			if src != nil {
+				r.Status, r.Progress, r.StartedAt = src.Status, src.Progress, src.StartedAt
+				if err := tx.UpdateRender(ctx, r); err != nil {
+					return fmt.Errorf("retry render %s with %s: %w", r.ID, src.ID, err)
+				}
+				return nil
+			}
+			r.OutputOf = ""
+		}
 		if err := tx.UpdateRender(ctx, r); err != nil {
 			return err
 		}
 		c.enqueue(jobs.RenderArgs{RenderID: r.ID, Attempt: max(r.Attempts, 1)})
-		out = r
 		return nil
 	})
 	return out, err

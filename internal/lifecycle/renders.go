@@ -43,8 +43,9 @@ func (s *Service) GetBatch(ctx context.Context, id string) (*koda.Batch, []*koda
 	return b, rs, err
 }
 
-// StartRender marks a render running for a new attempt. It reports false when the
-// render already finished (a duplicate task), so the caller does nothing.
+// StartRender marks a render running for a new attempt, with the renders that share
+// its output. It reports false when the render already finished (a duplicate task) or
+// another render's job makes its video, so the caller does nothing.
 func (s *Service) StartRender(ctx context.Context, id string) (*koda.Render, bool, error) {
 	var out *koda.Render
 	var run bool
@@ -57,18 +58,40 @@ func (s *Service) StartRender(ctx context.Context, id string) (*koda.Render, boo
 		if r.Status.Done() {
 			return nil
 		}
+		src, err := s.liveSource(ctx, tx, r)
+		if err != nil {
+			return err
+		}
+		if src != nil {
+			return nil // a stray task (the reconciler's, a redelivery): the source's job renders it
+		}
+		if r.OutputOf != "" {
+			s.log().Info("render runs its own job: the one it shared is over", "render", r.ID, "source", r.OutputOf)
+			r.OutputOf = ""
+		}
 		now := s.now()
-		r.Status = koda.RenderRunning
-		r.Attempts++
-		r.StartedAt = &now
-		r.Progress = koda.RenderProgress{Stage: koda.StagePreparing, FramesTotal: r.Progress.FramesTotal}
+		startRunning(r, now)
 		run = true
-		return tx.UpdateRender(ctx, r)
+		if err := tx.UpdateRender(ctx, r); err != nil {
+			return fmt.Errorf("start render %s: %w", id, err)
+		}
+		fs, err := sharers(ctx, tx, r)
+		if err != nil {
+			return err
+		}
+		for _, f := range fs {
+			startRunning(f, now)
+			if err := tx.UpdateRender(ctx, f); err != nil {
+				return fmt.Errorf("start render %s with %s: %w", f.ID, id, err)
+			}
+		}
+		return nil
 	})
 	return out, run, err
 }
 
-// RenderProgress records progress; it never moves backwards within an attempt.
+// RenderProgress records progress, for the renders sharing the output too; it never
+// moves backwards within an attempt.
 func (s *Service) RenderProgress(ctx context.Context, id string, pr koda.RenderProgress) error {
 	return s.inTx(ctx, func(tx koda.Store, c *change) error {
 		r, err := tx.GetRender(ctx, id)
@@ -78,16 +101,35 @@ func (s *Service) RenderProgress(ctx context.Context, id string, pr koda.RenderP
 		if r.Status != koda.RenderRunning || pr.Percent < r.Progress.Percent {
 			return nil
 		}
-		r.Progress = pr
-		if err := tx.UpdateRender(ctx, r); err != nil {
+		if err := s.progress(ctx, tx, r, pr, c); err != nil {
 			return err
 		}
-		if _, err := tx.AppendEvent(ctx, r.ProjectID, koda.EventRenderProgress, koda.RenderProgressData{RenderID: r.ID, RenderProgress: pr}); err != nil {
+		fs, err := sharers(ctx, tx, r)
+		if err != nil {
 			return err
 		}
-		c.touched(r.ProjectID)
+		for _, f := range fs {
+			if f.Status != koda.RenderRunning || pr.Percent < f.Progress.Percent {
+				continue
+			}
+			if err := s.progress(ctx, tx, f, pr, c); err != nil {
+				return err
+			}
+		}
 		return nil
 	})
+}
+
+func (s *Service) progress(ctx context.Context, tx koda.Store, r *koda.Render, pr koda.RenderProgress, c *change) error {
+	r.Progress = pr
+	if err := tx.UpdateRender(ctx, r); err != nil {
+		return fmt.Errorf("progress of render %s: %w", r.ID, err)
+	}
+	if _, err := tx.AppendEvent(ctx, r.ProjectID, koda.EventRenderProgress, koda.RenderProgressData{RenderID: r.ID, RenderProgress: pr}); err != nil {
+		return fmt.Errorf("progress event of render %s: %w", r.ID, err)
+	}
+	c.touched(r.ProjectID)
+	return nil
 }
 
 // RenderOutput is what a successful render produced.
@@ -98,9 +140,10 @@ type RenderOutput struct {
 	Frames    int
 }
 
-// FinishRender records the outcome of a render: cause nil for success. Final renders
-// send render.completed or render.failed, and batch.completed once when the batch's
-// last render finishes.
+// FinishRender records the outcome of a render: cause nil for success. The renders
+// sharing its output take the same outcome: its file, or its error. Final renders
+// send render.completed or render.failed each, and batch.completed once when the
+// batch's last render finishes.
 func (s *Service) FinishRender(ctx context.Context, id string, out RenderOutput, cause error) (*koda.Render, error) {
 	var done *koda.Render
 	err := s.inTx(ctx, func(tx koda.Store, c *change) error {
@@ -113,18 +156,7 @@ func (s *Service) FinishRender(ctx context.Context, id string, out RenderOutput,
 			return nil
 		}
 		now := s.now()
-		r.FinishedAt = &now
-		if cause == nil {
-			r.Status = koda.RenderSucceeded
-			r.VideoKey, r.ThumbKey, r.SizeBytes = out.VideoKey, out.ThumbKey, out.SizeBytes
-			r.Progress = koda.RenderProgress{Stage: koda.StageDone, Percent: 100, FramesDone: out.Frames, FramesTotal: out.Frames}
-		} else {
-			r.Status = koda.RenderFailed
-			r.Error = &koda.Failure{Code: koda.ErrorCode(cause), Message: koda.ErrorMessage(cause), At: now}
-			if r.Error.Code == koda.CodeInternal {
-				r.Error.Code = koda.CodeRenderFailed
-			}
-		}
+		settle(r, out, cause, now)
 		if err := tx.UpdateRender(ctx, r); err != nil {
 			return fmt.Errorf("finish render %s: %w", id, err)
 		}
@@ -132,6 +164,8 @@ func (s *Service) FinishRender(ctx context.Context, id string, out RenderOutput,
 			return err
 		}
 		done = r
+		// The project's lock orders this with RetryRender, which may point a render
+		// at r: a render that joins r's job before this lists them is finished here.
 		p, err := tx.GetProject(ctx, r.ProjectID)
 		if err != nil {
 			return err
@@ -139,10 +173,35 @@ func (s *Service) FinishRender(ctx context.Context, id string, out RenderOutput,
 		if err := s.renderEvents(ctx, tx, p, r, c); err != nil {
 			return err
 		}
-		if r.BatchID == "" {
-			return nil
+		fs, err := sharers(ctx, tx, r)
+		if err != nil {
+			return err
 		}
-		return s.maybeCompleteBatch(ctx, tx, p, r.BatchID, c)
+		batches := []string{r.BatchID}
+		for _, f := range fs {
+			settle(f, out, cause, now)
+			if err := tx.UpdateRender(ctx, f); err != nil {
+				return fmt.Errorf("finish render %s with %s: %w", f.ID, id, err)
+			}
+			if err := s.recordUsage(ctx, tx, f, out.Frames); err != nil {
+				return err
+			}
+			if err := s.renderEvents(ctx, tx, p, f, c); err != nil {
+				return err
+			}
+			batches = append(batches, f.BatchID)
+		}
+		seen := map[string]bool{"": true}
+		for _, b := range batches {
+			if seen[b] {
+				continue
+			}
+			seen[b] = true
+			if err := s.maybeCompleteBatch(ctx, tx, p, b, c); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	return done, err
 }

@@ -111,7 +111,10 @@ func (s *Service) checkRenderLimits(ctx context.Context, tx koda.Store, tenantID
 	return nil
 }
 
-// recordUsage stores what a finished render used, in the finishing transaction.
+// recordUsage stores what a finished render used, in the finishing transaction. A
+// render that took another's output counts as a render of its length but used no
+// frames or render time of its own: the shared job is charged once, to the render
+// that ran it.
 func (s *Service) recordUsage(ctx context.Context, tx koda.Store, r *koda.Render, frames int) error {
 	us, ok := tx.(koda.UsageStore)
 	if !ok {
@@ -126,6 +129,9 @@ func (s *Service) recordUsage(ctx context.Context, tx koda.Store, r *koda.Render
 	}
 	if r.StartedAt != nil && r.FinishedAt != nil {
 		u.RenderSeconds = r.FinishedAt.Sub(*r.StartedAt).Seconds()
+	}
+	if r.OutputOf != "" {
+		u.Frames, u.RenderSeconds = 0, 0
 	}
 	if err := us.AddUsage(ctx, u); err != nil {
 		return fmt.Errorf("record usage of render %s: %w", r.ID, err)

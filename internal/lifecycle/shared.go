@@ -1,0 +1,119 @@
+package lifecycle
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/jobs"
+)
+
+// Renders of one batch that make the same video (one project and length, and
+// koda.PresetSpec.SameOutput) run one job: youtube, final and 1080p would otherwise
+// capture and encode the same frames three times and store three equal files. The
+// first of them runs the job and its file is stored under its key; the others name it
+// in OutputOf and take its start, progress and outcome, file and all, while keeping
+// their own ID, preset, events and webhooks. Everything that deletes a render's files
+// must therefore ask whether another render still points at them (CleanOrphans does).
+
+// shareOutputs points each render at the first earlier one of rs that makes the same
+// video, and returns the renders left to run a job of their own, in order.
+func shareOutputs(rs []*koda.Render) []*koda.Render {
+	var own []*koda.Render
+	for _, r := range rs {
+		r.OutputOf = ""
+		for _, o := range own {
+			if sameVideo(o, r) {
+				r.OutputOf = o.ID
+				break
+			}
+		}
+		if r.OutputOf == "" {
+			own = append(own, r)
+		}
+	}
+	return own
+}
+
+// sameVideo reports whether a and b render to the same bytes: the same project's files
+// for the same length, to the same output spec.
+func sameVideo(a, b *koda.Render) bool {
+	return a.ProjectID == b.ProjectID && a.Kind == b.Kind && a.DurationS == b.DurationS &&
+		a.Preset.SameOutput(b.Preset)
+}
+
+// storeBatch stores a new batch with its queued renders and enqueues one render task
+// per distinct video; the other renders wait for the task that makes theirs.
+func (s *Service) storeBatch(ctx context.Context, tx koda.Store, b *koda.Batch, renders []*koda.Render, c *change) error {
+	run := shareOutputs(renders)
+	if err := tx.CreateBatch(ctx, b); err != nil {
+		return fmt.Errorf("create batch: %w", err)
+	}
+	for _, r := range renders {
+		if err := tx.CreateRender(ctx, r); err != nil {
+			return fmt.Errorf("create render %s of batch %s: %w", r.ID, b.ID, err)
+		}
+	}
+	for _, r := range run {
+		c.enqueue(jobs.RenderArgs{RenderID: r.ID})
+	}
+	if n := len(renders) - len(run); n > 0 {
+		s.log().Info("renders of the same output share a job", "batch", b.ID, "renders", len(renders), "jobs", len(run))
+	}
+	return nil
+}
+
+// liveSource returns the render whose job makes r's video while that job has yet to
+// finish, or nil when r must run its own: it names no source, or the source finished
+// or is gone without finishing r (a retry of r after its source failed, say).
+func (s *Service) liveSource(ctx context.Context, st koda.Store, r *koda.Render) (*koda.Render, error) {
+	if r.OutputOf == "" {
+		return nil, nil
+	}
+	src, err := st.GetRender(ctx, r.OutputOf)
+	switch {
+	case koda.ErrorKind(err) == koda.ENOTFOUND:
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("source %s of render %s: %w", r.OutputOf, r.ID, err)
+	case src.Status.Done():
+		return nil, nil
+	}
+	return src, nil
+}
+
+// sharers returns the unfinished renders that take r's outcome.
+func sharers(ctx context.Context, tx koda.Store, r *koda.Render) ([]*koda.Render, error) {
+	rs, err := tx.ListRenders(ctx, koda.RenderFilter{OutputOf: r.ID,
+		Statuses: []koda.RenderStatus{koda.RenderQueued, koda.RenderRunning}})
+	if err != nil {
+		return nil, fmt.Errorf("renders sharing the output of %s: %w", r.ID, err)
+	}
+	return rs, nil
+}
+
+// startRunning marks r running for a new attempt from now.
+func startRunning(r *koda.Render, now time.Time) {
+	r.Status = koda.RenderRunning
+	r.Attempts++
+	r.StartedAt = &now
+	r.Progress = koda.RenderProgress{Stage: koda.StagePreparing, FramesTotal: r.Progress.FramesTotal}
+}
+
+// settle records a finished render's outcome: out on success, cause's failure
+// otherwise.
+func settle(r *koda.Render, out RenderOutput, cause error, now time.Time) {
+	r.FinishedAt = &now
+	if cause == nil {
+		r.Status = koda.RenderSucceeded
+		r.VideoKey, r.ThumbKey, r.SizeBytes = out.VideoKey, out.ThumbKey, out.SizeBytes
+		r.Progress = koda.RenderProgress{Stage: koda.StageDone, Percent: 100, FramesDone: out.Frames, FramesTotal: out.Frames}
+		return
+	}
+	r.Status = koda.RenderFailed
+	r.Error = &koda.Failure{Code: koda.ErrorCode(cause), Message: koda.ErrorMessage(cause), At: now}
+	if r.Error.Code == koda.CodeInternal {
+		r.Error.Code = koda.CodeRenderFailed
+	}
+}
