@@ -261,3 +261,56 @@ func TestIdempotencyJobPurgesOldKeys(t *testing.T) {
 		t.Error("maintenance:idempotency is not scheduled")
 	}
 }
+
+// TestCleanupKeepsSharedRenderFiles: renders of the same output share the video and
+// thumbnail stored under one render's key. With that render gone, the daily cleanup
+// on both backends keeps the files while the others point at them, and deletes them
+// once none does.
+func TestCleanupKeepsSharedRenderFiles(t *testing.T) {
+	for name, open := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			b := setup(t)
+			st := open(t)
+			b.h.Storage, b.h.Lifecycle.Storage = st, st
+			p, rs := b.project(t, koda.DefaultTenant, 2)
+			gone := koda.NewID(koda.PrefixRender) // the render that ran the job, deleted
+			video, thumb := koda.RenderVideoKey(p.ID, gone, "mp4"), koda.RenderThumbKey(p.ID, gone)
+			for _, r := range rs {
+				r.Status, r.OutputOf, r.VideoKey, r.ThumbKey = koda.RenderSucceeded, gone, video, thumb
+				if err := b.store.UpdateRender(ctx, r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			put(t, st, video, thumb)
+			b.h.Lifecycle.Now = func() time.Time { return time.Now().Add(lifecycle.OrphanGrace + time.Minute) }
+			if err := b.h.dailyCleanup(ctx, nil, jobs.DailyCleanupArgs{}); err != nil {
+				t.Fatal(err)
+			}
+			if !present(t, st, video) || !present(t, st, thumb) {
+				t.Fatal("cleanup deleted the shared files two renders point at")
+			}
+			// One render lets go of the video: the other still points at it.
+			rs[0].VideoKey = ""
+			if err := b.store.UpdateRender(ctx, rs[0]); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.h.dailyCleanup(ctx, nil, jobs.DailyCleanupArgs{}); err != nil {
+				t.Fatal(err)
+			}
+			if !present(t, st, video) {
+				t.Fatal("cleanup deleted the shared video one render still points at")
+			}
+			rs[1].VideoKey = ""
+			if err := b.store.UpdateRender(ctx, rs[1]); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.h.dailyCleanup(ctx, nil, jobs.DailyCleanupArgs{}); err != nil {
+				t.Fatal(err)
+			}
+			if present(t, st, video) || !present(t, st, thumb) {
+				t.Error("once no render points at the video it should go, and the thumbnail they name stay")
+			}
+		})
+	}
+}

@@ -60,7 +60,12 @@ func (h *Handlers) runRender(ctx context.Context, t *asynq.Task, renderID string
 		return nil, err
 	}
 	if !run {
-		return r, nil // finished by an earlier attempt
+		// Finished by an earlier attempt, or another render's job makes its video (same
+		// output in one batch): that job finishes it.
+		if !r.Status.Done() {
+			h.log().Debug("render's video comes from another render's job", "render", r.ID, "source", r.OutputOf)
+		}
+		return r, nil
 	}
 	began := time.Now()
 	out, err := h.renderToStorage(ctx, t, r)
