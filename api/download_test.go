@@ -14,8 +14,10 @@ import (
 
 	"github.com/kodahq/koda"
 	"github.com/kodahq/koda/internal/kodatest"
+	"github.com/kodahq/koda/internal/lifecycle"
 	"github.com/kodahq/koda/internal/storage"
 	"github.com/kodahq/koda/internal/storage/s3"
+	"github.com/kodahq/koda/jobs"
 )
 
 func s3Store(t *testing.T, srv kodatest.S3, access, secret string) *s3.Store {
@@ -158,4 +160,123 @@ func TestUnsignableLinkIs503(t *testing.T) {
 			t.Errorf("GET %s: %d %s, want 503 %s", path, r.Status, r.Body, s3.CodeURLUnsigned)
 		}
 	}
+}
+
+// TestSameSpecRendersDownloadOneFile: POST /v1/projects/{id}/renders for youtube,
+// final, 1080p and 720p queues two render tasks. Once the 1080p60 job stored its
+// video, youtube, final and 1080p each answer with their own ID and preset, the same
+// size, and a download link (presigned on a real S3 server process, signed /files/ on
+// the local folder) to that one stored file; the batch counts all three done.
+func TestSameSpecRendersDownloadOneFile(t *testing.T) {
+	for name, open := range map[string]func(t *testing.T) *bundle{
+		"S3": func(t *testing.T) *bundle {
+			srv := kodatest.MustS3(t)
+			return setupWith(t, s3Store(t, srv, srv.AccessKey, srv.SecretKey))
+		},
+		"Local": func(t *testing.T) *bundle {
+			local := storage.NewLocal(filepath.Join(t.TempDir(), "storage"), "http://files.test", []byte("signing"))
+			b := setupWith(t, local)
+			b.server.Files = local
+			return b
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			b := open(t)
+			p := b.create("acme", nil)
+			b.complete("acme", p.ID)
+			type batchJSON struct {
+				ID                     string
+				Total, Queued, Running int
+				Succeeded, Failed      int
+				Renders                []koda.RenderView
+			}
+			var bt batchJSON
+			r := b.do("acme", http.MethodPost, "/v1/projects/"+p.ID+"/renders",
+				map[string]any{"presets": []string{"youtube", "final", "1080p", "720p"}})
+			r.decode(t, &bt)
+			if r.Status != http.StatusAccepted || bt.Total != 4 || bt.Queued != 4 {
+				t.Fatalf("request renders: %d %s", r.Status, r.Body)
+			}
+			byName := map[string]string{}
+			tasks := 0
+			for _, rv := range bt.Renders {
+				byName[rv.Preset.Name] = rv.ID
+				if _, err := b.insp.GetTaskInfo(jobs.QueueRender, jobs.RenderArgs{RenderID: rv.ID}.TaskID()); err == nil {
+					tasks++
+				}
+			}
+			if tasks != 2 {
+				t.Fatalf("%d render tasks queued for the batch, want 2", tasks)
+			}
+			job := byName["youtube"]
+			if _, err := b.insp.GetTaskInfo(jobs.QueueRender, jobs.RenderArgs{RenderID: job}.TaskID()); err != nil {
+				t.Fatalf("youtube, the first of the 1080p60 renders, has no task: %v", err)
+			}
+
+			// The 1080p60 job as the render worker runs it.
+			if _, run, err := b.life.StartRender(ctx, job); err != nil || !run {
+				t.Fatal(run, err)
+			}
+			b.do("acme", http.MethodGet, "/v1/batches/"+bt.ID, nil).decode(t, &bt)
+			if bt.Running != 3 || bt.Queued != 1 {
+				t.Errorf("batch while the shared job runs: %d running, %d queued; want 3 and 1", bt.Running, bt.Queued)
+			}
+			out := lifecycle.RenderOutput{VideoKey: koda.RenderVideoKey(p.ID, job, "mp4"), ThumbKey: koda.RenderThumbKey(p.ID, job), Frames: 60}
+			n, err := b.storage.Put(ctx, out.VideoKey, strings.NewReader("the shared video"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := b.storage.Put(ctx, out.ThumbKey, strings.NewReader("the thumbnail")); err != nil {
+				t.Fatal(err)
+			}
+			out.SizeBytes = n
+			if _, err := b.life.FinishRender(ctx, job, out, nil); err != nil {
+				t.Fatal(err)
+			}
+
+			for _, preset := range []string{"youtube", "final", "1080p"} {
+				var rv koda.RenderView
+				b.do("acme", http.MethodGet, "/v1/renders/"+byName[preset], nil).decode(t, &rv)
+				if rv.ID != byName[preset] || rv.Preset.Name != preset || rv.Status != koda.RenderSucceeded || rv.SizeBytes != n {
+					t.Errorf("%s: %s %s %q %d bytes", preset, rv.ID, rv.Status, rv.Preset.Name, rv.SizeBytes)
+				}
+				if got := fetch(t, b, redirect(t, b, byName[preset])); got != "the shared video" {
+					t.Errorf("%s downloads %q", preset, got)
+				}
+				r := b.do("acme", http.MethodGet, "/v1/renders/"+byName[preset]+"/thumbnail", nil)
+				if r.Status != http.StatusTemporaryRedirect || fetch(t, b, r.Header.Get("Location")) != "the thumbnail" {
+					t.Errorf("%s thumbnail: %d", preset, r.Status)
+				}
+			}
+			b.do("acme", http.MethodGet, "/v1/batches/"+bt.ID, nil).decode(t, &bt)
+			if bt.Succeeded != 3 || bt.Queued != 1 {
+				t.Errorf("batch after the shared job: %d succeeded, %d queued; want 3 and 1", bt.Succeeded, bt.Queued)
+			}
+		})
+	}
+}
+
+// fetch GETs a download link: the bucket's, or the /files/ route of the app.
+func fetch(t *testing.T, b *bundle, link string) string {
+	t.Helper()
+	u, err := url.Parse(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var resp *http.Response
+	if u.Host == "files.test" {
+		resp, err = b.server.App().Test(httptest.NewRequest(http.MethodGet, u.RequestURI(), nil), -1)
+	} else {
+		resp, err = http.Get(link)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", link, resp.StatusCode, body)
+	}
+	return string(body)
 }
