@@ -337,3 +337,36 @@ func TestCancelledBatchCancelsSharedRenders(t *testing.T) {
 		t.Errorf("due renders after cancel: %v, %v", due, err)
 	}
 }
+
+// TestApprovalSharesSameSpecFinals: the final renders started by approving a preview
+// for youtube and final are one job too.
+func TestApprovalSharesSameSpecFinals(t *testing.T) {
+	ctx := context.Background()
+	st := kodatest.MustOpenDB(t)
+	q := &recordedQueue{}
+	s := &lifecycle.Service{Store: st, Queue: q}
+	now := time.Now().UTC()
+	p := &koda.Project{ID: koda.NewID(koda.PrefixProject), TenantID: "acme", Prompt: "a ball", Phase: koda.PhasePreview,
+		DurationS: 2, CreatedAt: now, UpdatedAt: now}
+	for _, n := range []string{"youtube", "final"} {
+		ps, err := koda.LookupPreset(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Presets = append(p.Presets, ps)
+	}
+	if err := st.CreateProject(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	_, b, err := s.ApprovePreview(ctx, p.ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tasks := q.renderTasks(); len(b.RenderIDs) != 2 || len(tasks) != 1 || tasks[0].RenderID != b.RenderIDs[0] {
+		t.Fatalf("approval: renders %v, tasks %v; want two renders and one task, the first's", b.RenderIDs, tasks)
+	}
+	r, err := st.GetRender(ctx, b.RenderIDs[1])
+	if err != nil || r.Preset.Name != "final" || r.OutputOf != b.RenderIDs[0] {
+		t.Fatalf("final: %+v, %v; want it to take youtube's output", r, err)
+	}
+}
