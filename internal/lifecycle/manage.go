@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/kodahq/koda"
@@ -245,15 +247,34 @@ func (s *Service) CancelBatch(ctx context.Context, id string) error {
 		if !ok {
 			return errors.New("cancel batch: the store cannot cancel batches")
 		}
-		if _, err := bc.CancelBatch(ctx, id, s.now()); err != nil {
-			return err
-		}
+		// Lock the batch's projects, in one order, before any of its rows: FinishRender
+		// holds a project's lock while it finishes the renders sharing a job and
+		// completes their batch.
 		rs, err := tx.ListRenders(ctx, koda.RenderFilter{BatchID: id})
 		if err != nil {
 			return err
 		}
+		projects := map[string]*koda.Project{}
+		for _, r := range rs {
+			projects[r.ProjectID] = nil
+		}
+		if b.ProjectID != "" {
+			projects[b.ProjectID] = nil
+		}
+		for _, pid := range slices.Sorted(maps.Keys(projects)) {
+			p, err := tx.GetProject(ctx, pid)
+			if err != nil && koda.ErrorKind(err) != koda.ENOTFOUND {
+				return fmt.Errorf("cancel batch %s: lock project %s: %w", id, pid, err)
+			}
+			projects[pid] = p
+		}
+		if _, err := bc.CancelBatch(ctx, id, s.now()); err != nil {
+			return err
+		}
+		if rs, err = tx.ListRenders(ctx, koda.RenderFilter{BatchID: id}); err != nil {
+			return err
+		}
 		now := s.now()
-		var project *koda.Project
 		for _, r := range rs {
 			if r.Status.Done() {
 				continue
@@ -275,9 +296,10 @@ func (s *Service) CancelBatch(ctx context.Context, id string) error {
 			}
 			c.touched(r.ProjectID)
 		}
+		var project *koda.Project
 		if b.ProjectID != "" {
-			if project, err = tx.GetProject(ctx, b.ProjectID); err != nil {
-				return err
+			if project = projects[b.ProjectID]; project == nil {
+				return koda.NotFound("project", b.ProjectID)
 			}
 		}
 		return s.maybeCompleteBatch(ctx, tx, project, id, c)
@@ -296,7 +318,7 @@ func (s *Service) CancelBatch(ctx context.Context, id string) error {
 func (s *Service) RetryRender(ctx context.Context, id string) (*koda.Render, error) {
 	var out *koda.Render
 	err := s.inTx(ctx, func(tx koda.Store, c *change) error {
-		r, err := tx.GetRender(ctx, id)
+		r, _, err := lockRender(ctx, tx, id)
 		if err != nil {
 			return err
 		}
@@ -317,11 +339,8 @@ func (s *Service) RetryRender(ctx context.Context, id string) (*koda.Render, err
 		r.Progress = koda.RenderProgress{Stage: koda.StageQueued, FramesTotal: r.Preset.Frames(r.DurationS)}
 		out = r
 		if r.OutputOf != "" {
-			// The project's lock orders this with the source's FinishRender: either it
-			// sees r joined and finishes it, or r sees the source done and runs alone.
-			if _, err := tx.GetProject(ctx, r.ProjectID); err != nil {
-				return err
-			}
+			// The project's lock (lockRender) orders this with the source's FinishRender:
+			// either it sees r joined and finishes it, or r sees the source done.
 			src, err := s.liveSource(ctx, tx, r)
 			if err != nil {
 				return err

@@ -43,6 +43,25 @@ func (s *Service) GetBatch(ctx context.Context, id string) (*koda.Batch, []*koda
 	return b, rs, err
 }
 
+// lockRender reads a render after locking its project. Every transition that writes
+// several renders of a project (the renders sharing a job, a cancelled batch) takes the
+// project's lock first, as store.AppendEvent asks, so they serialize rather than wait
+// on each other's rows in opposite orders; the render is read again under the lock.
+func lockRender(ctx context.Context, tx koda.Store, id string) (*koda.Render, *koda.Project, error) {
+	r, err := tx.GetRender(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := tx.GetProject(ctx, r.ProjectID)
+	if err != nil {
+		return nil, nil, fmt.Errorf("project of render %s: %w", id, err)
+	}
+	if r, err = tx.GetRender(ctx, id); err != nil {
+		return nil, nil, err
+	}
+	return r, p, nil
+}
+
 // StartRender marks a render running for a new attempt, with the renders that share
 // its output. It reports false when the render already finished (a duplicate task) or
 // another render's job makes its video, so the caller does nothing.
@@ -50,7 +69,7 @@ func (s *Service) StartRender(ctx context.Context, id string) (*koda.Render, boo
 	var out *koda.Render
 	var run bool
 	err := s.inTx(ctx, func(tx koda.Store, c *change) error {
-		r, err := tx.GetRender(ctx, id)
+		r, _, err := lockRender(ctx, tx, id)
 		if err != nil {
 			return err
 		}
@@ -94,7 +113,7 @@ func (s *Service) StartRender(ctx context.Context, id string) (*koda.Render, boo
 // moves backwards within an attempt.
 func (s *Service) RenderProgress(ctx context.Context, id string, pr koda.RenderProgress) error {
 	return s.inTx(ctx, func(tx koda.Store, c *change) error {
-		r, err := tx.GetRender(ctx, id)
+		r, _, err := lockRender(ctx, tx, id)
 		if err != nil {
 			return err
 		}
@@ -147,7 +166,9 @@ type RenderOutput struct {
 func (s *Service) FinishRender(ctx context.Context, id string, out RenderOutput, cause error) (*koda.Render, error) {
 	var done *koda.Render
 	err := s.inTx(ctx, func(tx koda.Store, c *change) error {
-		r, err := tx.GetRender(ctx, id)
+		// The project's lock also orders this with RetryRender, which may point a render
+		// at r: a render that joined r's job is listed below, or saw r done and ran alone.
+		r, p, err := lockRender(ctx, tx, id)
 		if err != nil {
 			return err
 		}
@@ -164,12 +185,6 @@ func (s *Service) FinishRender(ctx context.Context, id string, out RenderOutput,
 			return err
 		}
 		done = r
-		// The project's lock orders this with RetryRender, which may point a render
-		// at r: a render that joins r's job before this lists them is finished here.
-		p, err := tx.GetProject(ctx, r.ProjectID)
-		if err != nil {
-			return err
-		}
 		if err := s.renderEvents(ctx, tx, p, r, c); err != nil {
 			return err
 		}

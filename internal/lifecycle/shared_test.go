@@ -59,8 +59,12 @@ type sharedBatch struct {
 
 func newSharedBatch(t *testing.T) *sharedBatch {
 	t.Helper()
+	return newSharedBatchOn(t, kodatest.MustOpenDB(t))
+}
+
+func newSharedBatchOn(t *testing.T, st *store.Store) *sharedBatch {
+	t.Helper()
 	ctx := context.Background()
-	st := kodatest.MustOpenDB(t)
 	q := &recordedQueue{}
 	s := &lifecycle.Service{Store: st, Queue: q, Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		Storage: storage.NewLocal(filepath.Join(t.TempDir(), "storage"), "http://files.test", []byte("signing"))}
@@ -368,5 +372,97 @@ func TestApprovalSharesSameSpecFinals(t *testing.T) {
 	r, err := st.GetRender(ctx, b.RenderIDs[1])
 	if err != nil || r.Preset.Name != "final" || r.OutputOf != b.RenderIDs[0] {
 		t.Fatalf("final: %+v, %v; want it to take youtube's output", r, err)
+	}
+}
+
+// TestSharedRendersRaceOnPostgres: on PostgreSQL, where transactions run side by side
+// and lock rows, the shared job finishing races a cancel of its batch, and a retried
+// job finishing races the retry of a render that shared it. No transaction fails
+// (a deadlock would), youtube, final and 1080p always end alike after the first race,
+// and after the second the retried render either took the job's file or runs on its
+// own: never left waiting for a job that is over.
+func TestSharedRendersRaceOnPostgres(t *testing.T) {
+	ctx := context.Background()
+	st := kodatest.MustOpenPostgres(t)
+	for round := range 8 {
+		sb := newSharedBatchOn(t, st)
+		s, job := sb.s, sb.byName["youtube"].ID
+		if _, _, err := s.StartRender(ctx, job); err != nil {
+			t.Fatal(err)
+		}
+		out := lifecycle.RenderOutput{VideoKey: "projects/x/v.mp4", ThumbKey: "projects/x/v.jpg", SizeBytes: 5, Frames: 120}
+		var wg sync.WaitGroup
+		errs := make(chan error, 3)
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			for pct := range 4 {
+				if err := s.RenderProgress(ctx, job, koda.RenderProgress{Stage: koda.StageCapturing, Percent: float64(pct * 20)}); err != nil {
+					errs <- err
+				}
+			}
+			_, err := s.FinishRender(ctx, job, out, nil)
+			errs <- err
+		}()
+		go func() {
+			defer wg.Done()
+			errs <- s.CancelBatch(ctx, sb.batch.ID)
+		}()
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatalf("round %d: finish against cancel: %v", round, err)
+			}
+		}
+		first := sb.get(t, "youtube")
+		for _, n := range sameSpec {
+			r := sb.get(t, n)
+			if !r.Status.Done() || r.Status != first.Status || r.VideoKey != first.VideoKey {
+				t.Fatalf("round %d: %s is %s %q, youtube %s %q; want them alike", round, n, r.Status, r.VideoKey, first.Status, first.VideoKey)
+			}
+		}
+	}
+
+	for round := range 8 {
+		sb := newSharedBatchOn(t, st)
+		s, job, other := sb.s, sb.byName["youtube"].ID, sb.byName["final"].ID
+		if _, err := s.FinishRender(ctx, job, lifecycle.RenderOutput{}, koda.Errorf(koda.EUNPROCESSABLE, koda.CodeRenderFailed, "boom")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.RetryRender(ctx, job); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := s.StartRender(ctx, job); err != nil {
+			t.Fatal(err)
+		}
+		sb.q.renderTasks()
+		var wg sync.WaitGroup
+		errs := make(chan error, 2)
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			_, err := s.FinishRender(ctx, job, lifecycle.RenderOutput{VideoKey: "projects/x/v.mp4", Frames: 120}, nil)
+			errs <- err
+		}()
+		go func() {
+			defer wg.Done()
+			_, err := s.RetryRender(ctx, other)
+			errs <- err
+		}()
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatalf("round %d: finish against retry: %v", round, err)
+			}
+		}
+		r := sb.get(t, "final")
+		tasks := sb.q.renderTasks()
+		joined := r.OutputOf == job && r.Status == koda.RenderSucceeded && r.VideoKey == "projects/x/v.mp4" && len(tasks) == 0
+		alone := r.OutputOf == "" && r.Status == koda.RenderQueued && len(tasks) == 1 && tasks[0].RenderID == other
+		if !joined && !alone {
+			t.Fatalf("round %d: retried final is %s, output of %q, tasks %v; want it joined and done, or queued on its own", round, r.Status, r.OutputOf, tasks)
+		}
 	}
 }
