@@ -13,6 +13,10 @@ import (
 //	projects/<project>/state.json                  the agent's state next to them
 //	projects/<project>/renders/<render>.<format>   a render's video (previews too)
 //	projects/<project>/renders/<render>.jpg        its thumbnail
+//	                                               (renders of one batch with the same
+//	                                               output share the files under the key
+//	                                               of the render that ran the job, see
+//	                                               Render.OutputOf)
 //	projects/<project>/renders/<render>/chunk-<attempt>-<index>.<format>
 //	                                               one chunk of a split render, until stitched
 //	tenants/<tenant>/sandboxes/<project>/…         checkpoints of a tenant's API sandboxes
