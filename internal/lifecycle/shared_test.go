@@ -466,3 +466,58 @@ func TestSharedRendersRaceOnPostgres(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchOverProjectsSharesWithinEachProject: a batch of two projects for youtube
+// and final runs one job per project; a render never takes another project's video.
+func TestBatchOverProjectsSharesWithinEachProject(t *testing.T) {
+	ctx := context.Background()
+	st := kodatest.MustOpenDB(t)
+	q := &recordedQueue{}
+	s := &lifecycle.Service{Store: st, Queue: q}
+	now := time.Now().UTC()
+	var ids []string
+	for range 2 {
+		p := &koda.Project{ID: koda.NewID(koda.PrefixProject), TenantID: koda.DefaultTenant, Prompt: "a ball",
+			Phase: koda.PhaseComplete, DurationS: 2, CreatedAt: now, UpdatedAt: now}
+		if err := st.CreateProject(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, p.ID)
+	}
+	var presets []koda.PresetSpec
+	for _, n := range []string{"youtube", "final"} {
+		ps, err := koda.LookupPreset(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		presets = append(presets, ps)
+	}
+	b, err := s.CreateBatch(ctx, koda.BatchRequest{ProjectIDs: ids, Presets: presets})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tasks := q.renderTasks(); len(tasks) != 2 {
+		t.Fatalf("%d render tasks for two projects × one output, want 2", len(tasks))
+	}
+	rs, err := st.ListRenders(ctx, koda.RenderFilter{BatchID: b.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]*koda.Render{}
+	for _, r := range rs {
+		byID[r.ID] = r
+	}
+	sharing := 0
+	for _, r := range rs {
+		if r.OutputOf == "" {
+			continue
+		}
+		sharing++
+		if src := byID[r.OutputOf]; src == nil || src.ProjectID != r.ProjectID || r.Preset.Name != "final" {
+			t.Errorf("%s of %s takes the output of %+v", r.Preset.Name, r.ProjectID, src)
+		}
+	}
+	if sharing != 2 {
+		t.Errorf("%d renders take another's output, want each project's final", sharing)
+	}
+}
