@@ -11,8 +11,9 @@ import (
 	"github.com/kodahq/koda/agent/scene"
 )
 
-// Diagrams: layouts whose shape carries the meaning (sets that overlap, a hierarchy
-// of boxes, places on a podium, the seats of a chamber).
+// Diagrams and app surfaces: layouts whose shape carries the meaning (sets that
+// overlap, a hierarchy of boxes, places on a podium, the seats of a chamber, a task
+// board, a dial, a post, a word puzzle, a prize wheel).
 
 // circlePath is a disc as path data in the path's 2×2 box: a path, unlike a circle
 // element, is a flat fill, as a diagram's shapes are.
@@ -1283,28 +1284,28 @@ var (
 )
 
 // wheelSlices reads a prize wheel: its slices in order and the one it lands on.
-func wheelSlices(prompt string, texts []string) (slices []string, winner string) {
-	slices = listItems(wheelListRE, prompt)
-	if len(slices) < 2 {
-		slices = nil
+func wheelSlices(prompt string, texts []string) (items []string, winner string) {
+	items = listItems(wheelListRE, prompt)
+	if len(items) < 2 {
+		items = nil
 		for _, t := range texts { // the quote it lands on is a slice already
-			if !containsStr(slices, t) {
-				slices = append(slices, t)
+			if !containsStr(items, t) {
+				items = append(items, t)
 			}
 		}
 	}
 	if m := wheelLandsRE.FindStringSubmatch(prompt); m != nil {
 		w := strings.TrimSpace(m[1])
-		for _, s := range slices {
+		for _, s := range items {
 			if strings.EqualFold(s, w) || strings.HasPrefix(strings.ToLower(w), strings.ToLower(s)) {
 				winner = s
 			}
 		}
 	}
-	if winner == "" && len(slices) > 0 {
-		winner = slices[len(slices)/2]
+	if winner == "" && len(items) > 0 {
+		winner = items[len(items)/2]
 	}
-	return slices, winner
+	return items, winner
 }
 
 // spinWheel: a prize wheel of the prompt's slices spins fast, slows right down and
@@ -1384,7 +1385,7 @@ func (g *genreFill) spinWheel() {
 		mid := -90 + float64(k)*360/float64(n)
 		pos := func(deg float64) (float64, float64, float64) {
 			a := (mid + deg) * math.Pi / 180
-			return round3(g.c.xUnits(0.6 * R * math.Cos(a))), round3(cy + g.c.yUnits(0.6*R*math.Sin(a))), mid + deg + 90 - 90
+			return round3(g.c.xUnits(0.6 * R * math.Cos(a))), round3(cy + g.c.yUnits(0.6*R*math.Sin(a))), mid + deg // the words run along their radius
 		}
 		x, y, rot := pos(0)
 		ink := "#ffffff"
