@@ -72,8 +72,8 @@ func TestContactLinesAreShown(t *testing.T) {
 func TestColourStaysInItsSentence(t *testing.T) {
 	for prompt, want := range map[string]string{
 		"the overlap lights up gold. white background, navy circles": namedColors["white"],
-		"a navy card. The background is white":                        namedColors["white"],
-		"gold text on black":                                          "#111111",
+		"a navy card. The background is white":                       namedColors["white"],
+		"gold text on black":                                         "#111111",
 	} {
 		if b := analyze(prompt); b.Background != want || b.Background2 != "" {
 			t.Errorf("%q: background %s/%s, want %s", prompt, b.Background, b.Background2, want)
