@@ -98,7 +98,7 @@ var genres = []genreRow{
 	{Name: "seat chart", Cues: regexp.MustCompile(`\bparliament\w*\b[^.]*\b(?:chart|seats?)\b|\bhemicycle\b|\bseat (?:chart|map|projection|count)\b|\bseats?\b[^.]*\bmajority\b|\bsemi-?circle\b[^.]*\bseats?\b|\bseats?\b[^.]*\bsemi-?circle\b`),
 		Fits:  func(p string) bool { ps, _, _ := chamber(p); return len(ps) >= 2 },
 		Slots: []string{"parties: names, seats and colours", "seats in all", "majority line", "headline"}, build: (*genreFill).seatChart,
-		Example: `Election night seat chart, 120 seats: Harbour Party 48 (blue), Union Left 41 (red), Greens 17 (green), Others 14 (grey), 61 for a majority, headline "Hung parliament"`,
+		Example: `Election night semicircle seat chart, 120 seats: Harbour Party 48 (blue), Union Left 41 (red), Greens 17 (green), Others 14 (grey), 61 for a majority, headline "Hung parliament"`,
 		Shows:   []string{"Harbour Party", "0→48", "Union Left", "0→41", "Greens", "0→17", "Others", "0→14", "61 for a majority", "Hung parliament"}},
 	{Name: "kanban board", Cues: regexp.MustCompile(`\bkanban\b|\btask board\b|\b(?:trello|jira|asana)\b[^.]*\b(?:board|card)\b|\bto[ -]?do\b[^.]*\bin progress\b[^.]*\bdone\b|\bcolumns?\b[^.]*\bin progress\b`),
 		Slots: []string{"columns", "the card that moves", "the columns it moves from and to"}, build: (*genreFill).kanban,
@@ -123,6 +123,11 @@ var genres = []genreRow{
 		Slots: []string{"slices", "their colours", "the slice it lands on"}, build: (*genreFill).spinWheel,
 		Example: `Spin-to-win prize wheel, slices in alternating navy and gold: FREE SHIPPING, 10% OFF, TRY AGAIN, FREE GIFT. It spins and lands on FREE GIFT.`,
 		Shows:   []string{"FREE SHIPPING", "10% OFF", "TRY AGAIN", "FREE GIFT"}},
+	{Name: "code editor", Cues: regexp.MustCompile(`\bcode editor\b|\bvs ?code\b|\bide\b|\bsyntax (?:colou?rs?|highlight\w*)\b|\bcode snippet\b|\btypes? (?:out )?(?:a |the |some )?(?:python|javascript|js|typescript|sql|bash|code|function|snippet)\b|\bcoding (?:tutorial|video|intro)\b`), Keeps: true,
+		Fits:  func(p string) bool { lines, _, _ := codeLines(p, nil); return len(lines) > 0 || quoteCount(p) > 0 },
+		Slots: []string{"lines of code, typed in turn", "their colours", "indent", "what the terminal prints"}, build: (*genreFill).codeEditor,
+		Example: `A dark code editor types out a Python function: def greet(name): on the first line, return f"Hi, {name}!" indented on the second. Then a terminal prints Hi, Ada!`,
+		Shows:   []string{"def greet(name):", `    return f"Hi, {name}!"`, "Hi, Ada!"}},
 	{Name: "venn diagram", Cues: regexp.MustCompile(`\bvenn\b|\boverlapping circles\b|\bcircles?\b[^.]*\boverlap`),
 		Slots: []string{"sets (two or three)", "the overlap's words", "colours", "title"}, build: (*genreFill).venn,
 		Example: `Venn diagram: "Design" and "Engineering" circles slide in and overlap, the overlap glows gold with "Great products". Navy circles.`,
@@ -333,13 +338,19 @@ func detectGenre(prompt string) *genreRow {
 }
 
 // noteWordRE is the word a note about a missing drawing quotes.
-var noteWordRE = regexp.MustCompile(`“([^”]+)”`)
+var noteWordRE = regexp.MustCompile(`[“"]([^”"]+)[”"]`)
 
 // layoutWord reports whether a note about a missing drawing names the layout itself
-// (a cue of the row, "flashcard", "lineup"): the layout draws it, so nothing is missing.
+// (a cue of the row, "flashcard", "lineup") or a word of the row's own example ("a
+// Python function" for the code editor, "election" for the seat chart): the layout
+// shows what it means, so nothing is missing.
 func (g *genreRow) layoutWord(note string) bool {
 	m := noteWordRE.FindStringSubmatch(note)
-	return m != nil && g.Cues.String() != "." && g.Cues.MatchString(strings.ToLower(m[1]))
+	if m == nil || g.Cues.String() == "." {
+		return false
+	}
+	w := strings.ToLower(m[1])
+	return g.Cues.MatchString(w) || regexp.MustCompile(`\b`+regexp.QuoteMeta(w)+`\b`).MatchString(strings.ToLower(g.Example))
 }
 
 // quoteWords is the length in words of the prompt's longest quote.

@@ -1415,3 +1415,151 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// codeStatements are the lines of code a prompt writes without quotes, by the shape
+// of a statement; each row has its example. The editor types them in the prompt's order.
+var codeStatements = []struct {
+	RE      *regexp.Regexp
+	Color   string // the line's colour in the editor's theme, by what it starts with
+	Example string
+}{
+	{regexp.MustCompile(`\bdef\s+\w+\([^)]*\):?`), "#c678dd", "def greet(name):"},
+	{regexp.MustCompile(`\b(?:async\s+)?function\s+\w+\s*\([^)]*\)\s*\{?`), "#c678dd", "function add(a, b) {"},
+	{regexp.MustCompile(`\bclass\s+\w+(?:\([^)]*\))?:?`), "#c678dd", "class Cart:"},
+	{regexp.MustCompile(`\b(?:const|let|var)\s+\w+\s*=\s*[^,;]+;?`), "#e5c07b", "const total = price * qty;"},
+	{regexp.MustCompile(`\breturn\s+(?:f?"[^"]*"|'[^']*'|[^,;.]+)`), "#61afef", `return f"Hello, {name}!"`},
+	{regexp.MustCompile(`\b(?:print|console\.log)\s*\([^)]*\);?`), "#98c379", `print("Hello")`},
+	{regexp.MustCompile(`\bimport\s+[\w.]+(?:\s+from\s+['"][^'"]+['"])?;?`), "#c678dd", "import numpy"},
+	// A shell command ends where the prose goes on ("$ npm run dev and the server starts").
+	{regexp.MustCompile(`(\$\s+[a-z][\w./-]*(?:\s+[\w./@:=-]+)*?)(?:\s+(?:and|then|while)\b|[,;]|\.(?:\s|$)|$)`), "#abb2bf", "$ npm run dev"},
+}
+
+var (
+	// codeOutputRE: what a terminal prints ("a terminal panel below prints Hello, Ada!").
+	codeOutputRE = regexp.MustCompile(`(?i)\b(?:prints?|outputs?|logs?|shows)\s+(?:out\s+)?["“]?([^"”.;]+?[!?]?)(?:["”]|\.(?:\s|$)|$)`)
+	// indentedRE: a line the prompt says is indented.
+	indentedRE = regexp.MustCompile(`^[^.;]{0,12}\bindented\b`)
+)
+
+// codeLines reads the code an editor types: quotes that look like code and statements
+// written without quotes, in the prompt's order, each with its colour and indent; and
+// what the terminal prints.
+func codeLines(prompt string, texts []string) (lines []string, colors []string, output string) {
+	type at struct {
+		pos        int
+		line, tint string
+	}
+	var found []at
+	for _, row := range codeStatements {
+		for _, m := range row.RE.FindAllStringSubmatchIndex(prompt, -1) {
+			if len(m) > 2 {
+				m = m[2:4] // the statement, without what ends it
+			}
+			line := strings.TrimSpace(prompt[m[0]:m[1]])
+			if indentedRE.MatchString(prompt[m[1]:]) {
+				line = "    " + line
+			}
+			found = append(found, at{m[0], line, row.Color})
+		}
+	}
+	if m := codeOutputRE.FindStringSubmatchIndex(prompt); m != nil {
+		output = strings.TrimSpace(prompt[m[2]:m[3]])
+	}
+	for _, q := range texts {
+		i := strings.Index(prompt, q)
+		inCode := false
+		for _, f := range found {
+			inCode = inCode || i >= f.pos && i < f.pos+len(f.line)+8
+		}
+		if inCode || q == output || !strings.ContainsAny(q, "(){}[]=;:<>") {
+			continue
+		}
+		found = append(found, at{i, q, "#abb2bf"})
+	}
+	slices.SortStableFunc(found, func(a, b at) int { return a.pos - b.pos })
+	for _, f := range found {
+		lines = append(lines, f.line)
+		colors = append(colors, f.tint)
+	}
+	return lines, colors, output
+}
+
+// codeEditor: a dark editor window with its three dots types the prompt's code line by
+// line, a caret after the last letter, then a terminal under it prints the output.
+func (g *genreFill) codeEditor() {
+	lines, colors, output := codeLines(g.prompt, g.b.Texts)
+	g.consume(append(append([]string(nil), lines...), output)...)
+	for i, q := range g.b.Texts { // a string inside a line of code is typed with it
+		for _, l := range lines {
+			if strings.Contains(l, q) {
+				g.used[i] = true
+			}
+		}
+	}
+	if len(lines) == 0 {
+		lines, colors = []string{`print("Hello, world!")`}, []string{"#98c379"}
+	}
+	tall := g.c.tall() || g.c.square()
+	w, h, cy, pad := 1.45, 0.56, -0.16, 0.05
+	if tall {
+		w, h, cy, pad = 0.84, 0.6, -0.18, 0.12
+	}
+	if output == "" {
+		cy = 0
+	}
+	win := g.bar(0, cy, w, h, "#1e1e2e")
+	win.Shadow, win.Label = true, "editor"
+	left := -g.c.xUnits(w/2 - pad)
+	topY := cy - g.c.yUnits(h/2)
+	parts := []*scene.Element{win}
+	for k, c := range []string{"#ff5f57", "#febc2e", "#28c840"} {
+		d := g.add(&scene.Element{ID: g.id("dot"), Type: scene.TypeCircle, X: round3(left + g.c.xUnits(0.045*float64(k))), Y: round3(topY + g.c.yUnits(0.045)),
+			Size: 0.012, Color: c, In: win.ID})
+		parts = append(parts, d)
+	}
+	for _, e := range parts {
+		g.enter(e, "up", g.t, 0.6)
+	}
+	most := 0.04
+	if tall {
+		most = 0.05 // a narrow frame's letters are its width's: larger, and livelier as they type
+	}
+	size := math.Min(most, (h-0.14)/float64(len(lines))/1.6)
+	// Each line is typed in turn; a typed line is then shown still, so only the line
+	// being typed (or the last one) has the caret.
+	t := g.in
+	per := math.Max(0.6, math.Min(1.2, (g.out-g.in-1.2)/float64(len(lines))))
+	for k, l := range lines {
+		y := topY + g.c.yUnits(0.11+size*1.6*float64(k)+size/2)
+		n := float64(len([]rune(l)))
+		x := left + g.c.xUnits(0.55*size*n/2)
+		typed := g.text(l, round3(x), round3(y), round3(size), colors[k], 600)
+		typed.In = win.ID
+		done := t + per*0.85
+		g.c.motion(typed, scene.Motion{Type: scene.MotionType, Start: round3(t), End: round3(done)})
+		typed.Start = round3(t)
+		parts = append(parts, typed)
+		if k+1 < len(lines) || output != "" {
+			typed.End = round3(t + per)
+			still := g.text(l, round3(x), round3(y), round3(size), colors[k], 600)
+			still.In, still.Start = win.ID, round3(t+per)
+			parts = append(parts, still)
+		}
+		t += per
+	}
+	if output != "" {
+		th := 0.16
+		ty := cy + g.c.yUnits(h/2+0.03+th/2)
+		term := g.bar(0, ty, w, th, "#0b0b12")
+		term.Label, term.In = "terminal", win.ID // the editor's own panel, docked under it
+		g.enter(term, "up", t, 0.5)
+		prompt := g.text("$", round3(left+g.c.xUnits(0.01)), round3(ty), 0.035, "#28c840", 700)
+		prompt.In = term.ID
+		g.enter(prompt, "fade", t+0.2, 0.3)
+		out := g.text(output, round3(left+g.c.xUnits(0.05+0.55*0.035*float64(len([]rune(output)))/2)), round3(ty), 0.035, "#e6e6e6", 600)
+		out.In = term.ID
+		g.enter(out, "fade", t+0.5, 0.4)
+		parts = append(parts, term, prompt, out)
+	}
+	g.leave(parts...)
+}

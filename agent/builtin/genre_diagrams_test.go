@@ -176,3 +176,19 @@ func TestWheelSlices(t *testing.T) {
 		t.Errorf("quoted slices: got %q, lands on %q", items, winner)
 	}
 }
+
+// TestCodeLines: each statement row reads its own example; a prompt's unquoted code is
+// typed in its order, an "indented" line indented, a quote inside a line typed with it,
+// and what the terminal prints is its output.
+func TestCodeLines(t *testing.T) {
+	for _, row := range codeStatements {
+		if lines, _, _ := codeLines("the editor types "+row.Example+" and stops", nil); len(lines) != 1 || lines[0] != row.Example {
+			t.Errorf("row %q reads %q", row.Example, lines)
+		}
+	}
+	lines, colors, out := codeLines(`types out def greet(name): on the first line, return f"Hello, {name}!" indented on the second. Then a terminal prints Hello, Ada!`,
+		[]string{"Hello, {name}!"})
+	if !reflect.DeepEqual(lines, []string{"def greet(name):", `    return f"Hello, {name}!"`}) || len(colors) != 2 || out != "Hello, Ada!" {
+		t.Errorf("got %q, output %q", lines, out)
+	}
+}

@@ -160,10 +160,17 @@ func TestGenreChosenByShape(t *testing.T) {
 // TestLayoutIsNoMissingDrawing: a word that names the layout the prompt gets is not
 // reported as a drawing the library lacks ("no illustration of 'flashcard'").
 func TestLayoutIsNoMissingDrawing(t *testing.T) {
-	_, _, msgs := generateWithMessages(t, `Flashcard for French class: "le chat" on the front, it flips over and the back shows a cat with the word "cat"`)
-	for _, m := range msgs {
-		if strings.Contains(strings.ToLower(m), "flashcard") {
-			t.Errorf("message %q reports the layout as missing", m)
+	for prompt, word := range map[string]string{
+		`Flashcard for French class: "le chat" on the front, it flips over and the back shows a cat with the word "cat"`: "flashcard",
+		// A word of the row's own example is the layout's too: the Python is the code's.
+		`A dark code editor types out a Python function: def greet(name): on the first line. Then a terminal prints Hi, Ada!`: "python",
+		`Election night graphic: a semicircle parliament chart with 150 seats - Labour 62, Civic 51, Greens 19`:               "semicircle",
+	} {
+		_, _, msgs := generateWithMessages(t, prompt)
+		for _, m := range msgs {
+			if strings.Contains(strings.ToLower(m), word) {
+				t.Errorf("message %q reports the layout as missing", m)
+			}
 		}
 	}
 }
