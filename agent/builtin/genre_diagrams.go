@@ -1497,6 +1497,12 @@ func (g *genreFill) codeEditor() {
 		}
 	}
 	if len(lines) == 0 {
+		// No statement the table knows: the prompt's quotes are what the editor types.
+		for _, q := range g.rest() {
+			lines, colors = append(lines, q), append(colors, "#abb2bf")
+		}
+	}
+	if len(lines) == 0 {
 		lines, colors = []string{`print("Hello, world!")`}, []string{"#98c379"}
 	}
 	tall := g.c.tall() || g.c.square()
