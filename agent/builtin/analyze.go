@@ -676,9 +676,8 @@ func (b *brief) readSubjectsAndColors(tokens []string, sentence []int, low strin
 		if i >= 2 && (tokens[i-1] == "with" || tokens[i-1] == "in") && fillVerbs[tokens[i-2]] && b.FillColor == "" {
 			b.FillColor, attached = c, true // "fills with pink": the liquid, not the shape
 		}
-		// ("lights up gold" reads "glows on gold": a colour it turns, not one it sits on.)
 		if i > 0 && (tokens[i-1] == "on" || tokens[i-1] == "against") && (i+1 >= len(tokens) || !backgroundWords[tokens[i+1]]) &&
-			!(i > 1 && strings.HasPrefix(tokens[i-2], "glow")) {
+			!(i > 1 && lightVerbs[tokens[i-2]]) {
 			// "gold text on black": a colour something sits on is the background.
 			if _, subj := subjectAt[i+1]; !subj {
 				b.setBackground(c)
@@ -792,6 +791,10 @@ func (b *brief) setTextColor(c string) bool {
 
 // setBackground takes the first background colour named; a second one ("gradient
 // background in orange and pink") becomes the gradient's other stop.
+// lightVerbs before "on" and a colour say the colour the thing turns, not one it sits
+// on: "lights up gold" reads "glows on gold" after verbPhrases.
+var lightVerbs = map[string]bool{"glow": true, "glows": true, "glowing": true, "switches": true, "turns": true}
+
 func (b *brief) setBackground(c string) {
 	switch {
 	case b.Background == "":

@@ -1392,9 +1392,15 @@ func (g *genreFill) flashcard() {
 	bc := g.bar(0, 0, w, h, lighten(g.accent, 0.75))
 	var backParts []*scene.Element
 	backParts = append(backParts, bc)
+	// The back's drawing is a thing the prompt names after the back ("the back shows a
+	// cat"), never the card itself named before it.
+	afterBack := g.low
+	if i := strings.Index(g.low, "back"); i >= 0 {
+		afterBack = g.low[i:]
+	}
 	drawn := ""
 	for _, s := range g.b.Subjects {
-		if s.Asset != "" && len(lines) == 0 && s.Noun != "card" {
+		if s.Asset != "" && len(lines) == 0 && strings.Contains(afterBack, s.Noun) {
 			drawn = s.Noun
 			if d := g.drawing(s.Noun, 0, -0.14, 0.14); d != nil {
 				d.Asset, d.In = s.Asset, bc.ID

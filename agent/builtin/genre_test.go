@@ -211,3 +211,19 @@ func findText(d *scene.Description, s string) *scene.Element {
 	}
 	return nil
 }
+
+// TestCardBackDrawing: the drawing on a card's back is what the prompt names after the
+// back, not the card (a postcard, a tag) named before it.
+func TestCardBackDrawing(t *testing.T) {
+	_, sb, _ := generate(t, `A red postcard for French class: "le chat" on the front, it flips over and the back shows a cat with the word "cat"`, koda.StyleSmooth, 0)
+	d := readScene(t, sb)
+	var assets []string
+	for _, e := range d.Elements {
+		if e.Type == scene.TypeAsset {
+			assets = append(assets, e.Asset)
+		}
+	}
+	if len(assets) != 1 || !strings.Contains(assets[0], "cat") {
+		t.Errorf("the back draws %v, want the cat alone", assets)
+	}
+}
