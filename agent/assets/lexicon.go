@@ -47,6 +47,17 @@ func Lexicon(lemma string) (Sense, bool) {
 	return s, ok && s.ID != "-" && s.ID != notNoun
 }
 
+// NothingDrawn reports whether WordNet knows the phrase whole and it leads to no
+// drawing: "water tank" (a cistern) is no army tank, though "tank" names one.
+func NothingDrawn(phrase string) bool {
+	for _, f := range forms(strings.Join(normalize(phrase), " ")) {
+		if s, ok := lexicon()[f]; ok {
+			return s.ID == "-"
+		}
+	}
+	return false
+}
+
 // notNoun marks a lexicon line of a verb or adjective WordNet never uses as a noun.
 const notNoun = "~"
 

@@ -128,6 +128,9 @@ func (l *Library) Find(phrase string) (Match, bool) {
 	// name is something else ("door sign" is no "sign of the horns", "toast slices" no
 	// pizza), and a thing not drawn is better than a wrong one.
 	for i := 1; i < len(ws); i++ {
+		if notByHead(ws, i) {
+			continue
+		}
 		if m, ok := l.direct(phrase, ws[i:]); ok && m.Score >= 99 {
 			return substitute(m, phrase, strings.Join(ws[i:], " "), ""), true
 		}
@@ -137,6 +140,9 @@ func (l *Library) Find(phrase string) (Match, bool) {
 	}
 	// A relative of the same category.
 	for i := 0; i < len(ws); i++ {
+		if i > 0 && notByHead(ws, i) {
+			continue
+		}
 		for _, f := range forms(strings.Join(ws[i:], " ")) {
 			if rel, ok := relatives[f]; ok {
 				if m, ok := l.direct(phrase, strings.Fields(rel)); ok {
@@ -171,6 +177,24 @@ func (l *Library) Find(phrase string) (Match, bool) {
 		}
 	}
 	return Match{}, false
+}
+
+// notByHead reports whether the words from i on, the head of a longer phrase, may not
+// stand for the whole: WordNet knows the whole phrase and it leads to no drawing (a
+// water tank is a cistern, no army tank), or a word before the head speaks of a sense
+// of it the head's drawing does not show ("canal lock", "computer mouse" when the
+// mouse drawn is the animal).
+func notByHead(ws []string, i int) bool {
+	if NothingDrawn(strings.Join(ws, " ")) {
+		return true
+	}
+	head := strings.Join(ws[i:], " ")
+	for _, f := range forms(head) {
+		if OtherSense(strings.Join(ws[:i], " "), f) {
+			return true
+		}
+	}
+	return false
 }
 
 // narrower reports whether the lexicon draws a phrase only by a kind of it (paper by

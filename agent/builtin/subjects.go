@@ -315,10 +315,11 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 		}
 		if i > 0 && !introduced {
 			_, prevKind := subjectKinds[tokens[i-1]]
-			if start, ok := spanEndingAt(spans, i); ok && !prevKind && coreLen(tokens[start:i]) == 1 && (strongName(lib, tok) || endsPhrase(lib, tokens, i) && spans[start].match.Score < 99) {
+			if start, ok := spanEndingAt(spans, i); ok && !prevKind && coreLen(tokens[start:i]) == 1 && !verbAfterOne(tokens, start, i+1-start) && (strongName(lib, tok) || endsPhrase(lib, tokens, i) && spans[start].match.Score < 99) {
 				// A compound's head: "school bus" is a bus, "notification bell" a bell,
 				// "clay diyas" diyas, "an empty glass" a glass; a loose keyword does not
-				// take over a drawing's own name ("a watermelon slice" is the watermelon).
+				// take over a drawing's own name ("a watermelon slice" is the watermelon);
+				// after "a", a word in -s is the verb ("a pencil doodles").
 				delete(spans, start)
 				introduced = introducedAt(tokens, start) || start == 0
 			} else if (prevKind || ok) && !(prevKind && strongName(lib, tok) && assets.KnownNoun(tok)) {
@@ -358,6 +359,12 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 		if hit && m.Score < 99 && assets.NotNoun(tok) {
 			continue // "six diyas sit": a verb or adjective, whatever a drawing's keywords say
 		}
+		if hit && !m.Substituted {
+			if phrase, other := otherSense(tokens, i); other {
+				notes = append(notes, "I have no illustration of "+quoteWord(phrase)+"; it is not drawn as asked.")
+				continue
+			}
+		}
 		if (!hit || m.Substituted || m.Score < 75) && standsAsNoun(tokens, i) {
 			// "a remote", "the lower": a word used mostly otherwise is a noun here.
 			if n, ok := assets.NounSense(tok); ok {
@@ -385,6 +392,19 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 		}
 	}
 	return spans, notes
+}
+
+// otherSense reports whether the drawn word at i is meant in a sense its drawing does
+// not show, and the phrase that says so: a noun before it makes a compound WordNet
+// draws otherwise ("a water tank" is a cistern) or speaks of another sense ("a canal
+// lock", "a wax seal", "a sheep pen").
+func otherSense(tokens []string, i int) (string, bool) {
+	// Any noun before it: "water" is no subject of its own, but a water tank is one.
+	if i == 0 || functionWords[tokens[i-1]] || determiners[tokens[i-1]] || isColorTok(tokens[i-1]) || !assets.KnownNoun(tokens[i-1]) {
+		return "", false
+	}
+	phrase := tokens[i-1] + " " + tokens[i]
+	return phrase, assets.NothingDrawn(phrase) || assets.OtherSense(tokens[i-1], tokens[i])
 }
 
 // inRowRE asks for copies on one straight line.

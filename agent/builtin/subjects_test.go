@@ -3,6 +3,7 @@ package builtin_test
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -383,5 +384,38 @@ func TestSubjectsInAndUnderPlaces(t *testing.T) {
 	}
 	if sun.Y >= cone.Y || math.Abs(sun.X-cone.X) > 0.01 {
 		t.Errorf("sun at %g,%g, cone at %g,%g: want the sun straight above the cone", sun.X, sun.Y, cone.X, cone.Y)
+	}
+}
+
+// TestWordInAnotherSenseNotDrawn: a noun before a drawn word that makes it another
+// thing ("a canal lock", "a wax seal", "a water tank") keeps the word's drawing out,
+// and the message says what is missing; the word alone or in its drawn sense is drawn.
+func TestWordInAnotherSenseNotDrawn(t *testing.T) {
+	for _, tc := range []struct {
+		prompt, asset, phrase string
+		drawn                 bool
+	}{
+		{"A narrowboat waits in a canal lock while the water rises", "fluent:locked", "canal lock", false},
+		{"A wax seal is pressed onto a cream envelope", "fluent:seal", "wax seal", false},
+		{"A giant water tank on a hill slowly fills up", "tabler:tank", "water tank", false},
+		{"A golden key turns in a bike lock", "fluent:locked", "", true},
+		{"A baby seal claps on the ice", "fluent:seal", "", true},
+	} {
+		t.Run(tc.prompt, func(t *testing.T) {
+			d, _, msgs := generateWithMessages(t, tc.prompt)
+			if got := slices.Contains(assetsOf(d), tc.asset); got != tc.drawn {
+				t.Errorf("drawings %v: %s drawn %v, want %v", assetsOf(d), tc.asset, got, tc.drawn)
+			}
+			if tc.phrase == "" {
+				return
+			}
+			said := false
+			for _, m := range msgs {
+				said = said || strings.Contains(m, tc.phrase)
+			}
+			if !said {
+				t.Errorf("messages %q do not name %q as missing", msgs, tc.phrase)
+			}
+		})
 	}
 }

@@ -3,9 +3,12 @@
 // asset library: for every noun lemma, the nearest drawing of the thing it means, by
 // synonym (the lemma's own synset names a drawing: "cell phone" is the mobile phone)
 // and then by hypernym ("spaniel" is a kind of dog). Only what the library cannot
-// already find by the lemma's own name is written. scripts/fetch-lexicon runs it.
+// already find by the lemma's own name is written. A drawing stands for the sense of
+// its name that its keywords speak of (senses.go), so a kind of another sense does not
+// reach it; the words of those other senses go to agent/assets/senses.tsv.gz.
+// scripts/fetch-lexicon runs it.
 //
-//	go run ./agent/assets/cmd/mklexicon -wordnet /usr/share/wordnet -out agent/assets/lexicon.tsv.gz
+//	go run ./agent/assets/cmd/mklexicon -wordnet /usr/share/wordnet -out agent/assets/lexicon.tsv.gz -senses agent/assets/senses.tsv.gz
 package main
 
 import (
@@ -24,8 +27,10 @@ import (
 func main() {
 	dir := flag.String("wordnet", "/usr/share/wordnet", "folder of the WordNet 3.0 database files (data.noun, index.noun)")
 	out := flag.String("out", "agent/assets/lexicon.tsv.gz", "lexicon to write")
+	senses := flag.String("senses", "agent/assets/senses.tsv.gz", "other senses of drawn words to write")
+	report := flag.Bool("report", false, "list, for review, the drawings that show another sense than WordNet's first")
 	flag.Parse()
-	if err := run(*dir, *out); err != nil {
+	if err := run(*dir, *out, *senses, *report); err != nil {
 		fmt.Fprintln(os.Stderr, "mklexicon:", err)
 		os.Exit(1)
 	}
@@ -37,6 +42,10 @@ type synset struct {
 	lemmas  []string // spaces for underscores, lower case, in WordNet's order
 	hyper   []int    // hypernym and instance-hypernym offsets
 	hypo    []int
+	gloss   string
+	// instance marks a named one (a person, a place): Alexander Graham Bell is no
+	// sense of "bell" a drawing could be mistaken for.
+	instance bool
 }
 
 // maxDepth is how many hypernym steps a lemma may climb to a drawing: a spaniel is a
@@ -49,7 +58,7 @@ const maxDepth = 4
 // (tens of thousands) name nothing a person would draw.
 const maxBreadth = 3000
 
-func run(dir, out string) error {
+func run(dir, out, sensesOut string, report bool) error {
 	syn, err := readData(filepath.Join(dir, "data.noun"))
 	if err != nil {
 		return err
@@ -62,6 +71,7 @@ func run(dir, out string) error {
 	// verb or adverb): "lower" is an adjective far more than a berth.
 	other := map[string]int{}
 	onlyOther := map[string]bool{} // words WordNet knows, but never as a noun: "sit", "empty"
+	adjectives := map[string]bool{}
 	for _, pos := range []string{"adj", "verb", "adv"} {
 		idx, t, err := readIndex(filepath.Join(dir, "index."+pos))
 		if err != nil {
@@ -69,6 +79,11 @@ func run(dir, out string) error {
 		}
 		for w, n := range t {
 			other[w] += n
+		}
+		if pos == "adj" {
+			for w := range idx {
+				adjectives[w] = true
+			}
 		}
 		for w := range idx {
 			if _, noun := index[w]; !noun && pos != "adv" && !strings.Contains(w, " ") {
@@ -82,6 +97,11 @@ func run(dir, out string) error {
 				hs.hypo = append(hs.hypo, off)
 			}
 		}
+	}
+	// In file order, so that a lemma reaching two drawings takes the same one on
+	// every run (the map above is walked in random order).
+	for _, s := range syn {
+		sort.Ints(s.hypo)
 	}
 	breadth := map[int]int{}
 	var count func(int) int
@@ -99,6 +119,15 @@ func run(dir, out string) error {
 	}
 
 	lib := assets.Default()
+	headDrawn := func(lemma string) bool {
+		ws := strings.Fields(lemma)
+		_, ok := lib.NamedOnly(ws[len(ws)-1])
+		return ok
+	}
+	sensesOf := &senseFinder{syn: syn, index: index, adjectives: adjectives, nouns: func(w string) bool {
+		_, noun := index[w]
+		return noun && other[w] <= tagged[w]
+	}}
 	drawn := map[int]*assets.Asset{}
 	drawnBy := map[int]string{}
 	drawable := func(off int) (*assets.Asset, string) {
@@ -109,13 +138,11 @@ func run(dir, out string) error {
 		var best *assets.Asset
 		via := ""
 		for _, l := range s.lemmas {
-			// The word must mean this sense first: "bag" names the shopping bags, but a
-			// suitcase (a sense of "bag" far down its list) is no shopping bag.
-			if senses := index[l]; len(senses) == 0 || senses[0] != off {
-				continue
-			}
+			// The drawing must show this sense of its name: "bag" names the shopping
+			// bags, but a suitcase (another sense of "bag") is no shopping bag, and the
+			// tank drawn is the army's, no storage tank.
 			m, ok := lib.NamedOnly(l)
-			if ok && compatible(m.Category, s.lexfile) {
+			if ok && compatible(m.Category, s.lexfile) && sensesOf.depicted(m.Asset, l) == off {
 				best, via = m.Asset, l
 				break
 			}
@@ -154,9 +181,10 @@ func run(dir, out string) error {
 			}
 			break
 		}
-		if !found && !strings.Contains(lemma, " ") {
+		if !found && (!strings.Contains(lemma, " ") || headDrawn(lemma)) {
 			// A real word with nothing to draw: no misspelling of a drawn one ("role"
-			// is not a "hole").
+			// is not a "hole"); a compound that is no kind of what its last word's
+			// drawing shows is not drawn by it (a water tank is no army tank).
 			id := "-"
 			if rare {
 				id = "?-" // "stand", "close": a noun, but mostly a verb
@@ -186,6 +214,12 @@ func run(dir, out string) error {
 		return err
 	}
 	if err := f.Close(); err != nil {
+		return err
+	}
+	if report {
+		reportChanged(index, lib, sensesOf)
+	}
+	if err := writeSenses(sensesOut, index, lib, sensesOf); err != nil {
 		return err
 	}
 	leads := 0
@@ -291,7 +325,7 @@ func readData(path string) (map[int]*synset, error) {
 		if strings.HasPrefix(line, "  ") {
 			continue // the licence header
 		}
-		data, _, _ := strings.Cut(line, " | ")
+		data, gloss, _ := strings.Cut(line, " | ")
 		fs := strings.Fields(data)
 		if len(fs) < 4 {
 			continue
@@ -302,7 +336,7 @@ func readData(path string) (map[int]*synset, error) {
 		if err1 != nil || err2 != nil || err3 != nil {
 			return nil, fmt.Errorf("%s: bad synset line %.40q", path, line)
 		}
-		s := &synset{lexfile: lex}
+		s := &synset{lexfile: lex, gloss: gloss}
 		i := 4
 		for k := 0; k < int(wc) && i+1 < len(fs); k++ {
 			w := strings.ToLower(strings.ReplaceAll(fs[i], "_", " "))
@@ -329,6 +363,7 @@ func readData(path string) (map[int]*synset, error) {
 					s.hyper = append(s.hyper, t)
 				}
 			}
+			s.instance = s.instance || sym == "@i"
 			i += 4
 		}
 		out[off] = s

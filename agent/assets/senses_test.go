@@ -1,0 +1,60 @@
+package assets_test
+
+import (
+	"testing"
+
+	"github.com/kodahq/koda/agent/assets"
+)
+
+// TestHeadInAnotherSense: a phrase whose head names a drawing of another sense of the
+// word is not drawn by that drawing; a phrase meaning the sense drawn still is.
+func TestHeadInAnotherSense(t *testing.T) {
+	for _, tc := range []struct {
+		phrase, drawing string
+		drawn           bool
+	}{
+		// WordNet knows the phrase whole, as no kind of what the head's drawing shows.
+		{"water tank", "tabler:tank", false}, // a cistern, not the army's tank
+		{"cricket bat", "fluent:bat", false},
+		// The drawing shows the sense WordNet's first does not cover: the slot machine
+		// drawn is the gambling one, so a vending machine (a coin machine) is not it.
+		{"vending machine", "fluent:slot-machine", false},
+		// A modifier speaks of another sense of the head.
+		{"canal lock", "fluent:locked", false},
+		{"wax seal", "fluent:seal", false},
+		{"sheep pen", "fluent:pen", false},
+		// The sense drawn.
+		{"bike lock", "fluent:locked", true},
+		{"baby seal", "fluent:seal", true},
+		{"vampire bat", "fluent:bat", true},
+		{"army tank", "tabler:tank", true},
+		{"gel pen", "fluent:pen", true},
+	} {
+		m, ok := assets.Find(tc.phrase)
+		if got := ok && m.ID == tc.drawing; got != tc.drawn {
+			t.Errorf("Find(%q) = %s (found %v), drawn by %s: %v, want %v", tc.phrase, m.ID, ok, tc.drawing, got, tc.drawn)
+		}
+	}
+}
+
+// TestOtherSense: the modifiers that point away from the sense a drawing shows come
+// from WordNet's other senses of the word, not from the one drawn.
+func TestOtherSense(t *testing.T) {
+	for _, tc := range []struct {
+		modifier, head string
+		other          bool
+	}{
+		{"canal", "lock", true},
+		{"hair", "lock", true},
+		{"door", "lock", false},
+		{"wax", "seal", true},
+		{"sheep", "pen", true},
+		{"ink", "pen", false},
+		{"computer", "mouse", true}, // the mouse drawn is the animal
+		{"field", "mouse", false},
+	} {
+		if got := assets.OtherSense(tc.modifier, tc.head); got != tc.other {
+			t.Errorf("OtherSense(%q, %q) = %v, want %v", tc.modifier, tc.head, got, tc.other)
+		}
+	}
+}
