@@ -26,6 +26,10 @@ func Find(phrase string) (Match, bool) { return Default().Find(phrase) }
 // Search returns up to n assets for a query of the embedded library, best first.
 func Search(query string, n int) []Match { return Default().Search(query, n) }
 
+// looseScore is a match by a keyword that names nothing the drawing depicts (an
+// association: "dam" of the beaver): below what a subject needs.
+const looseScore = 50
+
 // minScore is the weakest direct match Find accepts before it falls back.
 const minScore = 45
 
@@ -92,6 +96,17 @@ func (l *Library) Find(phrase string) (Match, bool) {
 	}
 	if lok {
 		return lm, true
+	}
+	// A drawing named as the phrase's stand-in beats an association ("aquarium" is
+	// the jellyfish's keyword; the fish tank is the aquarium's stand-in).
+	if !ok || m.Score <= looseScore {
+		for _, f := range forms(strings.Join(ws, " ")) {
+			if rel, found := relatives[f]; found {
+				if r, hit := l.direct(phrase, strings.Fields(rel)); hit {
+					return substitute(r, phrase, rel, r.Category), true
+				}
+			}
+		}
 	}
 	if ok {
 		return m, true
@@ -432,6 +447,20 @@ func (a *Asset) hasWord(w string) bool {
 	return false
 }
 
+// kindOf reports whether a name ends in the phrase as its head: "vertical traffic
+// light" of "traffic light", not "eye in speech bubble" of "speech bubble".
+func kindOf(name, phrase string) bool {
+	if !strings.HasSuffix(name, " "+phrase) {
+		return false
+	}
+	for _, w := range strings.Fields(strings.TrimSuffix(name, phrase)) {
+		if prepositions[w] || w == "and" || w == "of" {
+			return false
+		}
+	}
+	return true
+}
+
 // score: the exact name or CLDR label, then a whole keyword, then every word in the
 // name (fewer extra words is closer), then every word among the keywords.
 func score(a *Asset, q string, ws []string) float64 {
@@ -440,8 +469,16 @@ func score(a *Asset, q string, ws []string) float64 {
 	}
 	for _, k := range a.Keywords {
 		if k == q {
+			if looseKeyword(a.ID, k) {
+				return looseScore
+			}
 			return 75
 		}
+	}
+	// A name that ends in the phrase names a kind of it: a vertical traffic light is
+	// a traffic light (an eye in a speech bubble is no speech bubble).
+	if len(ws) > 1 && (kindOf(a.Name, q) || kindOf(a.Label, q)) {
+		return 99
 	}
 	if in := containsAll(a.nameWs, ws); in || containsAll(strings.Fields(a.Label), ws) {
 		n := len(a.nameWs)

@@ -32,16 +32,12 @@ var otherSenses = sync.OnceValue(func() map[string]senseCues {
 })
 
 func decodeSenses(gz []byte) (map[string]senseCues, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		return nil, err
-	}
-	text, err := io.ReadAll(zr)
+	text, err := gunzipText(gz)
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]senseCues{}
-	for n, line := range strings.Split(string(text), "\n") {
+	for n, line := range strings.Split(text, "\n") {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
@@ -60,6 +56,46 @@ func wordSet(s string) map[string]bool {
 		set[w] = true
 	}
 	return set
+}
+
+// The loose keywords: for each drawing, its keywords that name nothing it depicts ("dam"
+// of the beaver, "table" of the ping-pong paddle, "spiral" of the face with spiral
+// eyes), derived from WordNet 3.0 by cmd/mklexicon. A word only such a keyword leads to
+// is no request for the drawing.
+
+//go:embed loose.tsv.gz
+var looseGz []byte
+
+var looseKeywords = sync.OnceValue(func() map[string]map[string]bool {
+	text, err := gunzipText(looseGz)
+	if err != nil {
+		panic(fmt.Sprintf("assets: embedded loose keywords: %v", err))
+	}
+	out := map[string]map[string]bool{}
+	for _, line := range strings.Split(text, "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		set := map[string]bool{}
+		for _, k := range f[1:] {
+			set[k] = true
+		}
+		out[f[0]] = set
+	}
+	return out
+})
+
+// looseKeyword reports whether a keyword of the drawing names nothing it depicts.
+func looseKeyword(id, keyword string) bool { return looseKeywords()[id][keyword] }
+
+func gunzipText(gz []byte) (string, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return "", err
+	}
+	text, err := io.ReadAll(zr)
+	return string(text), err
 }
 
 // OtherSense reports whether a word before a drawn head noun points to a sense of the

@@ -58,3 +58,30 @@ func TestOtherSense(t *testing.T) {
 		}
 	}
 }
+
+// TestLooseKeywordsDrawNothing: a word that is only an association of a drawing (a
+// keyword naming no kind, part or relative of what it depicts) does not find it; a
+// keyword that names the thing or a kind of it still does.
+func TestLooseKeywordsDrawNothing(t *testing.T) {
+	for _, tc := range []struct {
+		word, drawing string
+		drawn         bool
+	}{
+		{"dam", "fluent:beaver", false},
+		{"table", "fluent:ping-pong", false},
+		{"spiral", "fluent:face-with-spiral-eyes", false},
+		{"service", "fluent:service-dog", false},
+		{"bench", "fluent:flexed-biceps", false},
+		{"tortoise", "fluent:turtle", true},
+		{"yacht", "fluent:sailboat", true},
+		{"kitten", "fluent:cat", true},
+		// A name that ends in the phrase is a kind of it.
+		{"traffic light", "fluent:horizontal-traffic-light", true},
+	} {
+		m, ok := assets.Find(tc.word)
+		drawn := ok && m.ID == tc.drawing && m.Score >= 75
+		if drawn != tc.drawn {
+			t.Errorf("Find(%q) = %s (score %.0f): drawn by %s %v, want %v", tc.word, m.ID, m.Score, tc.drawing, drawn, tc.drawn)
+		}
+	}
+}

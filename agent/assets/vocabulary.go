@@ -60,7 +60,7 @@ var synonyms = map[string]string{
 	"graph": "chart increasing", "trophy": "trophy", "cup trophy": "trophy", "medal": "1st place medal",
 	"hourglass": "hourglass done", "timer": "timer clock", "box": "package", "parcel": "package",
 	"bag": "shopping bags", "shopping bag": "shopping bags", "cart": "shopping cart", "trolley": "shopping cart",
-	"glasses": "glasses", "spectacles": "glasses", "bubble": "bubbles", "bell": "bell", "key": "key", "lock": "locked",
+	"frisbee": "flying disc", "glasses": "glasses", "spectacles": "glasses", "bubble": "bubbles", "bell": "bell", "key": "key", "lock": "locked",
 	"padlock": "locked", "pin": "round pushpin", "map pin": "round pushpin", "location": "round pushpin",
 	// Tabler's location-pin is a paper-plane arrow with a small pin: the pin people mean is the round one.
 	"location pin": "round pushpin", "map marker": "round pushpin", "location marker": "round pushpin",
@@ -152,7 +152,7 @@ var relatives = map[string]string{
 	// A fish bowl or tank has no drawing of its own: the nearest names, which the builtin
 	// agent redraws as glass and water (its habitat program).
 	"fishbowl": "bowl with spoon", "fish bowl": "bowl with spoon", "goldfish bowl": "bowl with spoon",
-	"fish tank": "tabler:tank", "fishtank": "tabler:tank",
+	"fish tank": "tabler:tank", "fishtank": "tabler:tank", "aquarium": "tabler:tank", "aquaria": "tabler:tank",
 	"spoon": "spoon", "fork": "fork and knife", "plate": "fork and knife with plate",
 	"chair": "chair", "sofa": "couch and lamp", "couch": "couch and lamp", "bed": "bed", "desk": "desktop computer",
 	"monitor": "desktop computer", "screen": "desktop computer", "tablet": "mobile phone", "keyboard": "keyboard",

@@ -21,14 +21,16 @@ func TestStatesAndActors(t *testing.T) {
 			pond = i
 		}
 	}
-	if leaf < 0 || branch < 0 || pond < 0 {
+	// The library has no branch (only a nest whose keyword it is), so the branch may
+	// not be a subject; when it is, it stays uncoloured.
+	if leaf < 0 || pond < 0 {
 		t.Fatalf("subjects %+v", b.Subjects)
 	}
 	if s := b.Subjects[leaf]; s.Color != "#43a047" || len(s.States) != 2 || s.States[0] != "#fb8c00" {
 		t.Errorf("leaf %+v, want green turning orange then deep red", s)
 	}
-	if b.Subjects[branch].Color != "" || b.Subjects[pond].Color != "" {
-		t.Errorf("the branch (%q) and the pond (%q) took the leaf's colours", b.Subjects[branch].Color, b.Subjects[pond].Color)
+	if branch >= 0 && b.Subjects[branch].Color != "" || b.Subjects[pond].Color != "" {
+		t.Errorf("the branch or the pond (%q) took the leaf's colours: %+v", b.Subjects[pond].Color, b.Subjects)
 	}
 	last := b.Beats[len(b.Beats)-1]
 	if !slices.Contains(last.Subjects, leaf) || !slices.Contains(last.Places, pond) {

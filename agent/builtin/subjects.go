@@ -245,6 +245,14 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 					found = true
 					continue
 				}
+				// A water creature's home ("fish tank") is drawn from shapes by the
+				// habitat program, whatever stands in for it in the library.
+				if m, hit := lib.Find(phrase); hit && habitatNounRE.MatchString(phrase) {
+					spans[i] = assetSpan{end: i + n, match: m}
+					i += n - 1
+					found = true
+					continue
+				}
 				// A compound WordNet knows whole is that thing, drawn as its nearest
 				// relative when nothing draws it ("golden retriever" a dog, "oak tree" a
 				// tree), never as its first word.
@@ -385,7 +393,7 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 			// describes the thing after it.
 		case introduced && !hit:
 			notes = append(notes, "I have no illustration of "+quoteWord(tok)+" in my library; it is not drawn as asked.")
-		case introduced && m.Substituted && !m.Stroke:
+		case introduced && m.Substituted && (!m.Stroke || habitatNounRE.MatchString(tok)):
 			// A word after "a"/"the" the library only knows a relative of: drawn as
 			// that relative, and said.
 			spans[i] = assetSpan{end: i + 1, match: m}
@@ -404,6 +412,9 @@ func otherSense(tokens []string, i int) (string, bool) {
 		return "", false
 	}
 	phrase := tokens[i-1] + " " + tokens[i]
+	if m, ok := assets.Find(phrase); ok && m.Score >= 99 && m.Message == "" || ok && m.Score > 100 {
+		return "", false // the library's own name or stand-in for the whole ("fish tank")
+	}
 	return phrase, assets.NothingDrawn(phrase) || assets.OtherSense(tokens[i-1], tokens[i])
 }
 

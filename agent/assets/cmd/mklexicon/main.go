@@ -8,7 +8,7 @@
 // reach it; the words of those other senses go to agent/assets/senses.tsv.gz.
 // scripts/fetch-lexicon runs it.
 //
-//	go run ./agent/assets/cmd/mklexicon -wordnet /usr/share/wordnet -out agent/assets/lexicon.tsv.gz -senses agent/assets/senses.tsv.gz
+//	go run ./agent/assets/cmd/mklexicon -wordnet /usr/share/wordnet -out agent/assets/lexicon.tsv.gz -senses agent/assets/senses.tsv.gz -loose agent/assets/loose.tsv.gz
 package main
 
 import (
@@ -28,9 +28,10 @@ func main() {
 	dir := flag.String("wordnet", "/usr/share/wordnet", "folder of the WordNet 3.0 database files (data.noun, index.noun)")
 	out := flag.String("out", "agent/assets/lexicon.tsv.gz", "lexicon to write")
 	senses := flag.String("senses", "agent/assets/senses.tsv.gz", "other senses of drawn words to write")
+	loose := flag.String("loose", "agent/assets/loose.tsv.gz", "drawings' keywords that name no kind, part or relative of the drawn thing, to write")
 	report := flag.Bool("report", false, "list, for review, the drawings that show another sense than WordNet's first")
 	flag.Parse()
-	if err := run(*dir, *out, *senses, *report); err != nil {
+	if err := run(*dir, *out, *senses, *loose, *report); err != nil {
 		fmt.Fprintln(os.Stderr, "mklexicon:", err)
 		os.Exit(1)
 	}
@@ -43,6 +44,7 @@ type synset struct {
 	hyper   []int    // hypernym and instance-hypernym offsets
 	hypo    []int
 	gloss   string
+	parts   []int // meronyms and holonyms: a sail of a sailing vessel, a wheel of a car
 	// instance marks a named one (a person, a place): Alexander Graham Bell is no
 	// sense of "bell" a drawing could be mistaken for.
 	instance bool
@@ -58,7 +60,7 @@ const maxDepth = 4
 // (tens of thousands) name nothing a person would draw.
 const maxBreadth = 3000
 
-func run(dir, out, sensesOut string, report bool) error {
+func run(dir, out, sensesOut, looseOut string, report bool) error {
 	syn, err := readData(filepath.Join(dir, "data.noun"))
 	if err != nil {
 		return err
@@ -222,6 +224,9 @@ func run(dir, out, sensesOut string, report bool) error {
 	if err := writeSenses(sensesOut, index, lib, sensesOf); err != nil {
 		return err
 	}
+	if err := writeLoose(looseOut, index, syn, lib); err != nil {
+		return err
+	}
 	leads := 0
 	for _, e := range entries {
 		if e.id != "-" && e.id != "~" && !strings.HasPrefix(e.id, "?") {
@@ -364,6 +369,11 @@ func readData(path string) (map[int]*synset, error) {
 				}
 			}
 			s.instance = s.instance || sym == "@i"
+			if pos == "n" && len(sym) == 2 && (sym[0] == '%' || sym[0] == '#') && strings.ContainsRune("mps", rune(sym[1])) {
+				if t, err := strconv.Atoi(target); err == nil {
+					s.parts = append(s.parts, t) // a part, member or stuff of it, or what it is one of
+				}
+			}
 			i += 4
 		}
 		out[off] = s
