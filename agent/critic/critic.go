@@ -273,7 +273,7 @@ func checkAt(d *scene.Description, f Frame, t float64) []Problem {
 		case p.box.inter(safe).area() < p.box.area()*0.995:
 			add("safe", e.ID, "%s %q crosses the safe area (%s)", e.Type, e.ID, sides(p.box, safe))
 		}
-		if p.text && p.font < p.asked*0.7 {
+		if p.text && p.font < p.asked*MinTextScale {
 			add("clip", e.ID, "text %q is shrunk to %.0f%% to fit beside the edge", e.ID, 100*p.font/p.asked)
 		}
 	}
@@ -677,6 +677,84 @@ func formatNum(v float64) string {
 }
 
 type tbox struct{ hw, hh, font float64 }
+
+// MinTextScale is the least share of its size a text may be shrunk to, to fit beside
+// the frame's edges, before it reads as clipped: the critic reports smaller text, and
+// a template's text field may hold no more than keeps it (MaxTextLen).
+const MinTextScale = 0.7
+
+// MaxTextLen is how many characters of ordinary words the text of element e can hold
+// where the description places it, at its size, in every frame: the runtime wraps the
+// words (at most three lines) and shrinks them to fit, and the longest text it never
+// shrinks below MinTextScale is the limit. Items lists are measured line by line. It
+// returns 0 for an element that shows no text of its own.
+func MaxTextLen(d *scene.Description, e *scene.Element, frames ...Frame) int {
+	if e == nil || e.Type != scene.TypeText {
+		return 0
+	}
+	if len(frames) == 0 {
+		frames = []Frame{Landscape}
+	}
+	times := shownAt(d, e)
+	fits := func(n int) bool {
+		c := *e
+		c.Items, c.Text = nil, sampleText(n)
+		for _, f := range frames {
+			for _, t := range times {
+				if p := place(d, &c, f, t); p.visible && p.font < p.asked*MinTextScale {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	// Fitting only gets harder as the text grows, so the limit is found by halving.
+	lo, hi := 1, 500
+	if !fits(lo) {
+		return 1
+	}
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if fits(mid) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// shownAt are the hold times at which e is on screen, else the middle of its span.
+func shownAt(d *scene.Description, e *scene.Element) []float64 {
+	var out []float64
+	for _, t := range holds(d) {
+		if t >= e.Start && (e.End == 0 || t <= e.End) {
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 {
+		end := e.End
+		if end == 0 {
+			end = d.Duration
+		}
+		out = append(out, (e.Start+end)/2)
+	}
+	return out
+}
+
+// sampleText is n characters of ordinary lower-case words (five letters and a space),
+// the text a limit in characters is measured with.
+func sampleText(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i%6 == 5 && i != n-1 {
+			b.WriteByte(' ')
+		} else {
+			b.WriteByte('n')
+		}
+	}
+	return b.String()
+}
 
 // glyph widths of DejaVu Sans Bold (the runtime's first font) in ems, by class.
 func glyphW(r rune) float64 {

@@ -353,3 +353,34 @@ func TestWrappedTextStaysInItsShape(t *testing.T) {
 		t.Errorf("dark words on a pale yellow path read as on the dark background: %v", checks(ps))
 	}
 }
+
+// MaxTextLen is the longest text the critic does not find clipped: at the limit the
+// check is quiet, a few words past it the text reads as shrunk; a smaller size, or a
+// narrow portrait frame, takes fewer characters.
+func TestMaxTextLen(t *testing.T) {
+	title := &scene.Element{ID: "title", Type: scene.TypeText, Text: "Hello", Size: 0.12, Y: -0.3}
+	d := base(title)
+	n := MaxTextLen(d, title, Landscape)
+	if n < 10 || n >= 500 {
+		t.Fatalf("limit %d of a headline at 0.12 is not a plausible length", n)
+	}
+	title.Text = sampleText(n)
+	if ps := Check(d, Landscape); has(ps, "clip", "title") {
+		t.Errorf("text at the limit (%d) reported clipped: %v", n, checks(ps))
+	}
+	title.Text = sampleText(n + 12)
+	if ps := Check(d, Landscape); !has(ps, "clip", "title") {
+		t.Errorf("text 12 past the limit (%d) not reported clipped: %v", n, checks(ps))
+	}
+	title.Text = "Hello"
+	if p := MaxTextLen(d, title, Landscape, Portrait); p >= n {
+		t.Errorf("limit in landscape and portrait %d, want below landscape's %d", p, n)
+	}
+	small := &scene.Element{ID: "small", Type: scene.TypeText, Text: "Hi", Size: 0.05, Y: 0.3}
+	if s := MaxTextLen(base(small), small, Landscape); s <= n {
+		t.Errorf("limit at size 0.05 %d, want above %d at 0.12", s, n)
+	}
+	if got := MaxTextLen(d, &scene.Element{ID: "c", Type: scene.TypeCircle, Size: 0.1}); got != 0 {
+		t.Errorf("a circle holds %d characters, want 0", got)
+	}
+}
