@@ -41,6 +41,9 @@ type Limits struct {
 	RendersPerDay int `json:"renders_per_day"`
 	// RenderSecondsPerMonth bounds the wall time spent rendering per UTC month.
 	RenderSecondsPerMonth float64 `json:"render_seconds_per_month"`
+	// BatchRows bounds the rows of one template batch (each row is rendered once per
+	// preset, and those renders count against RendersPerDay too).
+	BatchRows int `json:"batch_rows"`
 }
 
 // Tenant is one customer of a deployment; every resource belongs to exactly one.

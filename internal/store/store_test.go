@@ -55,6 +55,7 @@ var behaviours = []struct {
 	{"DeleteProjectCascades", testDeleteProjectCascades},
 	{"QueuedMessages", testQueuedMessages},
 	{"APIKeyCapAndPages", testAPIKeyCapAndPages},
+	{"TemplateVersions", testTemplateVersions},
 }
 
 func TestStore(t *testing.T) {

@@ -24,6 +24,7 @@ type tenantRow struct {
 	LimitLiveSandboxes      int        `gorm:"column:limit_live_sandboxes"`
 	LimitRendersPerDay      int        `gorm:"column:limit_renders_per_day"`
 	LimitRenderSecondsMonth float64    `gorm:"column:limit_render_seconds_month"`
+	LimitBatchRows          int        `gorm:"column:limit_batch_rows"`
 	WebhookSecret           string     `gorm:"column:webhook_secret"`
 	PreviousSecret          string     `gorm:"column:previous_secret"`
 	PreviousExpiresAt       *time.Time `gorm:"column:previous_expires_at"`
@@ -47,6 +48,7 @@ func (s *Store) toTenantRow(t *koda.Tenant) *tenantRow {
 		LimitLiveSandboxes:      t.Limits.LiveSandboxes,
 		LimitRendersPerDay:      t.Limits.RendersPerDay,
 		LimitRenderSecondsMonth: t.Limits.RenderSecondsPerMonth,
+		LimitBatchRows:          t.Limits.BatchRows,
 		WebhookSecret:           s.seal(colWebhookSecret, t.WebhookSecret),
 		PreviousSecret:          s.seal(colPreviousSecret, t.PreviousSecret),
 		PreviousExpiresAt:       utcPtr(t.PreviousExpiresAt),
@@ -71,6 +73,7 @@ func (s *Store) toTenant(r *tenantRow) (*koda.Tenant, error) {
 			LiveSandboxes:         r.LimitLiveSandboxes,
 			RendersPerDay:         r.LimitRendersPerDay,
 			RenderSecondsPerMonth: r.LimitRenderSecondsMonth,
+			BatchRows:             r.LimitBatchRows,
 		},
 		WebhookSecret:     secret,
 		PreviousSecret:    previous,

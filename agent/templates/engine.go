@@ -1,0 +1,155 @@
+package templates
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/agent/scene"
+	"github.com/kodahq/koda/renderer"
+	"github.com/kodahq/koda/sandbox"
+)
+
+// Engine reads templates out of project checkpoints and writes the checkpoints of
+// filled rows, in Storage. It implements lifecycle.TemplateScenes.
+type Engine struct {
+	Storage koda.Storage
+	// Budget bounds each checkpoint restored (zero: sandbox.DefaultBudget).
+	Budget sandbox.Budget
+	// WorkDir holds the temporary folders ("" is the system's).
+	WorkDir string
+}
+
+// notATemplate is the error of a project whose files hold no scene description.
+func notATemplate(format string, args ...any) error {
+	return koda.Errorf(koda.EUNPROCESSABLE, koda.CodeNotATemplate, format, args...)
+}
+
+// restore unpacks the checkpoint at key into a new temporary folder; the caller
+// removes it.
+func (e *Engine) restore(ctx context.Context, key string) (string, error) {
+	rc, err := e.Storage.Open(ctx, key)
+	if koda.ErrorKind(err) == koda.ENOTFOUND {
+		return "", notATemplate("the project has no files")
+	}
+	if err != nil {
+		return "", fmt.Errorf("open %s: %w", key, err)
+	}
+	defer rc.Close()
+	dir, err := os.MkdirTemp(e.WorkDir, "template-")
+	if err != nil {
+		return "", err
+	}
+	if err := sandbox.Restore(ctx, rc, dir, e.Budget); err != nil {
+		_ = os.RemoveAll(dir)
+		return "", fmt.Errorf("restore %s: %w", key, err)
+	}
+	return dir, nil
+}
+
+// Discover reads the scene in the checkpoint at key and finds its fields for the
+// frames of presets. A project without a scene description (code an LLM wrote by
+// hand) is NOT_A_TEMPLATE.
+func (e *Engine) Discover(ctx context.Context, key string, presets []koda.PresetSpec) ([]byte, []koda.TemplateField, error) {
+	dir, err := e.restore(ctx, key)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer os.RemoveAll(dir)
+	b, err := os.ReadFile(filepath.Join(dir, scene.FileJSON))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, notATemplate("the project was not made from a scene description (no %s)", scene.FileJSON)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := scene.Parse(b)
+	if err != nil {
+		return nil, nil, notATemplate("the project's scene description cannot be read: %v", err)
+	}
+	audio := ""
+	if a := renderer.FindAudio(dir); a != "" {
+		if rel, err := filepath.Rel(dir, a); err == nil {
+			audio = filepath.ToSlash(rel)
+		}
+	}
+	fields := Discover(d, audio, Frames(presets))
+	if len(fields) == 0 {
+		return nil, nil, notATemplate("the scene has nothing a row could change (no text, number, chart, colour or picture)")
+	}
+	return b, fields, nil
+}
+
+// Fill puts a row's values into a copy of the scene; the errors name each bad field.
+// Text limits are measured again in the presets' frames, which may be narrower than
+// the template's.
+func (e *Engine) Fill(sceneJSON []byte, fields []koda.TemplateField, values map[string]json.RawMessage, presets []koda.PresetSpec) ([]byte, []koda.FieldError, error) {
+	d, err := scene.Parse(sceneJSON)
+	if err != nil {
+		return nil, nil, fmt.Errorf("template scene: %w", err)
+	}
+	frames := Frames(presets)
+	filled, errs := Fill(d, Limits(d, fields, frames), values, frames)
+	if len(errs) > 0 {
+		return nil, errs, nil
+	}
+	b, err := filled.JSON()
+	return b, nil, err
+}
+
+// Limits returns fields with their limits measured in the presets' frames.
+func (e *Engine) Limits(sceneJSON []byte, fields []koda.TemplateField, presets []koda.PresetSpec) ([]koda.TemplateField, error) {
+	d, err := scene.Parse(sceneJSON)
+	if err != nil {
+		return nil, fmt.Errorf("template scene: %w", err)
+	}
+	return Limits(d, fields, Frames(presets)), nil
+}
+
+// Copy stores the checkpoint at from under to, with sceneJSON (when not nil) replacing
+// the scene in it: scene.json, the scene.js the runtime loads, and the library drawings
+// the scene names (a recoloured drawing is a file of its own).
+func (e *Engine) Copy(ctx context.Context, from, to string, sceneJSON []byte) error {
+	dir, err := e.restore(ctx, from)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	if sceneJSON != nil {
+		d, err := scene.Parse(sceneJSON)
+		if err != nil {
+			return fmt.Errorf("row scene: %w", err)
+		}
+		script, err := d.Script()
+		if err != nil {
+			return err
+		}
+		files := append(d.AssetFiles(), scene.File{Path: scene.FileJSON, Data: sceneJSON}, scene.File{Path: scene.FileScene, Data: script})
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			return err
+		}
+		defer root.Close()
+		for _, f := range files {
+			if err := root.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
+				return err
+			}
+			if err := root.WriteFile(f.Path, f.Data, 0o644); err != nil {
+				return fmt.Errorf("write %s: %w", f.Path, err)
+			}
+		}
+	}
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(sandbox.CheckpointWithin(ctx, dir, pw, e.Budget)) }()
+	if _, err := e.Storage.Put(ctx, to, pr); err != nil {
+		_ = pr.CloseWithError(err)
+		return fmt.Errorf("store %s: %w", to, err)
+	}
+	return nil
+}
