@@ -20,6 +20,8 @@ import (
 //	projects/<project>/renders/<render>/chunk-<attempt>-<index>.<format>
 //	                                               one chunk of a split render, until stitched
 //	tenants/<tenant>/sandboxes/<project>/…         checkpoints of a tenant's API sandboxes
+//	templates/<template>/checkpoint.tar.gz         a template's files, copied from its
+//	                                               project so deleting the project keeps it
 
 // ProjectFolder is the storage folder of a Koda project; deleting the project deletes
 // everything under ProjectFolder(id)+"/".
@@ -31,6 +33,9 @@ func ProjectFolder(projectID string) string { return "projects/" + projectID }
 func TenantSandboxFolder(tenantID, projectID string) string {
 	return "tenants/" + tenantID + "/sandboxes/" + projectID
 }
+
+// TemplateFolder is the storage folder of a template's files.
+func TemplateFolder(templateID string) string { return "templates/" + templateID }
 
 // CheckpointKey is where the files of the sandbox saved under folder are kept.
 func CheckpointKey(folder string) string { return folder + "/checkpoint.tar.gz" }

@@ -18,6 +18,7 @@ const (
 	CodeLimitSandboxes      = "LIMIT_LIVE_SANDBOXES"
 	CodeLimitRendersPerDay  = "LIMIT_RENDERS_PER_DAY"
 	CodeLimitRenderSeconds  = "LIMIT_RENDER_SECONDS_PER_MONTH"
+	CodeLimitBatchRows      = "LIMIT_BATCH_ROWS"
 	CodeCallbackForbidden   = "CALLBACK_URL_FORBIDDEN"
 	CodeIdempotencyInFlight = "IDEMPOTENCY_KEY_IN_USE"
 	CodeCancelled           = "CANCELLED"

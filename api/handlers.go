@@ -172,7 +172,7 @@ func (s *Server) requestRenders(c *fiber.Ctx) error {
 		return err
 	}
 	c.Location("/v1/batches/" + b.ID)
-	v, err := s.viewBatch(b, rs)
+	v, err := s.viewBatch(b, rs, nil)
 	if err != nil {
 		return err
 	}
@@ -212,7 +212,11 @@ func (s *Server) getBatch(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v, err := s.viewBatch(b, rs)
+	rows, err := s.Projects.BatchRows(c.UserContext(), b.ID)
+	if err != nil {
+		return err
+	}
+	v, err := s.viewBatch(b, rs, rows)
 	if err != nil {
 		return err
 	}

@@ -141,7 +141,7 @@ func (s *Server) createBatch(c *fiber.Ctx) error {
 		return err
 	}
 	c.Location("/v1/batches/" + b.ID)
-	v, err := s.viewBatch(b, rs)
+	v, err := s.viewBatch(b, rs, nil)
 	if err != nil {
 		return err
 	}
@@ -159,7 +159,7 @@ func (s *Server) cancelBatch(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v, err := s.viewBatch(b, rs)
+	v, err := s.viewBatch(b, rs, nil)
 	if err != nil {
 		return err
 	}

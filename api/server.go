@@ -40,6 +40,15 @@ type Projects interface {
 	Redeliver(ctx context.Context, id string) (*koda.WebhookDelivery, error)
 	Usage(ctx context.Context, q koda.UsageQuery) (*koda.Usage, error)
 
+	// Templates (a complete project's scene with named fields) and their batches.
+	CreateTemplate(ctx context.Context, projectID, name string) (*koda.Template, error)
+	GetTemplate(ctx context.Context, id string) (*koda.Template, error)
+	ListTemplates(ctx context.Context, q koda.TemplateQuery) ([]*koda.Template, string, error)
+	PatchTemplate(ctx context.Context, id string, p koda.TemplatePatch) (*koda.Template, error)
+	CreateTemplateBatch(ctx context.Context, req koda.TemplateBatchRequest) (*koda.Batch, error)
+	// BatchRows lists a batch's template rows (none for a batch of projects).
+	BatchRows(ctx context.Context, batchID string) ([]*koda.BatchRow, error)
+
 	// QueueMessage accepts a message sent while the agent works; ListMessages lists them.
 	QueueMessage(ctx context.Context, id, text string) (*koda.QueuedMessage, error)
 	ListMessages(ctx context.Context, id string) ([]*koda.QueuedMessage, error)

@@ -52,19 +52,22 @@ type videoView struct {
 type renderView = koda.RenderView
 
 type batchView struct {
-	ID          string       `json:"id"`
-	ProjectID   string       `json:"project_id,omitempty"`
-	ProjectIDs  []string     `json:"project_ids"`
-	Status      string       `json:"status"` // running | completed | cancelled
-	Total       int          `json:"total"`
-	Queued      int          `json:"queued"`
-	Running     int          `json:"running"`
-	Succeeded   int          `json:"succeeded"`
-	Failed      int          `json:"failed"`
-	Renders     []renderView `json:"renders"`
-	CreatedAt   time.Time    `json:"created_at"`
-	CompletedAt *time.Time   `json:"completed_at"`
-	CancelledAt *time.Time   `json:"cancelled_at"`
+	ID         string       `json:"id"`
+	ProjectID  string       `json:"project_id,omitempty"`
+	ProjectIDs []string     `json:"project_ids"`
+	Status     string       `json:"status"` // running | completed | cancelled
+	Total      int          `json:"total"`
+	Queued     int          `json:"queued"`
+	Running    int          `json:"running"`
+	Succeeded  int          `json:"succeeded"`
+	Failed     int          `json:"failed"`
+	Renders    []renderView `json:"renders"`
+	// Rows is each row's progress: a template batch's rows, a batch of projects'
+	// projects.
+	Rows        []koda.RowProgress `json:"rows"`
+	CreatedAt   time.Time          `json:"created_at"`
+	CompletedAt *time.Time         `json:"completed_at"`
+	CancelledAt *time.Time         `json:"cancelled_at"`
 }
 
 func (s *Server) viewRender(r *koda.Render) (renderView, error) { return koda.ViewRender(r, s.fileURL) }
@@ -131,9 +134,12 @@ func (s *Server) viewProject(p *koda.Project, renders []*koda.Render) (projectVi
 	return v, nil
 }
 
-func (s *Server) viewBatch(b *koda.Batch, rs []*koda.Render) (batchView, error) {
+func (s *Server) viewBatch(b *koda.Batch, rs []*koda.Render, rows []*koda.BatchRow) (batchView, error) {
 	v := batchView{ID: b.ID, ProjectID: b.ProjectID, ProjectIDs: []string{}, Total: len(rs), Renders: []renderView{},
-		CreatedAt: b.CreatedAt, CompletedAt: b.CompletedAt, CancelledAt: b.CancelledAt, Status: "running"}
+		Rows: koda.BatchProgress(b, rs, rows), CreatedAt: b.CreatedAt, CompletedAt: b.CompletedAt, CancelledAt: b.CancelledAt, Status: "running"}
+	if v.Rows == nil {
+		v.Rows = []koda.RowProgress{}
+	}
 	seen := map[string]bool{}
 	for _, r := range rs {
 		rv, err := s.viewRender(r)

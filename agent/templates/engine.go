@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/agent/critic"
 	"github.com/kodahq/koda/agent/scene"
 	"github.com/kodahq/koda/renderer"
 	"github.com/kodahq/koda/sandbox"
@@ -42,6 +43,11 @@ func (e *Engine) restore(ctx context.Context, key string) (string, error) {
 		return "", fmt.Errorf("open %s: %w", key, err)
 	}
 	defer rc.Close()
+	if e.WorkDir != "" {
+		if err := os.MkdirAll(e.WorkDir, 0o755); err != nil {
+			return "", err
+		}
+	}
 	dir, err := os.MkdirTemp(e.WorkDir, "template-")
 	if err != nil {
 		return "", err
@@ -87,29 +93,25 @@ func (e *Engine) Discover(ctx context.Context, key string, presets []koda.Preset
 }
 
 // Fill puts a row's values into a copy of the scene; the errors name each bad field.
-// Text limits are measured again in the presets' frames, which may be narrower than
-// the template's.
+// With presets, text limits are measured again in their frames (which may be narrower
+// than the template's) and the critic's fit rules are applied there; without, the
+// fields' own limits hold and nothing is moved (a template's new default values).
 func (e *Engine) Fill(sceneJSON []byte, fields []koda.TemplateField, values map[string]json.RawMessage, presets []koda.PresetSpec) ([]byte, []koda.FieldError, error) {
 	d, err := scene.Parse(sceneJSON)
 	if err != nil {
 		return nil, nil, fmt.Errorf("template scene: %w", err)
 	}
-	frames := Frames(presets)
-	filled, errs := Fill(d, Limits(d, fields, frames), values, frames)
+	var frames []critic.Frame
+	if len(presets) > 0 {
+		frames = Frames(presets)
+		fields = Limits(d, fields, frames)
+	}
+	filled, errs := Fill(d, fields, values, frames)
 	if len(errs) > 0 {
 		return nil, errs, nil
 	}
 	b, err := filled.JSON()
 	return b, nil, err
-}
-
-// Limits returns fields with their limits measured in the presets' frames.
-func (e *Engine) Limits(sceneJSON []byte, fields []koda.TemplateField, presets []koda.PresetSpec) ([]koda.TemplateField, error) {
-	d, err := scene.Parse(sceneJSON)
-	if err != nil {
-		return nil, fmt.Errorf("template scene: %w", err)
-	}
-	return Limits(d, fields, Frames(presets)), nil
 }
 
 // Copy stores the checkpoint at from under to, with sceneJSON (when not nil) replacing

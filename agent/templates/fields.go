@@ -267,7 +267,8 @@ func eachColour(e *scene.Element, fn func(*string)) {
 var hexRE = regexp.MustCompile(`^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
 
 // Fill returns a copy of d with values put in by field name, with the critic's fit
-// rules applied in frames (text moved inside the safe area, recoloured to read); or the
+// rules applied in frames (text moved inside the safe area, recoloured to read; none
+// when frames is empty); or the
 // errors of each value that cannot be used, naming the field. A field missing from
 // values keeps its current value.
 func Fill(d *scene.Description, fields []koda.TemplateField, values map[string]json.RawMessage, frames []critic.Frame) (*scene.Description, []koda.FieldError) {
@@ -299,7 +300,9 @@ func Fill(d *scene.Description, fields []koda.TemplateField, values map[string]j
 	if err := c.Validate(); err != nil {
 		return nil, []koda.FieldError{{Code: koda.CodeInvalidValue, Message: "the filled scene is not valid: " + err.Error()}}
 	}
-	critic.Repair(c, frames...)
+	if len(frames) > 0 {
+		critic.Repair(c, frames...)
+	}
 	return c, nil
 }
 

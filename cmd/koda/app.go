@@ -19,6 +19,7 @@ import (
 	"github.com/kodahq/koda/agent"
 	"github.com/kodahq/koda/agent/builtin"
 	"github.com/kodahq/koda/agent/stills"
+	"github.com/kodahq/koda/agent/templates"
 	"github.com/kodahq/koda/api"
 	"github.com/kodahq/koda/internal/config"
 	"github.com/kodahq/koda/internal/embedredis"
@@ -164,6 +165,9 @@ func (m *Main) Open(ctx context.Context) (err error) {
 		Notify: m.relay.Publish, FileURLTTL: c.FileURLTTL, Logger: log,
 		Tasks: tasks.New(asynq.NewInspectorFromRedisClient(m.rdb)), Callbacks: m.guard,
 		Chunks: rediskey.Chunks{Client: m.rdb}, SandboxLeases: m.leases,
+		// Templates read and write checkpoints no larger than a sandbox could hold.
+		Templates: &templates.Engine{Storage: m.storage, Budget: sandbox.Budget{Bytes: int64(c.Sandbox.DiskMiB) << 20},
+			WorkDir: filepath.Join(c.DataDir, "work")},
 	}
 
 	if len(m.Pools) > 0 {

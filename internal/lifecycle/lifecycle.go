@@ -44,6 +44,8 @@ type Service struct {
 	// SandboxLeases counts live sandboxes across the cluster for the live-sandbox
 	// limit; nil counts this process's only.
 	SandboxLeases koda.SandboxLeases
+	// Templates reads and fills template scenes; nil answers 503 to the template API.
+	Templates TemplateScenes
 }
 
 // change collects what a transaction causes outside the database, done after commit.
