@@ -394,3 +394,30 @@ func yes(ok bool, label string) string {
 	}
 	return "-"
 }
+
+// Tenant limits count rows: a batch over the account's rows per batch is refused, and
+// the renders of its valid rows (rows × presets; bad rows render nothing) count
+// against the renders per day.
+func TestTemplateBatchLimits(t *testing.T) {
+	b := setup(t)
+	tj := b.newTemplate("acme") // one final render of the project so far
+	row := func(h string) map[string]any { return map[string]any{"headline": h} }
+	if r := b.do("admin", http.MethodPut, "/admin/tenants/acme/limits", map[string]any{"batch_rows": 2, "renders_per_day": 4}); r.Status != http.StatusOK {
+		t.Fatalf("limits: %d %s", r.Status, r.Body)
+	}
+	r := b.do("acme", http.MethodPost, "/v1/templates/"+tj.ID+"/batches", map[string]any{
+		"rows": []any{row("a"), row("b"), row("c")}, "presets": []string{"preview"}})
+	if r.Status != http.StatusUnprocessableEntity || r.code() != koda.CodeLimitBatchRows {
+		t.Errorf("3 rows over a limit of 2: %d %s", r.Status, r.Body)
+	}
+	r = b.do("acme", http.MethodPost, "/v1/templates/"+tj.ID+"/batches", map[string]any{
+		"rows": []any{row("a"), row("b")}, "presets": []string{"preview", "720p"}})
+	if r.Status != http.StatusTooManyRequests || r.code() != koda.CodeLimitRendersPerDay {
+		t.Errorf("1 + 2×2 renders over 4 a day: %d %s", r.Status, r.Body)
+	}
+	r = b.do("acme", http.MethodPost, "/v1/templates/"+tj.ID+"/batches", map[string]any{
+		"rows": []any{row("a"), row(strings.Repeat("much too long ", 40))}, "presets": []string{"preview", "720p"}})
+	if r.Status != http.StatusAccepted {
+		t.Errorf("1 + 1×2 renders (the bad row renders nothing) within 4 a day: %d %s", r.Status, r.Body)
+	}
+}
