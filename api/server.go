@@ -42,7 +42,8 @@ type Projects interface {
 
 	// Templates (a complete project's scene with named fields) and their batches.
 	CreateTemplate(ctx context.Context, projectID, name string) (*koda.Template, error)
-	GetTemplate(ctx context.Context, id string) (*koda.Template, error)
+	// GetTemplate measures text limits in the presets' frames when presets are given.
+	GetTemplate(ctx context.Context, id string, presets []koda.PresetSpec) (*koda.Template, error)
 	ListTemplates(ctx context.Context, q koda.TemplateQuery) ([]*koda.Template, string, error)
 	PatchTemplate(ctx context.Context, id string, p koda.TemplatePatch) (*koda.Template, error)
 	CreateTemplateBatch(ctx context.Context, req koda.TemplateBatchRequest) (*koda.Batch, error)

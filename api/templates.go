@@ -67,8 +67,21 @@ func (s *Server) createTemplate(c *fiber.Ctx) error {
 	return c.Status(fiber.StatusCreated).JSON(viewTemplate(t))
 }
 
+// getTemplate: GET /v1/templates/{id}?presets=tiktok,720p → the fields, text limits
+// measured in those presets' frames (else in the template project's).
 func (s *Server) getTemplate(c *fiber.Ctx) error {
-	t, err := s.Projects.GetTemplate(c.UserContext(), c.Params("id"))
+	var raw []json.RawMessage
+	for _, name := range strings.Split(c.Query("presets"), ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			b, _ := json.Marshal(name)
+			raw = append(raw, b)
+		}
+	}
+	presets, err := parsePresets(raw)
+	if err != nil {
+		return err
+	}
+	t, err := s.Projects.GetTemplate(c.UserContext(), c.Params("id"), presets)
 	if err != nil {
 		return err
 	}

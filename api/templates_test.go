@@ -144,6 +144,15 @@ func TestTemplateFromProject(t *testing.T) {
 	if typ, val, _ := tj.field("price"); typ != "text" || string(val) != `"$19.99"` {
 		t.Errorf("price %s %s", typ, val)
 	}
+	// A vertical preset's narrower lines take fewer characters.
+	var tall templateJSON
+	b.do("acme", http.MethodGet, "/v1/templates/"+tj.ID+"?presets=tiktok", nil).decode(t, &tall)
+	if _, _, tallLimit := tall.field("headline"); tallLimit <= 0 || tallLimit >= limit {
+		t.Errorf("headline limit for tiktok %d, want below landscape's %d", tallLimit, limit)
+	}
+	if r := b.do("acme", http.MethodGet, "/v1/templates/"+tj.ID+"?presets=nope", nil); r.Status != http.StatusBadRequest || r.code() != koda.CodeUnknownPreset {
+		t.Errorf("limits for an unknown preset: %d %s", r.Status, r.Body)
+	}
 	if typ, val, _ := tj.field("background"); typ != "color" || string(val) != `"#0f172a"` {
 		t.Errorf("background %s %s", typ, val)
 	}

@@ -114,6 +114,15 @@ func (e *Engine) Fill(sceneJSON []byte, fields []koda.TemplateField, values map[
 	return b, nil, err
 }
 
+// Limits returns fields with their limits measured in the presets' frames.
+func (e *Engine) Limits(sceneJSON []byte, fields []koda.TemplateField, presets []koda.PresetSpec) ([]koda.TemplateField, error) {
+	d, err := scene.Parse(sceneJSON)
+	if err != nil {
+		return nil, fmt.Errorf("template scene: %w", err)
+	}
+	return Limits(d, fields, Frames(presets)), nil
+}
+
 // Copy stores the checkpoint at from under to, with sceneJSON (when not nil) replacing
 // the scene in it: scene.json, the scene.js the runtime loads, and the library drawings
 // the scene names (a recoloured drawing is a file of its own).

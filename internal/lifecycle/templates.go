@@ -25,6 +25,8 @@ type TemplateScenes interface {
 	// with presets the text limits are measured and the fit rules applied in their
 	// frames, without them the fields' own limits hold.
 	Fill(scene []byte, fields []koda.TemplateField, values map[string]json.RawMessage, presets []koda.PresetSpec) ([]byte, []koda.FieldError, error)
+	// Limits returns the fields with their limits measured in the presets' frames.
+	Limits(scene []byte, fields []koda.TemplateField, presets []koda.PresetSpec) ([]koda.TemplateField, error)
 	// Copy stores the checkpoint at from under to, with scene (if not nil) in it.
 	Copy(ctx context.Context, from, to string, scene []byte) error
 }
@@ -111,13 +113,26 @@ func (s *Service) loadTemplate(ctx context.Context, ts koda.TemplateStore, id st
 	return t, nil
 }
 
-// GetTemplate returns a template the caller may see, with its current version's fields.
-func (s *Service) GetTemplate(ctx context.Context, id string) (*koda.Template, error) {
+// GetTemplate returns a template the caller may see, with its current version's fields;
+// with presets, text limits are measured in their frames (a vertical preset takes
+// fewer characters on a line than the landscape the template may have been made for).
+func (s *Service) GetTemplate(ctx context.Context, id string, presets []koda.PresetSpec) (*koda.Template, error) {
 	ts, err := s.templateStore(s.Store)
 	if err != nil {
 		return nil, err
 	}
-	return s.loadTemplate(ctx, ts, id)
+	t, err := s.loadTemplate(ctx, ts, id)
+	if err != nil || len(presets) == 0 {
+		return t, err
+	}
+	v, err := ts.GetTemplateVersion(ctx, id, t.Version)
+	if err != nil {
+		return nil, err
+	}
+	if t.Fields, err = s.Templates.Limits(v.Scene, v.Fields, presets); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // ListTemplates returns a page of the caller's templates, oldest first, and the next
