@@ -2,16 +2,11 @@ package koda
 
 import (
 	"context"
-	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // PrefixQueuedMessage starts the IDs of messages sent while the agent works.
 const PrefixQueuedMessage = "qmsg"
-
-// MaxMessageRunes bounds the text of one queued message.
-const MaxMessageRunes = 4000
 
 // MaxQueuedMessages bounds the messages of one project waiting to be applied, so a
 // client cannot pile up unbounded feedback for the agent's next step.
@@ -45,19 +40,9 @@ type QueuedMessage struct {
 	AppliedAt *time.Time    `json:"applied_at"`
 }
 
-// CleanMessage trims a message's text and checks it is 1–MaxMessageRunes characters
-// of UTF-8 (EINVALID otherwise).
+// CleanMessage trims a message's text and checks it against MessageText.
 func CleanMessage(text string) (string, error) {
-	text = strings.TrimSpace(text)
-	switch {
-	case !utf8.ValidString(text) || strings.ContainsRune(text, 0):
-		return "", Errorf(EINVALID, CodeInvalidMessage, "text must be UTF-8 without NUL characters")
-	case text == "":
-		return "", Errorf(EINVALID, CodeInvalidMessage, "text must not be empty")
-	case utf8.RuneCountInString(text) > MaxMessageRunes:
-		return "", Errorf(EINVALID, CodeInvalidMessage, "text must be at most %d characters", MaxMessageRunes)
-	}
-	return text, nil
+	return MessageText.Check("text", text)
 }
 
 // MessageStore persists queued messages. Stores that keep projects implement it.

@@ -25,12 +25,10 @@ func (s Style) Valid() bool {
 	return false
 }
 
-// Limits of a project request.
+// Limits of a project's duration; limits of its text are in text.go.
 const (
-	MaxPromptChars  = 4000
-	MinDurationS    = 1
-	MaxDurationS    = 180
-	MaxMetadataSize = 16 << 10
+	MinDurationS = 1
+	MaxDurationS = 180
 )
 
 // Project is one animation request and everything produced for it.

@@ -3,19 +3,15 @@ package koda
 import (
 	"fmt"
 	"net/url"
-	"strings"
-	"unicode/utf8"
 )
 
 // Validate checks a project request against DESIGN.md §3.2 before anything is stored.
 func (n *NewProject) Validate() error {
-	n.Prompt = strings.TrimSpace(n.Prompt)
-	switch l := utf8.RuneCountInString(n.Prompt); {
-	case l == 0:
-		return Errorf(EINVALID, CodeInvalidPrompt, "prompt must not be empty")
-	case l > MaxPromptChars:
-		return Errorf(EINVALID, CodeInvalidPrompt, "prompt has %d characters; the limit is %d", l, MaxPromptChars)
+	prompt, err := PromptText.Check("prompt", n.Prompt)
+	if err != nil {
+		return err
 	}
+	n.Prompt = prompt
 	if n.DurationS != 0 && (n.DurationS < MinDurationS || n.DurationS > MaxDurationS) {
 		return Errorf(EINVALID, CodeInvalidDuration, "duration_s must be between %d and %d seconds", MinDurationS, MaxDurationS)
 	}
@@ -25,13 +21,8 @@ func (n *NewProject) Validate() error {
 	if err := ValidateCallbackURL(n.CallbackURL); err != nil {
 		return err
 	}
-	if len(n.Metadata) > MaxMetadataSize {
-		return Errorf(EINVALID, CodeInvalidRequest, "metadata is larger than %d bytes", MaxMetadataSize)
-	}
-	// Metadata is kept and echoed byte for byte (a RawMessage), so the JSON decoder's
-	// replacement of invalid UTF-8 never happens to it.
-	if !utf8.Valid(n.Metadata) {
-		return Errorf(EINVALID, CodeInvalidRequest, "metadata is not valid UTF-8")
+	if err := CheckMetadata(n.Metadata); err != nil {
+		return err
 	}
 	return CheckPresetDurations(n.Presets, n.DurationS)
 }
@@ -40,6 +31,9 @@ func (n *NewProject) Validate() error {
 func ValidateCallbackURL(s string) error {
 	if s == "" {
 		return nil
+	}
+	if len(s) > MaxURLChars {
+		return Errorf(EINVALID, CodeInvalidCallback, "callback_url is longer than %d characters", MaxURLChars)
 	}
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

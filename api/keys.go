@@ -53,9 +53,6 @@ func (s *Server) createKey(c *fiber.Ctx) error {
 	if err := decode(c.Body(), &req, true); err != nil {
 		return err
 	}
-	if len(req.Name) > 200 {
-		return koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "name must be at most 200 characters")
-	}
 	ctx := c.UserContext()
 	k, secret, err := ts.CreateKey(ctx, koda.TenantFromContext(ctx), req.Name)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/legacy"
 
+	"github.com/kodahq/koda"
 	"github.com/kodahq/koda/api"
 )
 
@@ -196,5 +197,37 @@ func TestServedDocumentIsTheFile(t *testing.T) {
 	raw, _ := os.ReadFile("openapi.json")
 	if r.Status != 200 || !bytes.Equal(r.Body, raw) {
 		t.Fatalf("/openapi.json: %d, %d bytes", r.Status, len(r.Body))
+	}
+}
+
+// TestSpecTextLimits: the lengths openapi.json promises are koda's text limits
+// (text.go), so the document cannot drift from what the server refuses.
+func TestSpecTextLimits(t *testing.T) {
+	doc := loadSpec(t)
+	for _, c := range []struct {
+		schema, field string
+		want          int
+	}{
+		{"CreateProjectRequest", "prompt", koda.PromptText.Max},
+		{"CreateProjectRequest", "callback_url", koda.MaxURLChars},
+		{"CreateBatchRequest", "callback_url", koda.MaxURLChars},
+		{"RejectRequest", "feedback", koda.FeedbackText.Max},
+		{"MessageRequest", "message", koda.FeedbackText.Max},
+		{"QueueMessageRequest", "text", koda.MessageText.Max},
+		{"QueueMessageRequest", "content", koda.MessageText.Max},
+		{"AnswerRequest", "text", koda.AnswerText.Max},
+		{"AnswerRequest", "option_id", koda.OptionText.Max},
+		{"CreateTenantRequest", "name", koda.NameText.Max},
+		{"CreateKeyRequest", "name", koda.NameText.Max},
+	} {
+		s := doc.Components.Schemas[c.schema]
+		if s == nil || s.Value.Properties[c.field] == nil {
+			t.Errorf("%s.%s is not in openapi.json", c.schema, c.field)
+			continue
+		}
+		p := s.Value.Properties[c.field].Value
+		if p.MaxLength == nil || int(*p.MaxLength) != c.want {
+			t.Errorf("%s.%s maxLength = %v, want %d", c.schema, c.field, p.MaxLength, c.want)
+		}
 	}
 }

@@ -51,6 +51,13 @@ package main
 // nor echoes kilobytes, nothing stored. Twenty-one event streams: the 21st answers 429,
 // and closing one frees its place (within the 15 s heartbeat).
 //
+// TestAttackUnboundedText (issue 26) — 1 MB (under the 1 MiB body cap) of answer text,
+// option_id, queued message (text and content), preview feedback and plan rejection;
+// 4001 characters of feedback; a 201-character key name (tenant and admin API) and a
+// 1 MB tenant name; a 1 MB prompt; a 3000-character callback URL; metadata 9 and 8,000
+// levels deep and a metadata value of 1001 characters: each refused with 400 and its
+// code within 2 s, no event written, no project stored; at the limits all is taken.
+//
 // Smaller holes (issue 13, item 8), decided:
 //   - warm browsers shared across tenants: every tab now opens in a browser context of
 //     its own, disposed with it (renderer.TestWarmBrowsersForgetPages: a cookie, which
@@ -763,5 +770,114 @@ func TestAttackTenantStrings(t *testing.T) {
 			t.Fatalf("a closed stream's place was not freed: %d", r.StatusCode)
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+func TestAttackUnboundedText(t *testing.T) {
+	m := startKoda(t, "")
+	c := client{t: t, base: m.PublicURL}
+	admin := client{t: t, base: m.PublicURL, key: testAdminKey}
+	huge := strings.Repeat("x", 1_000_000) // 1 MB: under the 1 MiB body cap, so the field's limit is what refuses it
+	refused := func(what, method, path string, body any, code string) {
+		t.Helper()
+		var e apiError
+		began := time.Now()
+		status, _ := c.do(method, path, body, &e)
+		if status != http.StatusBadRequest || e.Error.Code != code {
+			t.Errorf("%s: %d %+v, want 400 %s", what, status, e, code)
+		}
+		if d := time.Since(began); d > 2*time.Second {
+			t.Errorf("%s: the refusal took %s", what, d)
+		}
+		if len(e.Error.Message) > 200 {
+			t.Errorf("%s: the message echoes the input (%d bytes)", what, len(e.Error.Message))
+		}
+	}
+	events := func(id string) int {
+		var page struct {
+			Events []json.RawMessage `json:"events"`
+		}
+		c.do(http.MethodGet, "/v1/projects/"+id+"/events?offset=0", nil, &page)
+		return len(page.Events)
+	}
+
+	// No style: the project waits with a question, where an answer is expected.
+	var p project
+	if code, _ := c.do(http.MethodPost, "/v1/projects", map[string]any{"prompt": "a ball moving around", "duration_s": 1}, &p); code != http.StatusAccepted {
+		t.Fatalf("create: %d", code)
+	}
+	p = c.waitProject(p.ID, time.Minute, "question", func(p project) bool { return p.Phase == "question" })
+	before := events(p.ID)
+	base := "/v1/projects/" + p.ID
+	refused("1 MB answer", http.MethodPost, base+"/answer", map[string]any{"option_id": "custom", "text": huge}, koda.CodeInvalidAnswer)
+	refused("1 MB option_id", http.MethodPost, base+"/answer", map[string]any{"option_id": huge}, koda.CodeInvalidAnswer)
+	refused("1 MB message", http.MethodPost, base+"/messages", map[string]any{"text": huge}, koda.CodeInvalidMessage)
+	refused("1 MB content", http.MethodPost, base+"/messages", map[string]any{"content": huge}, koda.CodeInvalidMessage)
+	// Feedback in phase question would be a 409: the length is refused before anything is read.
+	refused("1 MB feedback", http.MethodPost, base+"/feedback", map[string]any{"message": huge}, koda.CodeInvalidFeedback)
+	refused("4001-character feedback", http.MethodPost, base+"/feedback", map[string]any{"message": strings.Repeat("é", koda.FeedbackText.Max+1)}, koda.CodeInvalidFeedback)
+	if code, _ := c.do(http.MethodPost, base+"/answer", map[string]any{"option_id": "smooth"}, nil); code != http.StatusAccepted {
+		t.Fatalf("answer: %d", code)
+	}
+	p = c.waitProject(p.ID, time.Minute, "plan ready", func(p project) bool { return p.Phase == "plan" && p.Plan != nil })
+	planned := events(p.ID)
+	refused("1 MB plan rejection", http.MethodPost, base+"/plan/reject", map[string]any{"feedback": huge}, koda.CodeInvalidFeedback)
+	if n := events(p.ID); n != planned {
+		t.Errorf("a refused rejection wrote %d events", n-planned)
+	}
+	if planned-before > 50 {
+		t.Errorf("%d events between the question and the plan", planned-before)
+	}
+	var raw json.RawMessage
+	c.do(http.MethodGet, base, nil, &raw)
+	if len(raw) > 64<<10 {
+		t.Errorf("the project's JSON is %d bytes after refused text", len(raw))
+	}
+	// The limit, not the phase, refused: a rejection of ordinary length is taken.
+	if code, _ := c.do(http.MethodPost, base+"/plan/reject", map[string]any{"feedback": "slower, please"}, nil); code != http.StatusAccepted {
+		t.Errorf("an ordinary rejection: %d", code)
+	}
+
+	// Names, prompts, callback URLs and metadata.
+	long := strings.Repeat("n", koda.NameText.Max+1)
+	refused("a key name of 201 characters", http.MethodPost, "/v1/keys", map[string]any{"name": long}, koda.CodeInvalidName)
+	var e apiError
+	if code, _ := admin.do(http.MethodPost, "/admin/tenants", map[string]any{"id": "t_long", "name": huge}, &e); code != http.StatusBadRequest || e.Error.Code != koda.CodeInvalidName {
+		t.Errorf("a 1 MB tenant name: %d %+v", code, e)
+	}
+	if code, _ := admin.do(http.MethodPost, "/admin/tenants/"+koda.DefaultTenant+"/keys", map[string]any{"name": long}, &e); code != http.StatusBadRequest || e.Error.Code != koda.CodeInvalidName {
+		t.Errorf("an admin key name of 201 characters: %d %+v", code, e)
+	}
+	submit := func(extra map[string]any) map[string]any {
+		b := map[string]any{"prompt": "A ball", "style": "playful", "duration_s": 1}
+		for k, v := range extra {
+			b[k] = v
+		}
+		return b
+	}
+	nest := func(depth int) string {
+		return strings.Repeat(`{"a":`, depth-1) + `{}` + strings.Repeat("}", depth-1)
+	}
+	refused("1 MB prompt", http.MethodPost, "/v1/projects", submit(map[string]any{"prompt": huge}), koda.CodeInvalidPrompt)
+	refused("a 3000-character callback URL", http.MethodPost, "/v1/projects",
+		submit(map[string]any{"callback_url": "https://example.com/" + strings.Repeat("a", 3000)}), koda.CodeInvalidCallback)
+	refused("metadata 9 levels deep", http.MethodPost, "/v1/projects",
+		submit(map[string]any{"metadata": json.RawMessage(nest(koda.MaxMetadataDepth + 1))}), koda.CodeInvalidMetadata)
+	refused("metadata 8,000 levels deep", http.MethodPost, "/v1/projects",
+		`{"prompt":"A ball","style":"playful","metadata":{"a":`+strings.Repeat("[", 7999)+strings.Repeat("]", 7999)+`}}`, koda.CodeInvalidMetadata)
+	refused("a metadata value of 1001 characters", http.MethodPost, "/v1/projects",
+		submit(map[string]any{"metadata": map[string]string{"k": strings.Repeat("v", koda.MetadataText.Max+1)}}), koda.CodeInvalidMetadata)
+	var list struct {
+		Projects []project `json:"projects"`
+	}
+	c.do(http.MethodGet, "/v1/projects", nil, &list)
+	if len(list.Projects) != 1 {
+		t.Errorf("%d projects stored, want only the first", len(list.Projects))
+	}
+	// At the limits, everything is taken.
+	if code, _ := c.do(http.MethodPost, "/v1/projects", submit(map[string]any{
+		"metadata": json.RawMessage(nest(koda.MaxMetadataDepth)), "prompt": strings.Repeat("p", koda.PromptText.Max),
+	}), nil); code != http.StatusAccepted {
+		t.Errorf("metadata %d levels deep with a 4000-character prompt: %d", koda.MaxMetadataDepth, code)
 	}
 }

@@ -58,6 +58,13 @@ func (s *Service) Get(ctx context.Context, id string) (*koda.Project, error) {
 
 // Answer records the answer to the style question and plans with it.
 func (s *Service) Answer(ctx context.Context, id string, a koda.Answer) (*koda.Project, error) {
+	var err error
+	if a.OptionID, err = koda.OptionText.Check("option_id", a.OptionID); err != nil {
+		return nil, err
+	}
+	if a.Text, err = koda.AnswerText.Check("text", a.Text); err != nil {
+		return nil, err
+	}
 	return s.updateProject(ctx, id, func(tx koda.Store, p *koda.Project, c *change) error {
 		if _, err := p.Phase.Next(koda.ActionAnswer); err != nil {
 			return err
@@ -151,9 +158,9 @@ func (s *Service) approvePlan(ctx context.Context, tx koda.Store, p *koda.Projec
 
 // RejectPlan sends the plan back with feedback; the planner revises it.
 func (s *Service) RejectPlan(ctx context.Context, id, feedback string) (*koda.Project, error) {
-	feedback = strings.TrimSpace(feedback)
-	if feedback == "" {
-		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "feedback must not be empty")
+	feedback, err := koda.FeedbackText.Check("feedback", feedback)
+	if err != nil {
+		return nil, err
 	}
 	return s.updateProject(ctx, id, func(tx koda.Store, p *koda.Project, c *change) error {
 		if _, err := p.Phase.Next(koda.ActionRejectPlan); err != nil {
@@ -206,9 +213,9 @@ func (s *Service) approvePreview(ctx context.Context, tx koda.Store, p *koda.Pro
 // Feedback iterates on a preview or a completed project: the agent changes what the
 // feedback concerns and a new preview follows.
 func (s *Service) Feedback(ctx context.Context, id, message string) (*koda.Project, error) {
-	message = strings.TrimSpace(message)
-	if message == "" {
-		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "message must not be empty")
+	message, err := koda.FeedbackText.Check("message", message)
+	if err != nil {
+		return nil, err
 	}
 	return s.updateProject(ctx, id, func(tx koda.Store, p *koda.Project, c *change) error {
 		if _, err := p.Phase.Next(koda.ActionFeedback); err != nil {

@@ -174,6 +174,10 @@ func (s *Service) CreateTenant(ctx context.Context, id, name string, limits koda
 	if err := checkLimits(limits); err != nil {
 		return nil, err
 	}
+	name, err := koda.NameText.Check("name", name)
+	if err != nil {
+		return nil, err
+	}
 	t := &koda.Tenant{ID: id, Name: name, Limits: limits, CreatedAt: s.now(), WebhookSecret: s.secretFor(id)}
 	if err := s.Store.CreateTenant(ctx, t); err != nil {
 		if koda.ErrorKind(err) == koda.ECONFLICT {
@@ -216,6 +220,10 @@ func (s *Service) SetLimits(ctx context.Context, id string, limits koda.Limits) 
 // CreateKey makes a new key for a tenant (created when missing) and returns it with
 // the key itself, which is never shown again.
 func (s *Service) CreateKey(ctx context.Context, tenantID, name string) (*koda.APIKey, string, error) {
+	name, err := koda.NameText.Check("name", name)
+	if err != nil {
+		return nil, "", err
+	}
 	if _, err := s.EnsureTenant(ctx, tenantID, ""); err != nil {
 		return nil, "", err
 	}
