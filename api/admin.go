@@ -39,9 +39,10 @@ func viewKey(k *koda.APIKey, secret string) keyView {
 }
 
 type createTenantRequest struct {
-	ID     string      `json:"id"`
-	Name   string      `json:"name"`
-	Limits koda.Limits `json:"limits"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Limits left out are the deployment's defaults (KODA_TENANT_LIMITS).
+	Limits *koda.Limits `json:"limits"`
 }
 
 type createKeyRequest struct {

@@ -240,8 +240,9 @@ const localSecrets = "koda.revealed-secrets"
 const redactedSecret = "[redacted: shown only in the first response]"
 
 // revealsSecret records that the response carries secret, so the idempotency record
-// keeps the response without it.
+// keeps the response without it, and tells every cache not to keep the response.
 func revealsSecret(c *fiber.Ctx, secret string) {
+	c.Set(fiber.HeaderCacheControl, "no-store")
 	if secret == "" {
 		return
 	}

@@ -70,7 +70,7 @@ func (s *Server) createLive(c *fiber.Ctx) error {
 		return err
 	}
 	token, exp := s.Live.Issue(p.TenantID, p.ID)
-	c.Set(fiber.HeaderCacheControl, "no-store")
+	revealsSecret(c, token)
 	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"url": "/live/" + token + "/", "expires_at": exp.UTC().Format(time.RFC3339)})
 }
 
@@ -100,7 +100,7 @@ func (s *Server) serveLive(c *fiber.Ctx) error {
 	}
 	if c.Params("*") == "" && !strings.HasSuffix(c.Path(), "/") {
 		// Relative links of the page resolve against its folder, /live/{token}/.
-		return c.Redirect(url.PathEscape(c.Params("token"))+"/", fiber.StatusFound)
+		return c.Redirect(liveFolder(c.Params("token"), ""), fiber.StatusFound)
 	}
 	name, err := url.PathUnescape(c.Params("*"))
 	if err != nil || strings.ContainsRune(name, 0) {
@@ -133,7 +133,7 @@ func (s *Server) serveLive(c *fiber.Ctx) error {
 	}
 	if st.IsDir() {
 		// Relative links of the folder's index resolve against the folder.
-		return c.Redirect(path.Base(name)+"/", fiber.StatusFound)
+		return c.Redirect(liveFolder(c.Params("token"), name), fiber.StatusFound)
 	}
 	if st.Size() > maxLiveFile {
 		return koda.Errorf(koda.EUNPROCESSABLE, koda.CodeFileTooLarge, "%s is larger than the live preview serves", name)
@@ -151,6 +151,24 @@ func (s *Server) serveLive(c *fiber.Ctx) error {
 	}
 	c.Set(fiber.HeaderContentType, ctype)
 	return c.Send(body)
+}
+
+// liveFolder is the absolute path of a folder of the live preview, built from the
+// request's token and path alone, each segment escaped. A relative Location made of a
+// file name would let a folder named `\\evil.example` (which browsers read as
+// `//evil.example`) redirect the Studio's iframe to another host.
+func liveFolder(token, dir string) string {
+	var b strings.Builder
+	b.WriteString("/live/")
+	b.WriteString(url.PathEscape(token))
+	b.WriteString("/")
+	for _, seg := range strings.Split(dir, "/") {
+		if seg != "" {
+			b.WriteString(url.PathEscape(seg))
+			b.WriteString("/")
+		}
+	}
+	return b.String()
 }
 
 // injectLiveHook puts the scrubbing hook right after <head>, else at the start.

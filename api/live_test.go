@@ -112,7 +112,7 @@ func TestLivePreviewServesTheProjectsFilesConfined(t *testing.T) {
 	if r := b.raw(u + "sub/"); r.Status != 200 || !strings.HasPrefix(string(r.Body), "<script>/* koda live preview */") {
 		t.Errorf("sub/: %d %s", r.Status, r.Body)
 	}
-	if r := b.raw(u + "sub"); r.Status != 302 || r.Header.Get("Location") != "sub/" {
+	if r := b.raw(u + "sub"); r.Status != 302 || r.Header.Get("Location") != u+"sub/" {
 		t.Errorf("sub: %d %v", r.Status, r.Header)
 	}
 	if r := b.raw(strings.TrimSuffix(u, "/")); r.Status != 302 || !strings.HasSuffix(r.Header.Get("Location"), "/") {

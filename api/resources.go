@@ -271,6 +271,7 @@ func (s *Server) getWebhookSecret(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	revealsSecret(c, secret)
 	v := secretView{Secret: secret}
 	if t.PreviousSecret != "" && t.PreviousExpiresAt != nil && time.Now().Before(*t.PreviousExpiresAt) {
 		v.PreviousExpiresAt = t.PreviousExpiresAt

@@ -13,6 +13,7 @@ import (
 
 // routes registers every route of the API in one place.
 func (s *Server) routes(app *fiber.App) {
+	app.Use(baseHeaders)
 	app.Use(recover.New())
 	app.Get("/healthz", s.healthz)
 	app.Get("/readyz", s.readyz)
@@ -88,6 +89,18 @@ func (s *Server) routes(app *fiber.App) {
 	v1.Get("/sandboxes/:id", s.getSandbox)
 	v1.Delete("/sandboxes/:id", s.deleteSandbox)
 	v1.Post("/sandboxes/:id/tools/:name", s.sandboxTool)
+}
+
+// baseHeaders sets what every response carries, errors included. nosniff: no browser
+// reads a JSON answer or a tenant's file as HTML or script. The API's answers hold
+// signed links, keys and tenants' data, so no cache keeps them unless a handler says
+// otherwise (the event stream, the OpenAPI document).
+func baseHeaders(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
+	if p := c.Path(); strings.HasPrefix(p, "/v1/") || strings.HasPrefix(p, "/admin/") {
+		c.Set(fiber.HeaderCacheControl, "no-store")
+	}
+	return c.Next()
 }
 
 // tenant authenticates the caller's API key and puts its tenant into the request

@@ -68,7 +68,8 @@ type KeyAuth interface {
 
 // Tenants manages tenants, API keys and webhook secrets (internal/tenant).
 type Tenants interface {
-	CreateTenant(ctx context.Context, id, name string, limits koda.Limits) (*koda.Tenant, error)
+	// CreateTenant with nil limits gives the tenant the deployment's default limits.
+	CreateTenant(ctx context.Context, id, name string, limits *koda.Limits) (*koda.Tenant, error)
 	SetLimits(ctx context.Context, id string, limits koda.Limits) (*koda.Tenant, error)
 	CreateKey(ctx context.Context, tenantID, name string) (*koda.APIKey, string, error)
 	// ListKeys returns a page of a tenant's keys and the next page's cursor.

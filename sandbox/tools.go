@@ -354,7 +354,11 @@ func transfer(ctx context.Context, sb koda.Sandbox, in toolInput) (*FileResult, 
 		if errors.As(err, &ke) || ctx.Err() != nil {
 			return nil, err
 		}
-		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "content is not a valid tar.gz: %v", err)
+		// The cause names the sandbox's folder on the host: it goes to logs only.
+		e := koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest,
+			"content is not a valid tar.gz, or a path in it clashes with the sandbox's files")
+		e.Err = err
+		return nil, e
 	}
 	return &FileResult{Path: in.Path, SizeBytes: int64(len(data))}, nil
 }

@@ -168,6 +168,7 @@ func (m *Main) Open(ctx context.Context) (err error) {
 		// Templates read and write checkpoints no larger than a sandbox could hold.
 		Templates: &templates.Engine{Storage: m.storage, Budget: sandbox.Budget{Bytes: int64(c.Sandbox.DiskMiB) << 20},
 			WorkDir: filepath.Join(c.DataDir, "work")},
+		DefaultLimits: c.TenantLimits,
 	}
 
 	if len(m.Pools) > 0 {
@@ -266,7 +267,7 @@ func (m *Main) startAPI(redisURL string, broker *events.Broker) error {
 		Storage:    m.storage,
 		Files:      localFiles(m.storage),
 		Monitoring: mon,
-		Metrics:    m.ops.metrics.Handler(),
+		Metrics:    m.ops.metrics.Handler(m.Config.MetricsKey),
 		Sandboxes:  sbAPI,
 		Studio:     studio.FS(),
 		Live:       m.live,

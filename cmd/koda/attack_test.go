@@ -58,6 +58,15 @@ package main
 // levels deep and a metadata value of 1001 characters: each refused with 400 and its
 // code within 2 s, no event written, no project stored; at the limits all is taken.
 //
+// TestAttackHeadersAndRedirect (issue 26) — nosniff on every answer (API, errors,
+// health, OpenAPI, Studio, files, live); Cache-Control: no-store on POST /v1/keys, the
+// admin's key creation, GET /v1/webhook-secret, the live-preview token and other /v1
+// answers; /metrics with KODA_METRICS_KEY set refuses no key, a wrong key and a tenant's
+// key; the live preview's folder redirects (the token without its slash, "sub",
+// "\\evil.example", "\evil.example") answer an absolute Location on this server;
+// transfer in of a non-gzip, a cut and a clashing tar answers without the sandbox's
+// host folder in the message.
+//
 // Smaller holes (issue 13, item 8), decided:
 //   - warm browsers shared across tenants: every tab now opens in a browser context of
 //     its own, disposed with it (renderer.TestWarmBrowsersForgetPages: a cookie, which
@@ -74,14 +83,18 @@ package main
 //   - metadata: refused unless valid UTF-8.
 
 import (
+	"archive/tar"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"database/sql"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -758,11 +771,13 @@ func TestAttackTenantStrings(t *testing.T) {
 	// finds the client gone.
 	open[0].Body.Close()
 	open = open[1:]
-	deadline := time.Now().Add(45 * time.Second)
+	closed := time.Now()
+	deadline := closed.Add(45 * time.Second)
 	for {
 		r := stream()
 		if r.StatusCode == 200 {
 			open = append(open, r)
+			t.Logf("the closed stream's place came back after %s", time.Since(closed).Round(time.Millisecond))
 			break
 		}
 		r.Body.Close()
@@ -879,5 +894,139 @@ func TestAttackUnboundedText(t *testing.T) {
 		"metadata": json.RawMessage(nest(koda.MaxMetadataDepth)), "prompt": strings.Repeat("p", koda.PromptText.Max),
 	}), nil); code != http.StatusAccepted {
 		t.Errorf("metadata %d levels deep with a 4000-character prompt: %d", koda.MaxMetadataDepth, code)
+	}
+}
+
+func TestAttackHeadersAndRedirect(t *testing.T) {
+	const metricsKey = "metrics-key-0123456789"
+	m := startTuned(t, "", func(m *Main) { m.Config.MetricsKey = metricsKey })
+	c := client{t: t, base: m.PublicURL}
+	get := func(path, key string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, m.PublicURL+path, nil)
+		if key != "" {
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
+		// A redirect is the answer under test, not a hop to follow.
+		cl := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		resp, err := cl.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+
+	// Secrets: no cache may keep them; nothing is sniffed.
+	var key struct {
+		Key string `json:"key"`
+	}
+	_, h := c.do(http.MethodPost, "/v1/keys", map[string]string{"name": "ci"}, &key)
+	if h.Get("Cache-Control") != "no-store" || h.Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("POST /v1/keys: Cache-Control %q, X-Content-Type-Options %q", h.Get("Cache-Control"), h.Get("X-Content-Type-Options"))
+	}
+	_, h = c.do(http.MethodPost, "/admin/tenants/"+koda.DefaultTenant+"/keys", map[string]string{"name": "ops"}, nil)
+	for path, key := range map[string]string{"/v1/webhook-secret": testAPIKey, "/v1/projects": key.Key, "/v1/projects/prj_missing": testAPIKey} {
+		r := get(path, key)
+		if r.Header.Get("Cache-Control") != "no-store" || r.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("GET %s (%d): Cache-Control %q, X-Content-Type-Options %q", path, r.StatusCode, r.Header.Get("Cache-Control"), r.Header.Get("X-Content-Type-Options"))
+		}
+	}
+	for _, path := range []string{"/healthz", "/openapi.json", "/", "/nowhere", "/files/x", "/live/bogus/"} {
+		if r := get(path, ""); r.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("GET %s (%d): no nosniff", path, r.StatusCode)
+		}
+	}
+
+	// /metrics with KODA_METRICS_KEY: the key or nothing.
+	for _, try := range []struct {
+		key  string
+		want int
+	}{{"", 401}, {"wrong-key-0123456789", 401}, {testAPIKey, 401}, {metricsKey, 200}} {
+		if r := get("/metrics", try.key); r.StatusCode != try.want {
+			t.Errorf("/metrics with key %q: %d, want %d", try.key, r.StatusCode, try.want)
+		}
+	}
+
+	// The live preview's folder redirect: Location comes from the request, absolute,
+	// never from a folder's name that browsers read as another host.
+	var p project
+	if code, _ := c.do(http.MethodPost, "/v1/projects", map[string]any{"prompt": "A ball", "style": "playful", "duration_s": 1}, &p); code != http.StatusAccepted {
+		t.Fatalf("create: %d", code)
+	}
+	ctx := context.Background()
+	sb, _, err := m.pool.CreateRestored(ctx, koda.SandboxSpec{TenantID: koda.DefaultTenant, ProjectID: p.ID, Name: "codegen"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.pool.Destroy(ctx, sb.ID())
+	for _, f := range []string{"index.html", `\\evil.example/index.html`, `\evil.example/index.html`, "sub/index.html"} {
+		if _, err := sb.WriteFile(ctx, f, []byte("<p>hi</p>"), false); err != nil {
+			t.Fatalf("write %s: %v", f, err)
+		}
+	}
+	var lv struct {
+		URL string `json:"url"`
+	}
+	code, h := c.do(http.MethodPost, "/v1/projects/"+p.ID+"/live", nil, &lv)
+	if code != http.StatusCreated || h.Get("Cache-Control") != "no-store" {
+		t.Fatalf("live: %d %v", code, h)
+	}
+	folder := strings.TrimSuffix(lv.URL, "/")
+	for _, try := range []struct{ path, want string }{
+		{folder, folder + "/"},
+		{lv.URL + "sub", lv.URL + "sub/"},
+		{lv.URL + `%5C%5Cevil.example`, lv.URL + "%5C%5Cevil.example/"},
+		{lv.URL + `%5Cevil.example`, lv.URL + "%5Cevil.example/"},
+		{lv.URL + `%5C%5Cevil.example/`, ""}, // the folder itself: its index, no redirect
+	} {
+		r := get(try.path, "-")
+		loc := r.Header.Get("Location")
+		if try.want == "" {
+			if r.StatusCode != 200 {
+				t.Errorf("%s: %d", try.path, r.StatusCode)
+			}
+			continue
+		}
+		if r.StatusCode != http.StatusFound || loc != try.want {
+			t.Errorf("%s: %d Location %q, want %q", try.path, r.StatusCode, loc, try.want)
+		}
+		// Resolved as a browser would, the Location stays on this server.
+		base, _ := url.Parse(m.PublicURL + try.path)
+		next, err := base.Parse(strings.ReplaceAll(loc, `\`, "/"))
+		if err != nil || next.Host != base.Host {
+			t.Errorf("%s: Location %q leaves the server (%v)", try.path, loc, next)
+		}
+	}
+
+	// Error messages name no host path: a tar whose file clashes with a folder makes the
+	// sandbox's own folder fail on the host.
+	own := c.newSandbox("attack", "paths")
+	osb, err := m.pool.Lookup(ctx, "", own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hostDir := osb.Dir()
+	var tarball bytes.Buffer
+	gz := gzip.NewWriter(&tarball)
+	tw := tar.NewWriter(gz)
+	for _, name := range []string{"a", "a/b"} {
+		_ = tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: 1, Typeflag: tar.TypeReg})
+		_, _ = tw.Write([]byte("x"))
+	}
+	tw.Close()
+	gz.Close()
+	for what, content := range map[string][]byte{"a clashing tar": tarball.Bytes(), "not a tar.gz": []byte("plain text"),
+		"a cut tar.gz": tarball.Bytes()[:tarball.Len()/2]} {
+		var e apiError
+		status := c.tool(own, sandbox.ToolTransfer, map[string]any{"direction": "in", "path": ".", "recursive": true,
+			"content": base64.StdEncoding.EncodeToString(content)}, &e)
+		if status < 400 || status >= 500 {
+			t.Errorf("%s: %d %+v, want a refusal", what, status, e)
+		}
+		if strings.Contains(e.Error.Message, m.Config.DataDir) || strings.Contains(e.Error.Message, hostDir) || strings.Contains(e.Error.Message, "/run/") {
+			t.Errorf("%s: the transfer error names a host path: %q", what, e.Error.Message)
+		}
 	}
 }

@@ -32,7 +32,7 @@ func (m *Main) openTenancy() error {
 	}
 	m.guard = &ssrf.Guard{Allow: allow}
 	m.tenants = &tenant.Service{Store: m.store, DefaultSecret: c.WebhookSecret,
-		NewSecret: webhook.GenerateSecret, Logger: m.Logger, MaxKeys: c.MaxAPIKeys}
+		NewSecret: webhook.GenerateSecret, Logger: m.Logger, MaxKeys: c.MaxAPIKeys, DefaultLimits: c.TenantLimits}
 	m.APIKey = c.APIKey
 	if m.APIKey == "" && m.GenerateKey {
 		if m.APIKey, err = localKey(c.DataDir); err != nil {
@@ -101,7 +101,7 @@ func keysCommand(stdout io.Writer) *cli.Command {
 		if err != nil {
 			return nil, nil, err
 		}
-		return &tenant.Service{Store: st, NewSecret: webhook.GenerateSecret, MaxKeys: cfg.MaxAPIKeys}, st, nil
+		return &tenant.Service{Store: st, NewSecret: webhook.GenerateSecret, MaxKeys: cfg.MaxAPIKeys, DefaultLimits: cfg.TenantLimits}, st, nil
 	}
 	tenantFlag := &cli.StringFlag{Name: "tenant", Value: koda.DefaultTenant, Usage: "the tenant the key belongs to (created when missing)"}
 	return &cli.Command{

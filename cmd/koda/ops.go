@@ -52,7 +52,7 @@ func (m *Main) configureWorkers(h *workers.Handlers) error {
 	}
 	m.ops.MetricsAddr = ln.Addr().String()
 	mux := http.NewServeMux()
-	mux.Handle("/metrics", m.ops.metrics.Handler())
+	mux.Handle("/metrics", m.ops.metrics.Handler(c.MetricsKey))
 	m.ops.metricsSrv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := m.ops.metricsSrv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

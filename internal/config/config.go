@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v3"
+
+	"github.com/kodahq/koda"
 )
 
 // Pool names, as accepted by --pools.
@@ -74,11 +76,17 @@ type Config struct {
 	// per node, llm slots per provider across the cluster, sandbox_tenant and
 	// webhook_tenant (deliveries in flight) per tenant.
 	Limits map[string]int
+	// TenantLimits (KODA_TENANT_LIMITS) are the limits of the default tenant and of
+	// tenants created without their own; DefaultTenantLimits unless set. The zero value
+	// (a Config built in code) limits nothing.
+	TenantLimits koda.Limits
 	// Node (KODA_NODE) names this machine for its per-node limits; default the hostname.
 	Node string
 	// MetricsAddr (KODA_METRICS_ADDR) serves /metrics in processes without the API.
 	MetricsAddr string
-	Browsers    int
+	// MetricsKey (KODA_METRICS_KEY), when set, is the Bearer key /metrics requires.
+	MetricsKey string
+	Browsers   int
 	// KeepWarm (KODA_RENDER_KEEP_WARM) keeps a finished render's browsers running this
 	// long for the next render; 0 closes them at once.
 	KeepWarm time.Duration
@@ -116,7 +124,9 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "pools", Value: strings.Join(AllPools, ","), Usage: "worker pools this process runs", Sources: cli.EnvVars("KODA_POOLS")},
 		&cli.StringFlag{Name: "concurrency", Usage: "per-pool concurrency, e.g. agent=4,render=1 (defaults: agent=4,preview=1,render=1,webhooks=10,maintenance=1)", Sources: cli.EnvVars("KODA_CONCURRENCY")},
 		&cli.StringFlag{Name: "limits", Usage: "resource slots, e.g. browser=2,encoder=2,llm=8,sandbox=8,sandbox_tenant=4,webhook_tenant=4 (browser, encoder, sandbox per node; llm per provider; sandbox_tenant and webhook_tenant, deliveries in flight, per tenant)", Sources: cli.EnvVars("KODA_LIMITS")},
+		&cli.StringFlag{Name: "tenant-limits", Value: DefaultTenantLimits, Usage: "limits of the default tenant and of tenants created without their own: concurrent_projects, live_sandboxes, renders_per_day, render_seconds_per_month (0: no limit)", Sources: cli.EnvVars("KODA_TENANT_LIMITS")},
 		&cli.StringFlag{Name: "node", Usage: "name of this machine for per-node limits (default: the hostname)", Sources: cli.EnvVars("KODA_NODE")},
+		&cli.StringFlag{Name: "metrics-key", Usage: "key /metrics requires as Authorization: Bearer <key>, at least 16 characters (default: /metrics is open)", Sources: cli.EnvVars("KODA_METRICS_KEY")},
 		&cli.StringFlag{Name: "metrics-addr", Usage: "listen address for /metrics in a process without the API, e.g. :9090 (the API serves /metrics itself)", Sources: cli.EnvVars("KODA_METRICS_ADDR")},
 		&cli.IntFlag{Name: "browsers", Value: runtime.NumCPU(), Usage: "browser processes one render may use", Sources: cli.EnvVars("KODA_BROWSERS")},
 		&cli.DurationFlag{Name: "render-keep-warm", Value: 2 * time.Minute, Usage: "how long a finished render's browsers stay running for the next render (0: close them at once)", Sources: cli.EnvVars("KODA_RENDER_KEEP_WARM")},
@@ -171,10 +181,13 @@ func FromCommand(cmd *cli.Command) (*Config, error) {
 	if c.Limits, err = ParseLimits(cmd.String("limits")); err != nil {
 		return nil, err
 	}
+	if c.TenantLimits, err = ParseTenantLimits(cmd.String("tenant-limits")); err != nil {
+		return nil, err
+	}
 	if c.StorageCredentials, err = credentialsFromFiles(os.Getenv); err != nil {
 		return nil, err
 	}
-	c.Node, c.MetricsAddr = cmd.String("node"), cmd.String("metrics-addr")
+	c.Node, c.MetricsAddr, c.MetricsKey = cmd.String("node"), cmd.String("metrics-addr"), cmd.String("metrics-key")
 	if c.Node == "" {
 		c.Node, _ = os.Hostname()
 	}
@@ -226,6 +239,9 @@ func (c *Config) Validate() error {
 	}
 	if c.AdminKey != "" && len(c.AdminKey) < 16 {
 		return fmt.Errorf("KODA_ADMIN_KEY must be at least 16 characters long")
+	}
+	if c.MetricsKey != "" && len(c.MetricsKey) < 16 {
+		return fmt.Errorf("KODA_METRICS_KEY must be at least 16 characters long")
 	}
 	if c.StorageURL != "" {
 		if u, err := url.Parse(c.StorageURL); err != nil || u.Scheme != "s3" || u.Host == "" {
@@ -381,9 +397,9 @@ func (c *Config) String() string {
 		}
 		return "[redacted]"
 	}
-	return fmt.Sprintf("addr=%s data_dir=%s database=%s redis=%s public_url=%s pools=%v concurrency=%v webhook_secret=%s signing_secret=%s secret_key=%s api_key=%s admin_key=%s webhook_allow=%s",
+	return fmt.Sprintf("addr=%s data_dir=%s database=%s redis=%s public_url=%s pools=%v concurrency=%v webhook_secret=%s signing_secret=%s secret_key=%s api_key=%s admin_key=%s metrics_key=%s webhook_allow=%s",
 		c.Addr, c.DataDir, redactURL(c.DatabaseURLOrDefault()), redactURL(c.RedisURL), c.PublicURL, c.Pools, c.Concurrency,
-		redact(c.WebhookSecret), redact(c.SigningSecret), redact(c.SecretKey), redact(c.APIKey), redact(c.AdminKey), c.WebhookAllow)
+		redact(c.WebhookSecret), redact(c.SigningSecret), redact(c.SecretKey), redact(c.APIKey), redact(c.AdminKey), redact(c.MetricsKey), c.WebhookAllow)
 }
 
 func redactURL(s string) string {

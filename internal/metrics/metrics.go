@@ -10,9 +10,11 @@ package metrics
 
 import (
 	"context"
+	"crypto/subtle"
 	"log/slog"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -101,8 +103,26 @@ func New() *Metrics {
 }
 
 // Handler serves the registry in the Prometheus text format.
-func (m *Metrics) Handler() http.Handler {
-	return promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{Registry: m.Registry})
+//
+// With a key (KODA_METRICS_KEY) a scrape must send Authorization: Bearer <key>, compared
+// in constant time; without one /metrics stays open, as Prometheus scrapes expect. The
+// API's /metrics and a worker's own listener both serve this handler.
+func (m *Metrics) Handler(key string) http.Handler {
+	h := promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{Registry: m.Registry})
+	if key == "" {
+		return h
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		scheme, got, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(key)) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="koda-metrics"`)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = w.Write([]byte(`{"error":{"code":"UNAUTHORIZED","message":"/metrics needs Authorization: Bearer <KODA_METRICS_KEY>"}}`))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // ObserveTask records one task attempt; nil Metrics ignores it, so callers need no checks.

@@ -53,6 +53,9 @@ type Service struct {
 	// MaxKeys caps a tenant's active (unrevoked) API keys, however they are made; 0
 	// means no cap. Keys given in configuration are not counted.
 	MaxKeys int
+	// DefaultLimits are the limits of a tenant created without its own
+	// (KODA_TENANT_LIMITS), whether by the admin API or by its first API key.
+	DefaultLimits koda.Limits
 
 	mu      sync.Mutex
 	static  map[string]string    // hash → tenant, for keys given in configuration
@@ -145,7 +148,8 @@ func (s *Service) touch(ctx context.Context, k *koda.APIKey) {
 	}
 }
 
-// EnsureTenant returns the tenant, creating it with no limits when it does not exist.
+// EnsureTenant returns the tenant, creating it with the default limits when it does
+// not exist.
 func (s *Service) EnsureTenant(ctx context.Context, id, name string) (*koda.Tenant, error) {
 	if !validID.MatchString(id) {
 		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest,
@@ -155,7 +159,7 @@ func (s *Service) EnsureTenant(ctx context.Context, id, name string) (*koda.Tena
 	if err == nil || koda.ErrorKind(err) != koda.ENOTFOUND {
 		return t, err
 	}
-	t = &koda.Tenant{ID: id, Name: name, CreatedAt: s.now(), WebhookSecret: s.secretFor(id)}
+	t = &koda.Tenant{ID: id, Name: name, Limits: s.DefaultLimits, CreatedAt: s.now(), WebhookSecret: s.secretFor(id)}
 	if err := s.Store.CreateTenant(ctx, t); err != nil {
 		if koda.ErrorKind(err) == koda.ECONFLICT { // created concurrently
 			return s.Store.GetTenant(ctx, id)
@@ -165,20 +169,25 @@ func (s *Service) EnsureTenant(ctx context.Context, id, name string) (*koda.Tena
 	return t, nil
 }
 
-// CreateTenant creates a tenant; an existing ID is ECONFLICT.
-func (s *Service) CreateTenant(ctx context.Context, id, name string, limits koda.Limits) (*koda.Tenant, error) {
+// CreateTenant creates a tenant with limits, or the default limits when nil; an
+// existing ID is ECONFLICT.
+func (s *Service) CreateTenant(ctx context.Context, id, name string, limits *koda.Limits) (*koda.Tenant, error) {
 	if !validID.MatchString(id) {
 		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest,
 			"tenant id %q must be 1–63 lowercase letters, digits, - or _", id)
 	}
-	if err := checkLimits(limits); err != nil {
+	l := s.DefaultLimits
+	if limits != nil {
+		l = *limits
+	}
+	if err := checkLimits(l); err != nil {
 		return nil, err
 	}
 	name, err := koda.NameText.Check("name", name)
 	if err != nil {
 		return nil, err
 	}
-	t := &koda.Tenant{ID: id, Name: name, Limits: limits, CreatedAt: s.now(), WebhookSecret: s.secretFor(id)}
+	t := &koda.Tenant{ID: id, Name: name, Limits: l, CreatedAt: s.now(), WebhookSecret: s.secretFor(id)}
 	if err := s.Store.CreateTenant(ctx, t); err != nil {
 		if koda.ErrorKind(err) == koda.ECONFLICT {
 			return nil, koda.Errorf(koda.ECONFLICT, koda.CodeTenantExists, "tenant %q exists already", id)
