@@ -141,6 +141,13 @@ type Server struct {
 	// EventPoll is how often streams re-read the database for events written by other
 	// processes; 0 means one second.
 	EventPoll time.Duration
+	// StreamHeartbeat is how long an idle event stream waits before it writes a
+	// comment; a write is how the server learns its client went away, and frees the
+	// stream's place under MaxStreamsPerTenant. 0 means 3 seconds.
+	StreamHeartbeat time.Duration
+	// StreamRecheck is how often an event stream checks that its API key still
+	// authenticates, so a revoked key's streams end; 0 means 2 seconds.
+	StreamRecheck time.Duration
 	// MaxStreamsPerTenant caps a tenant's open SSE streams on this process (each polls
 	// the database); past it GET …/events answers 429. 0 means 20.
 	MaxStreamsPerTenant int

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -87,21 +88,51 @@ func (s *Server) events(c *fiber.Ctx) error {
 		poll = time.Second
 	}
 	done := s.done
+	// The header is copied: fasthttp reuses the request's memory once the handler returns.
+	auth := strings.Clone(c.Get(fiber.HeaderAuthorization))
 	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
 		defer release()
 		defer cancel()
-		s.stream(id, after, w, wake, poll, done)
+		s.stream(id, after, w, wake, poll, done, func() bool { return s.keyRevoked(id, auth) })
 	})
 	return nil
 }
 
-// stream writes events until the client goes away or the server shuts down. The
-// database is read after every wake-up and every poll interval, so events written by
-// other processes arrive too; Seq order makes each event appear exactly once.
-func (s *Server) stream(projectID string, after int64, w *bufio.Writer, wake <-chan struct{}, poll time.Duration, done <-chan struct{}) {
-	ticker := time.NewTicker(poll)
+// keyRevoked reports whether auth no longer authenticates (its key revoked, its tenant
+// gone). Other failures (the database is briefly down) keep the stream: they are
+// logged, and the next check decides.
+func (s *Server) keyRevoked(projectID, auth string) bool {
+	if s.Auth == nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err := s.Auth.Authenticate(ctx, auth)
+	switch {
+	case err == nil:
+		return false
+	case koda.ErrorKind(err) == koda.EUNAUTHORIZED:
+		return true
+	}
+	s.log().Warn("recheck an event stream's key", "project", projectID, "err", err)
+	return false
+}
+
+// stream writes events until the client goes away, the server shuts down or revoked
+// reports the stream's key revoked (asked every StreamRecheck). The database is read
+// after every wake-up and every poll interval, so events written by other processes
+// arrive too; Seq order makes each event appear exactly once.
+func (s *Server) stream(projectID string, after int64, w *bufio.Writer, wake <-chan struct{}, poll time.Duration, done <-chan struct{}, revoked func() bool) {
+	heartbeat, recheck := s.StreamHeartbeat, s.StreamRecheck
+	if heartbeat <= 0 {
+		heartbeat = 3 * time.Second
+	}
+	if recheck <= 0 {
+		recheck = 2 * time.Second
+	}
+	ticker := time.NewTicker(min(poll, heartbeat, recheck))
 	defer ticker.Stop()
-	lastWrite := time.Now()
+	lastWrite, lastCheck := time.Now(), time.Now()
 	// A comment first, so clients see the stream open even before any event.
 	if _, err := fmt.Fprint(w, ": stream open\n\n"); err != nil || w.Flush() != nil {
 		return
@@ -128,7 +159,16 @@ func (s *Server) stream(projectID string, after int64, w *bufio.Writer, wake <-c
 				continue
 			}
 		}
-		if time.Since(lastWrite) > 15*time.Second {
+		if time.Since(lastCheck) >= recheck {
+			lastCheck = time.Now()
+			if revoked() {
+				// Said as an event so a client knows not to reconnect with this key.
+				_, _ = fmt.Fprint(w, "event: ERROR\ndata: {\"code\":\"UNAUTHORIZED\",\"message\":\"the API key was revoked\"}\n\n")
+				_ = w.Flush()
+				return
+			}
+		}
+		if time.Since(lastWrite) >= heartbeat {
 			// Heartbeat: keeps proxies from closing the stream and finds gone clients.
 			if _, err := fmt.Fprint(w, ": ping\n\n"); err != nil || w.Flush() != nil {
 				return

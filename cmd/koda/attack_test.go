@@ -49,7 +49,7 @@ package main
 // 200 characters, unknown names of 5000 characters or two lines; metadata with invalid
 // UTF-8 and surrogate bytes: each refused with a 4xx whose message neither spans lines
 // nor echoes kilobytes, nothing stored. Twenty-one event streams: the 21st answers 429,
-// and closing one frees its place (within the 15 s heartbeat).
+// and closing one frees its place within 15 s (the idle heartbeat is 3 s; issue 26).
 //
 // TestAttackUnboundedText (issue 26) — 1 MB (under the 1 MiB body cap) of answer text,
 // option_id, queued message (text and content), preview feedback and plan rejection;
@@ -66,6 +66,11 @@ package main
 // "\\evil.example", "\evil.example") answer an absolute Location on this server;
 // transfer in of a non-gzip, a cut and a clashing tar answers without the sandbox's
 // host folder in the message.
+//
+// TestAttackRevokedKeyStream (issue 26) — a tenant created without limits gets the
+// default limits; two event streams of a key are open when the key is revoked: both
+// end within 5 s with an ERROR event UNAUTHORIZED, the tenant's other key keeps its
+// stream, and a new stream with the revoked key answers 401.
 //
 // Smaller holes (issue 13, item 8), decided:
 //   - warm browsers shared across tenants: every tab now opens in a browser context of
@@ -108,6 +113,7 @@ import (
 
 	"github.com/kodahq/koda"
 	"github.com/kodahq/koda/agent/builtin"
+	"github.com/kodahq/koda/internal/config"
 	"github.com/kodahq/koda/jobs"
 	"github.com/kodahq/koda/sandbox"
 )
@@ -767,12 +773,12 @@ func TestAttackTenantStrings(t *testing.T) {
 	if r.StatusCode != http.StatusTooManyRequests {
 		t.Errorf("the 21st stream: %d, want 429", r.StatusCode)
 	}
-	// Closing one frees a place once the server notices: its heartbeat (every 15 s)
-	// finds the client gone.
+	// Closing one frees a place once the server notices: its heartbeat (every 3 s when
+	// idle) finds the client gone, so a reconnecting Studio does not meet its own 429.
 	open[0].Body.Close()
 	open = open[1:]
 	closed := time.Now()
-	deadline := closed.Add(45 * time.Second)
+	deadline := closed.Add(15 * time.Second)
 	for {
 		r := stream()
 		if r.StatusCode == 200 {
@@ -1028,5 +1034,94 @@ func TestAttackHeadersAndRedirect(t *testing.T) {
 		if strings.Contains(e.Error.Message, m.Config.DataDir) || strings.Contains(e.Error.Message, hostDir) || strings.Contains(e.Error.Message, "/run/") {
 			t.Errorf("%s: the transfer error names a host path: %q", what, e.Error.Message)
 		}
+	}
+}
+
+func TestAttackRevokedKeyStream(t *testing.T) {
+	defaults, err := config.ParseTenantLimits(config.DefaultTenantLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := startTuned(t, "", func(m *Main) { m.Config.TenantLimits = defaults })
+	admin := client{t: t, base: m.PublicURL, key: testAdminKey}
+	// A tenant made without limits gets the deployment's defaults, not unlimited use.
+	var made struct {
+		Limits koda.Limits `json:"limits"`
+	}
+	if code, _ := admin.do(http.MethodPost, "/admin/tenants", map[string]string{"id": "t_rev", "name": "revoked"}, &made); code != http.StatusCreated {
+		t.Fatalf("create tenant: %d", code)
+	}
+	if made.Limits != defaults {
+		t.Errorf("a new tenant's limits: %+v, want the defaults %+v", made.Limits, defaults)
+	}
+	var doomed, kept struct {
+		ID  string `json:"id"`
+		Key string `json:"key"`
+	}
+	admin.do(http.MethodPost, "/admin/tenants/t_rev/keys", map[string]string{"name": "leaked"}, &doomed)
+	admin.do(http.MethodPost, "/admin/tenants/t_rev/keys", map[string]string{"name": "kept"}, &kept)
+	c := client{t: t, base: m.PublicURL, key: doomed.Key}
+	var p project
+	if code, _ := c.do(http.MethodPost, "/v1/projects", map[string]any{"prompt": "A ball", "style": "playful", "duration_s": 1}, &p); code != http.StatusAccepted {
+		t.Fatalf("create: %d", code)
+	}
+	type stream struct {
+		ended chan time.Time
+		body  io.ReadCloser
+		tail  atomic.Value
+	}
+	open := func(key string) *stream {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, m.PublicURL+"/v1/projects/"+p.ID+"/events", nil)
+		req.Header.Set("Authorization", "Bearer "+key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode != 200 {
+			t.Fatalf("stream: %d", resp.StatusCode)
+		}
+		s := &stream{ended: make(chan time.Time, 1), body: resp.Body}
+		go func() {
+			b, _ := io.ReadAll(resp.Body) // until the server ends the stream
+			s.tail.Store(string(b))
+			s.ended <- time.Now()
+		}()
+		t.Cleanup(func() { resp.Body.Close() })
+		return s
+	}
+	streams := []*stream{open(doomed.Key), open(doomed.Key)}
+	other := open(kept.Key)
+	time.Sleep(500 * time.Millisecond)
+
+	revoked := time.Now()
+	if code, _ := admin.do(http.MethodPost, "/admin/tenants/t_rev/keys/"+doomed.ID+"/revoke", nil, nil); code != http.StatusOK {
+		t.Fatalf("revoke: %d", code)
+	}
+	for i, s := range streams {
+		select {
+		case at := <-s.ended:
+			t.Logf("stream %d ended %s after the revocation", i, at.Sub(revoked).Round(time.Millisecond))
+			if tail, _ := s.tail.Load().(string); !strings.Contains(tail, "event: ERROR") || !strings.Contains(tail, "UNAUTHORIZED") {
+				t.Errorf("stream %d ended without saying why: %q", i, tail)
+			}
+		case <-time.After(5*time.Second - time.Since(revoked)):
+			t.Fatalf("stream %d of the revoked key still open 5 s after the revocation", i)
+		}
+	}
+	select {
+	case <-other.ended:
+		t.Error("the tenant's other key lost its stream")
+	default:
+	}
+	req, _ := http.NewRequest(http.MethodGet, m.PublicURL+"/v1/projects/"+p.ID+"/events", nil)
+	req.Header.Set("Authorization", "Bearer "+doomed.Key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a new stream with the revoked key: %d", resp.StatusCode)
 	}
 }
