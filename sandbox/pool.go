@@ -23,6 +23,15 @@ type PoolConfig struct {
 	// answers QUOTA_EXCEEDED.
 	MaxPerTenant int
 	MaxPerNode   int
+	// TenantShare caps the sandboxes tenants make through the API on this node, all
+	// tenants together (0: no cap), so the rest of MaxPerNode stays for Koda's own
+	// (codegen, preview): four tenants holding their limits once made every other
+	// tenant's codegen fail with QUOTA_EXCEEDED (issue 26).
+	TenantShare int
+	// MaxLifetime ends a tenant's API sandbox this long after it was made, however
+	// active (checkpointed first, as when idle); 0: no limit. Koda's own sandboxes live
+	// as long as their step needs them.
+	MaxLifetime time.Duration
 	// Admit, when set, is asked before every creation (the API's and Koda's own)
 	// whether the tenant may have one more sandbox while live of its sandboxes exist in
 	// this pool; an error refuses the creation (lifecycle.Service.AdmitSandbox, the
@@ -50,11 +59,13 @@ type Pool struct {
 	admitting sync.Mutex
 
 	mu sync.Mutex
-	// creating counts each tenant's creations in flight, keyed or not.
-	creating map[string]int
-	byKey    map[poolKey]*entry
-	byID     map[string]*entry
-	pending  map[poolKey]chan struct{} // creations in flight, so one key gets one sandbox
+	// creating counts each tenant's creations in flight, keyed or not; creatingAPI
+	// those made through the API, for TenantShare.
+	creating    map[string]int
+	creatingAPI int
+	byKey       map[poolKey]*entry
+	byID        map[string]*entry
+	pending     map[poolKey]chan struct{} // creations in flight, so one key gets one sandbox
 }
 
 type poolKey struct{ tenant, project, name string }
@@ -190,14 +201,14 @@ func (p *Pool) getOrCreate(ctx context.Context, spec koda.SandboxSpec, prefix st
 				}
 			}
 		}
-		if err := p.admitLocked(spec.TenantID); err != nil {
+		if err := p.admitLocked(spec.TenantID, internal); err != nil {
 			p.mu.Unlock()
 			return nil, false, err
 		}
 		release := func() {}
 		if p.cfg.Admit != nil {
 			p.mu.Unlock()
-			rel, retry, err := p.admit(ctx, spec.TenantID, key, keyed)
+			rel, retry, err := p.admit(ctx, spec.TenantID, key, keyed, internal)
 			if retry || err != nil {
 				if err != nil {
 					return nil, false, err
@@ -208,6 +219,9 @@ func (p *Pool) getOrCreate(ctx context.Context, spec koda.SandboxSpec, prefix st
 			// admit returned with mu held and the tenant's creation counted.
 		} else {
 			p.creating[spec.TenantID]++
+		}
+		if !internal {
+			p.creatingAPI++
 		}
 		done := make(chan struct{})
 		if keyed {
@@ -226,6 +240,9 @@ func (p *Pool) getOrCreate(ctx context.Context, spec koda.SandboxSpec, prefix st
 		}
 		if p.creating[spec.TenantID]--; p.creating[spec.TenantID] <= 0 {
 			delete(p.creating, spec.TenantID)
+		}
+		if !internal {
+			p.creatingAPI--
 		}
 		if err == nil {
 			now := p.cfg.Now()
@@ -257,7 +274,7 @@ func onceFunc(f func()) func() {
 // admission's release with mu held and the creation counted in creating; retry means
 // another caller created the keyed sandbox meanwhile (or a cap is now reached), so the
 // caller starts over without mu, the admission given back.
-func (p *Pool) admit(ctx context.Context, tenant string, key poolKey, keyed bool) (release func(), retry bool, err error) {
+func (p *Pool) admit(ctx context.Context, tenant string, key poolKey, keyed, internal bool) (release func(), retry bool, err error) {
 	p.admitting.Lock()
 	defer p.admitting.Unlock()
 	p.mu.Lock()
@@ -276,7 +293,7 @@ func (p *Pool) admit(ctx context.Context, tenant string, key poolKey, keyed bool
 		release()
 		return nil, true, nil
 	}
-	if err := p.admitLocked(tenant); err != nil {
+	if err := p.admitLocked(tenant, internal); err != nil {
 		p.mu.Unlock()
 		release()
 		return nil, false, err
@@ -296,8 +313,21 @@ func (p *Pool) tenantLiveLocked(tenant string) int {
 	return n
 }
 
-// admitLocked enforces the per-tenant and per-node caps, counting creations in flight.
-func (p *Pool) admitLocked(tenant string) error {
+// admitLocked enforces the per-tenant and per-node caps, and for a tenant's API
+// sandbox (not internal) the tenants' share of the node, counting creations in flight.
+func (p *Pool) admitLocked(tenant string, internal bool) error {
+	if !internal && p.cfg.TenantShare > 0 {
+		n := p.creatingAPI
+		for _, e := range p.byID {
+			if !e.internal {
+				n++
+			}
+		}
+		if n >= p.cfg.TenantShare {
+			return &koda.Error{Kind: koda.ELIMIT, Code: koda.CodeQuotaExceeded, RetryAfter: 30,
+				Message: fmt.Sprintf("tenants' sandboxes already fill their share of this node (%d)", p.cfg.TenantShare)}
+		}
+	}
 	live := len(p.byID)
 	for _, n := range p.creating {
 		live += n
@@ -508,31 +538,40 @@ func (p *Pool) DestroyAll(ctx context.Context, tenant, project string) error {
 }
 
 // ReapIdle checkpoints and destroys sandboxes unused for idle (0: IdleTimeout) that are
-// neither running a command nor held through Acquire. It returns how many it destroyed.
+// neither running a command nor held through Acquire, and tenants' API sandboxes past
+// MaxLifetime that are not held. It returns how many it destroyed.
 // RunReaper calls it periodically.
 func (p *Pool) ReapIdle(ctx context.Context, idle time.Duration) (int, error) {
 	if idle <= 0 {
 		idle = p.cfg.IdleTimeout
 	}
-	cutoff := p.cfg.Now().Add(-idle)
+	now := p.cfg.Now()
+	cutoff := now.Add(-idle)
 	p.mu.Lock()
 	var victims []*entry
+	var why []string
 	for _, e := range p.byID {
 		e.mu.Lock()
-		if e.inUse == 0 && e.lastActive.Before(cutoff) && e.sb.State() != koda.SandboxBusy {
-			victims = append(victims, e)
+		// A tenant's sandbox past MaxLifetime goes between two calls, however busy it
+		// keeps itself (a background command counts as busy, not as a call).
+		old := !e.internal && p.cfg.MaxLifetime > 0 && now.Sub(e.created) >= p.cfg.MaxLifetime
+		switch {
+		case e.inUse == 0 && old:
+			victims, why = append(victims, e), append(why, "lifetime")
+		case e.inUse == 0 && e.lastActive.Before(cutoff) && e.sb.State() != koda.SandboxBusy:
+			victims, why = append(victims, e), append(why, "idle")
 		}
 		e.mu.Unlock()
 	}
 	p.mu.Unlock()
 	var errs []error
 	n := 0
-	for _, e := range victims {
+	for i, e := range victims {
 		if err := ctx.Err(); err != nil {
 			errs = append(errs, err)
 			break
 		}
-		if err := p.destroy(ctx, e, true, "idle"); err != nil {
+		if err := p.destroy(ctx, e, true, why[i]); err != nil {
 			errs = append(errs, fmt.Errorf("reap %s: %w", e.sb.ID(), err))
 			continue
 		}

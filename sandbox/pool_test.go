@@ -443,3 +443,76 @@ func TestPoolAdmitGuardsEveryCreation(t *testing.T) {
 		t.Fatalf("%d admissions released after closing the pool, want 3 (t2's too)", n)
 	}
 }
+
+// TestPoolTenantShareLeavesKodaItsOwn: tenants' API sandboxes together stop at the
+// tenants' share of the node, and Koda's own (codegen) still get the rest.
+func TestPoolTenantShareLeavesKodaItsOwn(t *testing.T) {
+	ctx := context.Background()
+	p, _, _ := newPool(t, sandbox.PoolConfig{MaxPerTenant: 2, MaxPerNode: 4, TenantShare: 2})
+	for _, tenant := range []string{"t1", "t2"} {
+		if _, err := p.CreateFor(ctx, tenant, "s", "main"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tenant := range []string{"t1", "t3"} {
+		if _, err := p.CreateFor(ctx, tenant, "s2", "main"); koda.ErrorCode(err) != koda.CodeQuotaExceeded || koda.ErrorKind(err) != koda.ELIMIT {
+			t.Fatalf("%s's API sandbox past the tenants' share: %v", tenant, err)
+		}
+	}
+	for _, project := range []string{"prj_a", "prj_b"} {
+		if _, _, err := p.CreateRestored(ctx, koda.SandboxSpec{TenantID: "t3", ProjectID: project, Name: "codegen"}); err != nil {
+			t.Fatalf("Koda's codegen sandbox with the tenants' share full: %v", err)
+		}
+	}
+	// The node cap still holds for everything.
+	if _, _, err := p.CreateRestored(ctx, koda.SandboxSpec{TenantID: "t4", ProjectID: "prj_c", Name: "codegen"}); koda.ErrorCode(err) != koda.CodeQuotaExceeded {
+		t.Fatalf("a fifth sandbox on a node of four: %v", err)
+	}
+	// A destroyed API sandbox gives its place back.
+	if err := p.DestroyAll(ctx, "t1", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.CreateFor(ctx, "t5", "s", "main"); err != nil {
+		t.Fatalf("after t1 left: %v", err)
+	}
+}
+
+// TestPoolMaxLifetime: a tenant's API sandbox is checkpointed and destroyed at its
+// lifetime however active it keeps itself; Koda's own are not.
+func TestPoolMaxLifetime(t *testing.T) {
+	ctx := context.Background()
+	clk := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	p, _, _ := newPool(t, sandbox.PoolConfig{IdleTimeout: 5 * time.Minute, MaxLifetime: time.Hour, Now: clk.Now})
+	info, err := p.CreateFor(ctx, "t1", "s", "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, _, err := p.CreateRestored(ctx, koda.SandboxSpec{TenantID: "t1", ProjectID: "prj_a", Name: "codegen"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Busy every four minutes: never idle.
+	for range 14 {
+		clk.Add(4 * time.Minute)
+		if _, err := p.Call(ctx, "t1", info.ID, sandbox.ToolWriteFile, []byte(`{"path":"a.txt","content":"x"}`), nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := own.WriteFile(ctx, "a.txt", []byte("x"), false); err != nil {
+			t.Fatal(err)
+		}
+		p.Touch(own.ID())
+		if n, err := p.ReapIdle(ctx, 0); err != nil || n != 0 {
+			t.Fatalf("reaped %d at %s: %v", n, clk.Now().Format("15:04"), err)
+		}
+	}
+	clk.Add(4 * time.Minute) // 60 minutes
+	if n, err := p.ReapIdle(ctx, 0); err != nil || n != 1 {
+		t.Fatalf("at its lifetime: reaped %d, %v; want the tenant's sandbox", n, err)
+	}
+	if _, err := p.Info(ctx, "t1", info.ID); koda.ErrorCode(err) != koda.CodeSandboxNotFound {
+		t.Errorf("the tenant's sandbox outlived its lifetime: %v", err)
+	}
+	if own.State() == koda.SandboxStopped {
+		t.Error("Koda's own sandbox was ended by the tenants' lifetime")
+	}
+}

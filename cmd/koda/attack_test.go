@@ -72,6 +72,13 @@ package main
 // end within 5 s with an ERROR event UNAUTHORIZED, the tenant's other key keeps its
 // stream, and a new stream with the revoked key answers 401.
 //
+// TestAttackTenantsFillSandboxes (issue 26) — on a node of 8 sandboxes, 2 per tenant,
+// four tenants each ask for their limit of idle sandboxes: the tenants' share (half the
+// node) is held, the rest refused with 429 QUOTA_EXCEEDED, and a fifth tenant's project
+// goes through codegen, preview and a final render with the builtin agent meanwhile,
+// without the tenants' sandboxes being taken away (sandbox.TestPoolMaxLifetime covers
+// the tenants' sandbox lifetime).
+//
 // Smaller holes (issue 13, item 8), decided:
 //   - warm browsers shared across tenants: every tab now opens in a browser context of
 //     its own, disposed with it (renderer.TestWarmBrowsersForgetPages: a cookie, which
@@ -1123,5 +1130,72 @@ func TestAttackRevokedKeyStream(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("a new stream with the revoked key: %d", resp.StatusCode)
+	}
+}
+
+func TestAttackTenantsFillSandboxes(t *testing.T) {
+	// A small node: 8 sandboxes, 2 per tenant; the tenants' share is half of it.
+	m := startTuned(t, "", func(m *Main) { m.Config.Sandbox.MaxPerNode, m.Config.Sandbox.MaxPerTenant = 8, 2 })
+	admin := client{t: t, base: m.PublicURL, key: testAdminKey}
+	tenantClient := func(id string) client {
+		t.Helper()
+		if code, _ := admin.do(http.MethodPost, "/admin/tenants", map[string]any{"id": id, "name": id, "limits": map[string]any{}}, nil); code != http.StatusCreated {
+			t.Fatalf("create tenant %s: %d", id, code)
+		}
+		var k struct {
+			Key string `json:"key"`
+		}
+		admin.do(http.MethodPost, "/admin/tenants/"+id+"/keys", map[string]string{"name": "k"}, &k)
+		return client{t: t, base: m.PublicURL, key: k.Key}
+	}
+	// Four tenants each ask for their limit of idle sandboxes.
+	var held []string
+	refused := 0
+	for _, id := range []string{"t_a", "t_b", "t_c", "t_d"} {
+		c := tenantClient(id)
+		for i := range 2 {
+			var e apiError
+			code, _ := c.do(http.MethodPost, "/v1/sandboxes", map[string]string{"project_id": fmt.Sprintf("hog%d", i), "name": "idle"}, &e)
+			switch {
+			case code == http.StatusCreated:
+				held = append(held, id)
+			case code == http.StatusTooManyRequests && e.Error.Code == koda.CodeQuotaExceeded:
+				refused++
+			default:
+				t.Fatalf("%s's sandbox %d: %d %+v", id, i, code, e)
+			}
+		}
+	}
+	if len(held) != 4 || refused != 4 {
+		t.Fatalf("tenants hold %d sandboxes and %d were refused; want the share of 4 held, 4 refused", len(held), refused)
+	}
+
+	// A fifth tenant's project goes through codegen, preview and its final meanwhile.
+	c := tenantClient("t_e")
+	var p project
+	if code, _ := c.do(http.MethodPost, "/v1/projects", map[string]any{
+		"prompt": "a playful purple circle bounces", "duration_s": 1, "auto_approve": true, "presets": tinyPresets[:1],
+	}, &p); code != http.StatusAccepted {
+		t.Fatalf("create: %d", code)
+	}
+	done := c.waitProject(p.ID, 4*time.Minute, "complete", func(p project) bool { return p.Phase == "complete" && finalsDone(p, 1) })
+	for _, r := range done.Renders {
+		if r.Kind == "final" && r.Status != "succeeded" {
+			t.Errorf("final render %s: %s", r.ID, r.Status)
+		}
+	}
+	// The tenants' sandboxes were not taken away to make room.
+	all, err := m.pool.ListFor(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tenants := 0
+	for _, in := range all {
+		if strings.HasPrefix(in.ProjectID, "hog") {
+			tenants++
+		}
+	}
+	if tenants != 4 {
+		t.Errorf("%d of the tenants' 4 sandboxes are live after the project", tenants)
 	}
 }

@@ -38,7 +38,10 @@ func (m *Main) openSandboxes() (*sandbox.Pool, error) {
 	pc := sandbox.PoolConfig{
 		Provider: m.sandboxes, Storage: m.storage, Logger: m.Logger,
 		MaxPerTenant: orDefault(c.MaxPerTenant, 8), MaxPerNode: orDefault(c.MaxPerNode, 32),
-		IdleTimeout: c.Idle,
+		// Half the node for tenants' API sandboxes unless configured: the other half is
+		// Koda's own, so tenants cannot stall everyone's codegen (issue 26).
+		TenantShare: orDefault(c.TenantShare, max(orDefault(c.MaxPerNode, 32)/2, 1)),
+		MaxLifetime: c.MaxLifetime, IdleTimeout: c.Idle,
 	}
 	if m.lifecycle != nil {
 		// The tenant's live-sandbox limit (429) across the cluster, for the API's

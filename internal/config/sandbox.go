@@ -11,6 +11,8 @@ import (
 type Sandbox struct {
 	MaxPerTenant int           // KODA_SANDBOX_MAX_PER_TENANT: live sandboxes per tenant on a node (default 8)
 	MaxPerNode   int           // KODA_SANDBOX_MAX_PER_NODE: live sandboxes on a node (default 32)
+	TenantShare  int           // KODA_SANDBOX_TENANT_SHARE: tenants' API sandboxes on a node, all together (default half of MaxPerNode)
+	MaxLifetime  time.Duration // KODA_SANDBOX_MAX_LIFETIME: a tenant's API sandbox ends this long after it was made (default 1h; 0 in code: none)
 	MemoryMiB    int           // KODA_SANDBOX_MEMORY_MIB (default 1024)
 	Pids         int           // KODA_SANDBOX_PIDS (default 256)
 	CPUs         float64       // KODA_SANDBOX_CPUS (default 1)
@@ -24,6 +26,8 @@ func sandboxFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.IntFlag{Name: "sandbox-max-per-tenant", Value: 8, Usage: "live sandboxes one tenant may hold on a node", Sources: cli.EnvVars("KODA_SANDBOX_MAX_PER_TENANT")},
 		&cli.IntFlag{Name: "sandbox-max-per-node", Value: 32, Usage: "live sandboxes on a node", Sources: cli.EnvVars("KODA_SANDBOX_MAX_PER_NODE")},
+		&cli.IntFlag{Name: "sandbox-tenant-share", Usage: "live sandboxes all tenants together may make through the API on a node; the rest stays for Koda's own codegen and previews (default: half of sandbox-max-per-node)", Sources: cli.EnvVars("KODA_SANDBOX_TENANT_SHARE")},
+		&cli.DurationFlag{Name: "sandbox-max-lifetime", Value: time.Hour, Usage: "a tenant's API sandbox is checkpointed and destroyed this long after it was made, however active (0: no limit)", Sources: cli.EnvVars("KODA_SANDBOX_MAX_LIFETIME")},
 		&cli.IntFlag{Name: "sandbox-memory-mib", Value: 1024, Usage: "memory cap of one sandbox, MiB", Sources: cli.EnvVars("KODA_SANDBOX_MEMORY_MIB")},
 		&cli.IntFlag{Name: "sandbox-pids", Value: 256, Usage: "process cap of one sandbox", Sources: cli.EnvVars("KODA_SANDBOX_PIDS")},
 		&cli.FloatFlag{Name: "sandbox-cpus", Value: 1, Usage: "CPU cap of one sandbox, in cores", Sources: cli.EnvVars("KODA_SANDBOX_CPUS")},
@@ -38,6 +42,8 @@ func sandboxFromCommand(cmd *cli.Command) Sandbox {
 	return Sandbox{
 		MaxPerTenant: int(cmd.Int("sandbox-max-per-tenant")),
 		MaxPerNode:   int(cmd.Int("sandbox-max-per-node")),
+		TenantShare:  int(cmd.Int("sandbox-tenant-share")),
+		MaxLifetime:  cmd.Duration("sandbox-max-lifetime"),
 		MemoryMiB:    int(cmd.Int("sandbox-memory-mib")),
 		Pids:         int(cmd.Int("sandbox-pids")),
 		CPUs:         cmd.Float("sandbox-cpus"),
