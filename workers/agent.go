@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/hibiken/asynq"
 
@@ -54,13 +55,16 @@ func (h *Handlers) plan(ctx context.Context, _ *asynq.Task, a jobs.PlanArgs) err
 
 // codegen writes (or, with pending feedback, revises) the project's files in a fresh
 // sandbox restored from the last checkpoint, then checkpoints them for the renders.
-func (h *Handlers) codegen(ctx context.Context, _ *asynq.Task, a jobs.CodegenArgs) error {
+func (h *Handlers) codegen(ctx context.Context, t *asynq.Task, a jobs.CodegenArgs) error {
 	return h.projectStep(ctx, a.ProjectID, a.Step, func() error {
 		p, err := h.Lifecycle.ForTask(ctx, a.ProjectID, a.Step)
 		if err != nil {
 			return err
 		}
 		sb, restored, err := h.codegenSandbox(ctx, p)
+		if koda.ErrorKind(err) == koda.ELIMIT {
+			return h.waitForSandbox(ctx, t, p, err)
+		}
 		if err != nil {
 			return err
 		}
@@ -111,6 +115,24 @@ func (h *Handlers) codegen(ctx context.Context, _ *asynq.Task, a jobs.CodegenArg
 		_, err = h.Lifecycle.CodegenDone(ctx, p.ID, a.Step, p, files, note)
 		return err
 	})
+}
+
+// sandboxWait is the thinking shown while a project's codegen waits for a sandbox.
+const sandboxWait = "Waiting for a free sandbox: "
+
+// waitForSandbox puts codegen back in its queue when no sandbox can be made now (the
+// node, or the tenant, holds its limit): a full node is a wait, not the project's
+// failure (issue 26). The wait shows once in the project's events and, in Asynqmon,
+// as the task's retry or hand-over.
+func (h *Handlers) waitForSandbox(ctx context.Context, t *asynq.Task, p *koda.Project, cause error) error {
+	if msg := sandboxWait + koda.ErrorMessage(cause); p.Execution.Thinking != msg {
+		h.Lifecycle.Reporter(p.ID).Thinking(ctx, msg)
+	}
+	h.log().Info("codegen waits for a sandbox", "project", p.ID, "err", cause)
+	if h.Limits == nil {
+		return &errBusy{delay: 3 * time.Second}
+	}
+	return h.busy(ctx, t, "sandbox")
 }
 
 // restoringProvider creates a sandbox restored from the project's checkpoint, or none

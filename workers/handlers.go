@@ -162,6 +162,10 @@ func (h *Handlers) projectStep(ctx context.Context, projectID string, step int, 
 	if ctx.Err() != nil {
 		return err // shutting down or timed out: asynq retries it
 	}
+	var busy *errBusy
+	if errors.As(err, &busy) || errors.Is(err, errHandedOff) {
+		return err // waits for a resource: not a failure of the project
+	}
 	if lastAttempt(ctx) || permanent(err) {
 		if _, ferr := h.Lifecycle.Fail(context.WithoutCancel(ctx), projectID, step, err); ferr != nil && !errors.Is(ferr, lifecycle.ErrStale) {
 			return fmt.Errorf("%w (and recording the failure: %v)", err, ferr)

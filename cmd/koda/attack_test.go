@@ -74,8 +74,10 @@ package main
 //
 // TestAttackTenantsFillSandboxes (issue 26) — on a node of 8 sandboxes, 2 per tenant,
 // four tenants each ask for their limit of idle sandboxes: the tenants' share (half the
-// node) is held, the rest refused with 429 QUOTA_EXCEEDED, and a fifth tenant's project
-// goes through codegen, preview and a final render with the builtin agent meanwhile,
+// node) is held, the rest refused with 429 QUOTA_EXCEEDED; Koda's own sandboxes still
+// get the other half. With the node full, a fifth tenant's project waits for a sandbox
+// (a THINKING event says so) and stays in executing for 10 s of retries; once one is
+// free it goes through codegen, preview and a final render with the builtin agent,
 // without the tenants' sandboxes being taken away (sandbox.TestPoolMaxLifetime covers
 // the tenants' sandbox lifetime).
 //
@@ -1170,13 +1172,55 @@ func TestAttackTenantsFillSandboxes(t *testing.T) {
 		t.Fatalf("tenants hold %d sandboxes and %d were refused; want the share of 4 held, 4 refused", len(held), refused)
 	}
 
-	// A fifth tenant's project goes through codegen, preview and its final meanwhile.
+	// Koda's own work fills the rest of the node for now.
+	ctx := context.Background()
+	var fill []koda.Sandbox
+	for i := range 4 {
+		sb, _, err := m.pool.CreateRestored(ctx, koda.SandboxSpec{TenantID: fmt.Sprintf("t_fill%d", i/2), ProjectID: fmt.Sprintf("prj_fill%d", i), Name: "codegen"})
+		if err != nil {
+			t.Fatalf("Koda's sandbox %d with the tenants' share full: %v", i, err)
+		}
+		fill = append(fill, sb)
+	}
+
+	// A fifth tenant's project waits for a sandbox, saying so, instead of failing; once
+	// one is free it goes through codegen, preview and its final.
 	c := tenantClient("t_e")
 	var p project
 	if code, _ := c.do(http.MethodPost, "/v1/projects", map[string]any{
 		"prompt": "a playful purple circle bounces", "duration_s": 1, "auto_approve": true, "presets": tinyPresets[:1],
 	}, &p); code != http.StatusAccepted {
 		t.Fatalf("create: %d", code)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		var page struct {
+			Events []struct {
+				Type string          `json:"type"`
+				Data json.RawMessage `json:"data"`
+			} `json:"events"`
+		}
+		c.do(http.MethodGet, "/v1/projects/"+p.ID+"/events?offset=0", nil, &page)
+		waiting := false
+		for _, e := range page.Events {
+			waiting = waiting || e.Type == "THINKING" && strings.Contains(string(e.Data), "Waiting for a free sandbox")
+		}
+		if waiting {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no wait for a sandbox in the events: %+v", page.Events)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	time.Sleep(10 * time.Second) // several retries' worth of waiting, none a failure
+	var still project
+	c.do(http.MethodGet, "/v1/projects/"+p.ID, nil, &still)
+	if still.Phase != "executing" {
+		t.Fatalf("while waiting for a sandbox the project is %s %+v", still.Phase, still.Error)
+	}
+	if err := m.pool.Destroy(ctx, fill[0].ID()); err != nil {
+		t.Fatal(err)
 	}
 	done := c.waitProject(p.ID, 4*time.Minute, "complete", func(p project) bool { return p.Phase == "complete" && finalsDone(p, 1) })
 	for _, r := range done.Renders {
