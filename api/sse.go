@@ -163,7 +163,8 @@ func (s *Server) stream(projectID string, after int64, w *bufio.Writer, wake <-c
 			lastCheck = time.Now()
 			if revoked() {
 				// Said as an event so a client knows not to reconnect with this key.
-				_, _ = fmt.Fprint(w, "event: ERROR\ndata: {\"code\":\"UNAUTHORIZED\",\"message\":\"the API key was revoked\"}\n\n")
+				_, _ = fmt.Fprintf(w, "event: ERROR\ndata: {\"code\":%q,\"message\":\"the stream's API key was revoked or is no longer valid\"}\n\n",
+					koda.CodeUnauthorized)
 				_ = w.Flush()
 				return
 			}
