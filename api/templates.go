@@ -59,7 +59,11 @@ func (s *Server) createTemplate(c *fiber.Ctx) error {
 	if req.ProjectID == "" || len(req.ProjectID) > 64 {
 		return koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "project_id must name a project")
 	}
-	t, err := s.Projects.CreateTemplate(c.UserContext(), req.ProjectID, req.Name)
+	name, err := koda.NameText.Check("name", req.Name)
+	if err != nil {
+		return err
+	}
+	t, err := s.Projects.CreateTemplate(c.UserContext(), req.ProjectID, name)
 	if err != nil {
 		return err
 	}
@@ -124,7 +128,14 @@ func (r *patchTemplateRequest) toPatch() (koda.TemplatePatch, error) {
 	if r.Name == "" && len(r.Fields) == 0 && len(r.Drop) == 0 {
 		return p, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "give name, fields or drop to change")
 	}
+	var err error
+	if p.Name, err = koda.NameText.Check("name", r.Name); err != nil {
+		return p, err
+	}
 	for name, f := range r.Fields {
+		if f.Name, err = koda.NameText.Check("fields."+name+".name", f.Name); err != nil {
+			return p, err
+		}
 		if f.Name == "" && len(f.Value) == 0 {
 			return p, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "fields.%s: give name or value", name)
 		}

@@ -186,6 +186,14 @@ func TestTemplateFromProject(t *testing.T) {
 	if r := b.do("acme", http.MethodPost, "/v1/templates", map[string]any{"project_id": fresh.ID, "name": "x"}); r.Status != http.StatusConflict || r.code() != koda.CodePhaseConflict {
 		t.Errorf("template of a project in phase idle: %d %s", r.Status, r.Body)
 	}
+	// Names are bounded like every other name of the API.
+	long := strings.Repeat("n", koda.NameText.Max+1)
+	if r := b.do("acme", http.MethodPost, "/v1/templates", map[string]any{"project_id": tj.projectOf(b), "name": long}); r.Status != http.StatusBadRequest || r.code() != koda.CodeInvalidName {
+		t.Errorf("template named with %d characters: %d %s", len(long), r.Status, r.Body)
+	}
+	if r := b.do("acme", http.MethodPatch, "/v1/templates/"+tj.ID, map[string]any{"name": long}); r.Status != http.StatusBadRequest || r.code() != koda.CodeInvalidName {
+		t.Errorf("template renamed with %d characters: %d %s", len(long), r.Status, r.Body)
+	}
 }
 
 func (tj templateJSON) projectOf(b *bundle) string {
