@@ -226,7 +226,7 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 			(i > 1 && tokens[i-1] == "on" && isColorTok(tokens[i-2]))
 	}
 	for i := 0; i < len(tokens); i++ {
-		if skip(i) {
+		if skip(i) || shadeOf(tokens, i) {
 			continue
 		}
 		found := false
@@ -307,6 +307,12 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 				if m.Score >= 75 && !m.Stroke && !strings.HasPrefix(m.Category, "symbols/") && !strings.HasPrefix(m.Category, "smileys-emotion/") {
 					spans[i] = assetSpan{end: i + 1, match: m}
 					break
+				}
+			}
+			// A thing WordNet draws as a relative ("salmon" a fish).
+			if _, ok := spans[i]; !ok {
+				if m, ok := assets.NounSense(tok); ok && !m.Stroke {
+					spans[i] = assetSpan{end: i + 1, match: m}
 				}
 			}
 			continue
@@ -476,6 +482,17 @@ func standsAsNoun(tokens []string, i int) bool {
 		return true
 	}
 	return functionWords[tokens[i+1]]
+}
+
+// shadeOf: the noun at i names the shade of the colour after it ("butter yellow
+// background", "sky blue text"), no thing to draw, unless the two words name one
+// ("ice cream cone").
+func shadeOf(tokens []string, i int) bool {
+	if i+2 >= len(tokens) || !isColorTok(tokens[i+1]) || isColorTok(tokens[i]) || functionWords[tokens[i+2]] || determiners[tokens[i]] {
+		return false
+	}
+	_, named := assets.Named(tokens[i] + " " + tokens[i+1]) // "ice cream" is no shade of cream
+	return !named
 }
 
 // spanEndingAt finds the span that ends just before token i.

@@ -419,3 +419,17 @@ func TestWordInAnotherSenseNotDrawn(t *testing.T) {
 		})
 	}
 }
+
+// TestShadeNounIsNoThing: a noun naming the shade of the colour after it ("butter
+// yellow", "sky blue") is not drawn.
+func TestShadeNounIsNoThing(t *testing.T) {
+	for prompt, shade := range map[string]string{
+		"Butter yellow background, dark green text, and a small pot where a tulip grows": "fluent:butter",
+		"A sky blue kite flies over a hill":                                              "fluent:cloud",
+	} {
+		d, _, _ := generateWithMessages(t, prompt)
+		if got := assetsOf(d); slices.Contains(got, shade) || len(got) < 2 {
+			t.Errorf("%q drew %v: want the things, not %s", prompt, got, shade)
+		}
+	}
+}
