@@ -12,9 +12,12 @@ import (
 // agent improves; `go run ./agent/cmd/vbench` prints the scores and every failure.
 var vbenchFloors = map[string]int{
 	suite.DimObject:   65, // of 79
-	suite.DimMultiple: 56, // of 82
+	suite.DimMultiple: 59, // of 82
 	suite.DimColor:    76, // of 85
-	suite.DimSpatial:  57, // of 84
+	// 57 counted two benches drawn as flexed biceps (a "bench press" keyword): since a
+	// keyword that names no kind, part or relative of a drawing no longer finds it,
+	// those are not drawn, and 55 is what is drawn as asked.
+	suite.DimSpatial: 55, // of 84
 }
 
 func TestVBenchFloors(t *testing.T) {

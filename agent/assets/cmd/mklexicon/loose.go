@@ -53,10 +53,13 @@ func writeLoose(path string, index map[string][]int, syn map[int]*synset, lib *a
 			if len(ks) == 0 || len(near) == 0 || slices.ContainsFunc(ks, func(off int) bool { return near[off] }) {
 				continue
 			}
-			// Cousins (a boat and a sailboat are both vessels), and a keyword whose
-			// gloss says it is the thing ("kitten: young domestic cat").
+			// Cousins (a boat and a sailboat are both vessels), a keyword whose gloss
+			// says it is the thing ("kitten: young domestic cat"), and one the drawn
+			// thing's gloss speaks of ("snowboarder: someone who rides a snowboard").
 			if slices.ContainsFunc(ks, func(off int) bool {
 				return overlapsAny(ancestors(off, syn, 2), cousins) || strings.Contains(" "+definition(syn[off].gloss)+" ", " "+head+" ")
+			}) || slices.ContainsFunc(senses, func(off int) bool {
+				return strings.Contains(" "+definition(syn[off].gloss)+" ", " "+k+" ")
 			}) {
 				continue
 			}
