@@ -147,7 +147,10 @@ var (
 		`|(?:^|[\s(])([\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+)` +
 		// A label written without quotes: "a tank labeled All of Earth's water," (to the
 		// clause's end), its words shown, never drawn.
-		`|\b(?:label(?:l?ed)|labled|titled|captioned)\s+([A-Z][^,.;:!?"“”()]{0,40}[^,.;:!?"“”()\s])`)
+		`|\b(?:label(?:l?ed)|labled|titled|captioned)\s+([A-Z][^,.;:!?"“”()]{0,40}[^,.;:!?"“”()\s])` +
+		// A name in capitals after what it names: "my gaming channel NULLSHIFT", "a
+		// band called KRAKEN" (one capitalised word alone is too often an acronym).
+		`|\b(?:channel|podcast|brand|band|app|company|studio|shop|store|cafe|bakery|team|club|called|named)\s+([A-Z][A-Z0-9'’&-]{2,}[A-Z0-9])\b`)
 	quoteRE    = regexp.MustCompile(`“([^”]+)”|"([^"]+)"|‘([^’]+)’|(?:^|[\s(\[:,;])'([^']+?)'(?:$|[\s.,!?;:)\]])`)
 	hexColorRE = regexp.MustCompile(`#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{3})\b`)
 	wordRE     = regexp.MustCompile(`#[0-9a-f]{3,6}\b|\$?[0-9]+(?:[.,][0-9]+)?%?|[a-z][a-z'’-]*|«q[0-9]+»`)

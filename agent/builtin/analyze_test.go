@@ -97,6 +97,8 @@ func TestAnalyzeExtraction(t *testing.T) {
 		// Words to show written without quotes: an opening exclamation, a handle, a web address.
 		{"We're hiring! A pencil doodles, then apply at lumenlabs.io/jobs or follow @lumenlabs", nil, []string{"We're hiring!", "lumenlabs.io/jobs", "@lumenlabs"}, 0, "", []string{"pencil"}},
 		{"A ball bounces! Then it stops", nil, nil, 0, "", []string{"ball"}},
+		// A name in capitals after what it names is shown; an acronym alone is not.
+		{"intro for my gaming channel NULLSHIFT with RGB noise. the tagline \"retro games\" types out", nil, []string{"NULLSHIFT", "retro games"}, 0, "", nil},
 		// A length inside a step is the step's; "square" set off by commas is the format.
 		{"Recipe card, square, steps: 1. Boil noodles 4 min, 2. Melt the butter", nil, nil, 0, "square", []string{"card"}},
 	}
