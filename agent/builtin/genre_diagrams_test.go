@@ -192,3 +192,26 @@ func TestCodeLines(t *testing.T) {
 		t.Errorf("got %q, output %q", lines, out)
 	}
 }
+
+// TestDictEntry: a headword with its part of speech or pronunciation and its meaning,
+// as people write one; a dash after any word is no entry.
+func TestDictEntry(t *testing.T) {
+	for _, tc := range []struct {
+		prompt string
+		want   dictEntry
+		ok     bool
+	}{
+		{"Word of the Day, square. petrichor (noun) /ˈpɛtrɪkɔːr/ — the earthy smell when rain falls on dry ground. Old dictionary page look",
+			dictEntry{"petrichor", "noun", "ˈpɛtrɪkɔːr", "the earthy smell when rain falls on dry ground"}, true},
+		{"word of the day for our book club: hygge – a cosy feeling of contentment and wellbeing", dictEntry{"hygge", "", "", "a cosy feeling of contentment and wellbeing"}, true},
+		{"Word of the day for our English club: petrichor (noun) — the earthy smell of rain", dictEntry{"petrichor", "noun", "", "the earthy smell of rain"}, true},
+		{`vocab card for class: "ephemeral" (adj.) — lasting a very short time`, dictEntry{"ephemeral", "adjective", "", "lasting a very short time"}, true},
+		{"Define sonder [SON-der]: the realisation that each passer-by has a life as vivid as yours", dictEntry{"sonder", "", "SON-der", "the realisation that each passer-by has a life as vivid as yours"}, true},
+		{"A ball bounces — then it stops", dictEntry{}, false},
+	} {
+		got, ok := dictEntryOf(tc.prompt)
+		if ok != tc.ok || got != tc.want {
+			t.Errorf("dictEntryOf(%q) = %+v %v, want %+v %v", tc.prompt, got, ok, tc.want, tc.ok)
+		}
+	}
+}
