@@ -43,3 +43,23 @@ func TestFlowTree(t *testing.T) {
 		}
 	}
 }
+
+// TestFlowchartChosen: a flowchart asked for in any of its phrasings takes the row; a
+// flowchart word with no question and answers in it, or a plain list of steps, does not.
+func TestFlowchartChosen(t *testing.T) {
+	for _, c := range []struct {
+		prompt string
+		want   bool
+	}{
+		{`Decision tree: start with "Is it raining?" If yes, "Take an umbrella". Otherwise "Stay dry"`, true},
+		{`a simple flow chart. Is the build green? yes -> Deploy; no -> Fix the tests`, true},
+		{`yes/no chart — "Did you sleep 8 hours?" yes leads to "Coffee", no goes to "Nap first"`, true},
+		{`a flowchart icon spinning on a blue background`, false},
+		{`Step-by-step timeline of ordering: 1 Pick a plan, 2 Add your address, 3 Enjoy your first box`, false},
+	} {
+		g := detectGenre(c.prompt)
+		if got := g != nil && g.Name == "flowchart"; got != c.want {
+			t.Errorf("%q: flowchart %v, want %v (row %v)", c.prompt, got, c.want, g)
+		}
+	}
+}
