@@ -88,6 +88,11 @@ var genres = []genreRow{
 		Slots: []string{"top box: name and role", "the row under it", "boxes under one of that row", "connecting lines"}, build: (*genreFill).orgChart,
 		Example: `Org chart: Maya Chen (CEO) at the top, lines down to three boxes - Leo Park, Design; Sara Diaz, Engineering; Omar Aziz, Sales. Then two boxes under Engineering: Web and Mobile.`,
 		Shows:   []string{"Maya Chen", "CEO", "Leo Park", "Design", "Sara Diaz", "Engineering", "Omar Aziz", "Sales", "Web", "Mobile"}},
+	{Name: "team grid", Cues: regexp.MustCompile(`\bmeet (?:the|our) (?:team|crew|staff|people)\b|\bteam (?:members?|intro|grid|page|photos?)\b|\bour (?:team|staff|crew)\b|\bstaff (?:intro|photos?|profiles?)\b`),
+		Fits: func(p string) bool { return len(teamMembers(p)) >= 2 }, Keeps: true, Clears: true,
+		Slots: []string{"title", "names", "roles"}, build: (*genreFill).team,
+		Example: `Meet the team for our bakery: Rosa - owner & head baker, Jimmy - pastry, Mei - front of house, Dan - deliveries`,
+		Shows:   []string{"Rosa", "owner & head baker", "Jimmy", "pastry", "Mei", "front of house", "Dan", "deliveries"}},
 	{Name: "podium", Cues: regexp.MustCompile(`\bpodium\b|\b(?:gold|silver|bronze)\b[^.]*\b(?:gold|silver|bronze)\b[^.]*\bmedals?\b|\b1st\b[^.]*\b2nd\b[^.]*\b3rd\b`),
 		Fits: func(p string) bool {
 			return podiumPlaces(p)[0].Name != "" || strings.Contains(strings.ToLower(p), "podium")

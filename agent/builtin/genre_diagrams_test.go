@@ -215,3 +215,19 @@ func TestDictEntry(t *testing.T) {
 		}
 	}
 }
+
+// TestTeamMembers: people listed with their roles, as different people write them.
+func TestTeamMembers(t *testing.T) {
+	for prompt, want := range map[string][]teamMember{
+		"Meet the team!! 4 circle photos flip in with name + role under each: Rosa - owner & head baker, Jimmy - pastry, Mei - front of house, Dan - deliveries (and chief taster lol)": {
+			{"Rosa", "owner & head baker"}, {"Jimmy", "pastry"}, {"Mei", "front of house"}, {"Dan", "deliveries"}},
+		"our team page: Priya Raman (CEO), Tom Becker (CTO) and Aisha Noor (Head of Sales)": {
+			{"Priya Raman", "CEO"}, {"Tom Becker", "CTO"}, {"Aisha Noor", "Head of Sales"}},
+		"Vertical : staff intro for our cafe: Lena - barista; Omar - roaster": {{"Lena", "barista"}, {"Omar", "roaster"}},
+		"Meet the team at our bakery, warm colours": nil,
+	} {
+		if got := teamMembers(prompt); !reflect.DeepEqual(got, want) {
+			t.Errorf("teamMembers(%q) = %v, want %v", prompt, got, want)
+		}
+	}
+}
