@@ -93,6 +93,14 @@ var genres = []genreRow{
 		Slots: []string{"title", "names", "roles"}, build: (*genreFill).team,
 		Example: `Meet the team for our bakery: Rosa - owner & head baker, Jimmy - pastry, Mei - front of house, Dan - deliveries`,
 		Shows:   []string{"Rosa", "owner & head baker", "Jimmy", "pastry", "Mei", "front of house", "Dan", "deliveries"}},
+	// A funnel is a list of three stages or more: a funnel cloud, or one in a kitchen, is
+	// no funnel chart.
+	{Name: "funnel", Cues: regexp.MustCompile(`\b(?:conversion|sales|marketing|purchase|checkout|sign-?up|acquisition|hiring|recruit\w*|lead|customer|user|onboarding|growth|e-?commerce|pipeline|aarrr)\s+funnels?\b|\bfunnel (?:chart|diagram|graph|graphic|visuali[sz]ation|animation|stages|steps|layers)\b|\bfunnels?\b[^.]*\b(?:stages?|conversions?|convert\w*|drop-?offs?|leads|sign-?ups|visitors|customers|layers|pipeline)\b`),
+		Unless: regexp.MustCompile(`\bfunnel[- ]clouds?\b|\btornado\w*\b|\bkitchen\b|\bthrough (?:a|the) (?:\w+ )?funnel\b|\bfunnel\b[^.]*\binto (?:a|the) (?:bottle|jar|jug|tank)\b`),
+		Fits:   func(p string) bool { return len(funnelStages(p)) >= 3 },
+		Slots:  []string{"stages top to bottom: name and count", "step conversion rates", "colours", "title"}, build: (*genreFill).funnel,
+		Example: `Sales funnel for Q3 in indigo and mint: Visitors 48,000 → Sign-ups 6,200 → Trials 1,900 → Paid 540, each layer landing from the top with its number counting up`,
+		Shows:   []string{"Visitors", "0→48,000", "Sign-ups", "0→6,200", "Trials", "0→1,900", "Paid", "0→540", "13%", "31%", "28%"}},
 	{Name: "podium", Cues: regexp.MustCompile(`\bpodium\b|\b(?:gold|silver|bronze)\b[^.]*\b(?:gold|silver|bronze)\b[^.]*\bmedals?\b|\b1st\b[^.]*\b2nd\b[^.]*\b3rd\b`),
 		Fits: func(p string) bool {
 			return podiumPlaces(p)[0].Name != "" || strings.Contains(strings.ToLower(p), "podium")

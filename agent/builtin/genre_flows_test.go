@@ -1,0 +1,52 @@
+package builtin
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestFunnelStages: a funnel's stages in order with their figures, written as people
+// write them: arrows, commas, figures before or after the name, in brackets or after a
+// colon, "from A to B to C"; words around the list are no stage, and a prompt that
+// lists no three stages has no funnel.
+func TestFunnelStages(t *testing.T) {
+	type st = funnelStage
+	for _, c := range []struct {
+		prompt string
+		want   []st
+	}{
+		{`Funnel chart for our Q3 board deck, 16:9. Four layers stack in from the top, each one narrower than the last: Website visitors 48,000 → Free sign-ups 6,200 → Started trial 1,900 → Paying customers 540. The numbers count up as each layer lands, and the step-to-step conversion rates (13%, 31%, 28%) appear along the right side.`,
+			[]st{{"Website visitors", "48000"}, {"Free sign-ups", "6200"}, {"Started trial", "1900"}, {"Paying customers", "540"}}},
+		{`Marketing funnel: 12,000 visitors, 3,400 leads, 800 demos and 150 customers`,
+			[]st{{"Visitors", "12000"}, {"Leads", "3400"}, {"Demos", "800"}, {"Customers", "150"}}},
+		{`animate a conversion funnel with the stages Awareness, Interest, Desire, Action in teal`,
+			[]st{{"Awareness", ""}, {"Interest", ""}, {"Desire", ""}, {"Action", ""}}},
+		{`our hiring funnel - Applied (1200), Screened (300), Interviewed (60), Hired (8) - in navy`,
+			[]st{{"Applied", "1200"}, {"Screened", "300"}, {"Interviewed", "60"}, {"Hired", "8"}}},
+		{`sales pipeline funnel going from Leads 10k to Qualified 2.5k to Proposals 900 to Won 400`,
+			[]st{{"Leads", "10k"}, {"Qualified", "2.5k"}, {"Proposals", "900"}, {"Won", "400"}}},
+		{`Checkout funnel. Visitors: 48000; Add to cart: 9600; Checkout: 3100; Purchase: 2200. Brand colours navy and teal.`,
+			[]st{{"Visitors", "48000"}, {"Add to cart", "9600"}, {"Checkout", "3100"}, {"Purchase", "2200"}}},
+		{`A funnel cloud drops from the storm over the plains`, nil},
+		{`pour the oil through a kitchen funnel into the bottle`, nil},
+	} {
+		if got := funnelStages(c.prompt); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%q:\n got %q\nwant %q", c.prompt, got, c.want)
+		}
+	}
+}
+
+// TestStepRate: the share of a stage that reaches the next, whole above 10 %, to a
+// tenth below; a figure like "2.5k" counts as 2,500.
+func TestStepRate(t *testing.T) {
+	for _, c := range []struct {
+		from, to string
+		want     string
+	}{
+		{"48000", "6200", "13%"}, {"6200", "1900", "31%"}, {"10k", "2.5k", "25%"}, {"12000", "90", "0.8%"}, {"100", "", ""},
+	} {
+		if got := stepRate(stageAmount(c.from), stageAmount(c.to)); got != c.want {
+			t.Errorf("%s → %s: %q, want %q", c.from, c.to, got, c.want)
+		}
+	}
+}
