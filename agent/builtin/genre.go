@@ -101,6 +101,10 @@ var genres = []genreRow{
 		Slots:  []string{"stages top to bottom: name and count", "step conversion rates", "colours", "title"}, build: (*genreFill).funnel,
 		Example: `Sales funnel for Q3 in indigo and mint: Visitors 48,000 → Sign-ups 6,200 → Trials 1,900 → Paid 540, each layer landing from the top with its number counting up`,
 		Shows:   []string{"Visitors", "0→48,000", "Sign-ups", "0→6,200", "Trials", "0→1,900", "Paid", "0→540", "13%", "31%", "28%"}},
+	{Name: "mind map", Cues: regexp.MustCompile(`\bmind ?maps?\b|\bspider (?:diagram|map)s?\b|\bconcept maps?\b|\bbrainstorm(?:ing)? (?:map|diagram|web)s?\b`),
+		Slots: []string{"topic in the centre", "main ideas, each in a pill", "sub-points off each idea", "colours"}, Keeps: true, build: (*genreFill).mindMapLayout,
+		Example: `Mind map: "Healthy Habits" in a circle in the middle, branches drawing out one by one — Sleep: 8 hours, no screens / Food: more veg, water / Exercise: daily walk, stretch / Mind: journal, breathe`,
+		Shows:   []string{"Healthy Habits", "Sleep", "8 hours", "No screens", "Food", "More veg", "Water", "Exercise", "Daily walk", "Stretch", "Mind", "Journal", "Breathe"}},
 	{Name: "podium", Cues: regexp.MustCompile(`\bpodium\b|\b(?:gold|silver|bronze)\b[^.]*\b(?:gold|silver|bronze)\b[^.]*\bmedals?\b|\b1st\b[^.]*\b2nd\b[^.]*\b3rd\b`),
 		Fits: func(p string) bool {
 			return podiumPlaces(p)[0].Name != "" || strings.Contains(strings.ToLower(p), "podium")

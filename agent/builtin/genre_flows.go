@@ -323,3 +323,290 @@ func readable(c string) string {
 	}
 	return c
 }
+
+// A mindBranch is one main idea of a mind map and the sub-points off it.
+type mindBranch struct {
+	Name   string
+	Leaves []string
+}
+
+var (
+	// mindTopicRE: the topic named after the map ("a mind map of Healthy Habits").
+	mindTopicRE = regexp.MustCompile(`(?i)\b(?:mind ?map|spider diagram|concept map|brainstorm(?: map)?)\s+(?:of|about|on|for|around)\s+(?:the\s+)?([^:;,.—–(]+?)(?:\s+(?:with|in|where|that|showing)\b|\s*[:;,.—–(]|\s+-\s|$)`)
+	// mindCentreRE: the topic said to stand in the middle ("Launch plan in the centre").
+	mindCentreRE = regexp.MustCompile(`\b([A-Z0-9][\w'’-]*(?:\s+[A-Z0-9][\w'’-]*){0,4})\s+(?:in|at)\s+(?:a|the)\s+(?:circle|centre|center|middle)\b`)
+	// mindGroupRE: a branch and its sub-points ("Sleep: 8 hours, no screens").
+	mindGroupRE = regexp.MustCompile(`^(?:.*[—–:]\s+|.*\s-\s)?([A-Za-z][\w'’&-]*(?:\s+[\w'’&-]+){0,3})\s*:\s*(.+)$`)
+	// mindChunkRE: where one branch's group ends and the next begins.
+	mindChunkRE = regexp.MustCompile(`\s+[/|]\s+|;\s*`)
+	// mindLeadRE: the words before a list of branches ("four branches draw out …: ").
+	mindLeadRE = regexp.MustCompile(`(?i)^.*(?::|\bbranch(?:es|ing)?\s+(?:out\s+)?(?:to|for|into|called|named|of)?|\bmain ideas?\b|\s[—–-]\s)\s*`)
+)
+
+// topItems splits a list at commas, semicolons and "and" outside brackets, keeping
+// "alliances (Triple Entente, Triple Alliance)" one item.
+func topItems(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	flush := func(end int) {
+		for _, p := range regexp.MustCompile(`\s+and\s+`).Split(s[start:end], -1) {
+			if p = strings.Trim(strings.TrimSpace(p), `"“”'‘’`); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	for i, r := range s {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')':
+			depth = max(0, depth-1)
+		case (r == ',' || r == ';') && depth == 0:
+			flush(i)
+			start = i + 1
+		}
+	}
+	flush(len(s))
+	return out
+}
+
+// mindMap reads a mind map: its topic (a quote, what it is "of", or what stands in
+// the middle), its main ideas in order and the sub-points of each, written as
+// "idea (a, b)" in the list or as groups "idea: a, b / idea: c, d" (or "; ").
+func mindMap(prompt string, texts []string) (topic string, branches []mindBranch) {
+	if len(texts) > 0 {
+		topic = texts[0]
+	} else if m := mindTopicRE.FindStringSubmatch(prompt); m != nil {
+		topic = strings.TrimSpace(m[1])
+	} else if m := mindCentreRE.FindStringSubmatch(prompt); m != nil {
+		topic = strings.TrimSpace(m[1])
+	}
+	if ws := strings.Fields(topic); len(ws) > 1 && genreCommon[strings.ToLower(ws[0])] {
+		topic = strings.Join(ws[1:], " ")
+	}
+	leaves := map[string][]string{}
+	var groupOrder []string
+	var listed []mindBranch
+	for _, sent := range funnelSentRE.Split(prompt, -1) {
+		// Groups: "idea: a, b" chunks, two or more in a sentence.
+		var groups []mindBranch
+		for _, ch := range mindChunkRE.Split(sent, -1) {
+			if m := mindGroupRE.FindStringSubmatch(strings.TrimSpace(ch)); m != nil {
+				if items := topItems(m[2]); len(items) > 0 && len(items) <= 5 && shortItems(items, 6) {
+					groups = append(groups, mindBranch{Name: capitalize(m[1]), Leaves: items})
+				}
+			}
+		}
+		if len(groups) >= 2 {
+			for _, gr := range groups {
+				k := strings.ToLower(gr.Name)
+				if _, ok := leaves[k]; !ok {
+					groupOrder = append(groupOrder, gr.Name)
+				}
+				leaves[k] = gr.Leaves
+			}
+			continue
+		}
+		if listed != nil {
+			continue
+		}
+		// The list of main ideas: the first of two or more short items after its lead.
+		body := mindLeadRE.ReplaceAllString(sent, "")
+		if topic != "" {
+			if i := strings.Index(body, topic); i >= 0 {
+				continue // the sentence that names the topic lists no ideas
+			}
+		}
+		items := topItems(body)
+		if len(items) < 2 || len(items) > 8 || !shortItems(items, 7) {
+			continue
+		}
+		for _, it := range items {
+			b := mindBranch{Name: it}
+			if m := regexp.MustCompile(`^(.+?)\s*\((.+)\)$`).FindStringSubmatch(it); m != nil {
+				b.Name, b.Leaves = m[1], topItems(m[2])
+			}
+			b.Name = capitalize(b.Name)
+			listed = append(listed, b)
+		}
+	}
+	if listed == nil {
+		for _, name := range groupOrder {
+			listed = append(listed, mindBranch{Name: name})
+		}
+	}
+	for i := range listed {
+		if ls, ok := leaves[strings.ToLower(listed[i].Name)]; ok && len(listed[i].Leaves) == 0 {
+			listed[i].Leaves = ls
+		}
+		for k, l := range listed[i].Leaves {
+			listed[i].Leaves[k] = capitalize(l)
+		}
+	}
+	if len(listed) > 6 {
+		listed = listed[:6]
+	}
+	return topic, listed
+}
+
+// shortItems reports whether every item is a few words (at most most), as list items
+// are, not a sentence.
+func shortItems(items []string, most int) bool {
+	for _, it := range items {
+		if n := len(strings.Fields(regexp.MustCompile(`\(.*\)`).ReplaceAllString(it, ""))); n == 0 || n > most {
+			return false
+		}
+	}
+	return true
+}
+
+// pill is a flat rounded bar w sizes wide and h high at (x, y): a path drawn in its
+// height's box and stretched to its width (sx), so the critic reads it as wide as it is.
+func (g *genreFill) pill(x, y, w, h float64, color string) *scene.Element {
+	a := math.Max(w/h, 1.01)
+	s := 1 - 1/a
+	e := g.add(&scene.Element{ID: g.id("pill"), Type: scene.TypePath, X: round3(x), Y: round3(y), Size: round3(h / 2), Color: color,
+		Path: fmt.Sprintf("M%.3f,-1 L%.3f,-1 A%.3f,1 0 0,1 %.3f,1 L%.3f,1 A%.3f,1 0 0,1 %.3f,-1 Z", -s, s, 1/a, s, -s, 1/a, -s)})
+	key(trackOf(e), "sx", 0, round3(a), "")
+	return e
+}
+
+// line is a stroke drawn from (x0, y0) to (x1, y1) (frame units) between t and t+0.5:
+// a backdrop (Depth just under 1), so the critic reads it as the link it is, not as a
+// box over the words it joins.
+func (g *genreFill) line(x0, y0, x1, y1 float64, color string, t float64) *scene.Element {
+	dx, dy := (x1-x0)/g.c.xUnits(1), (y1-y0)/g.c.yUnits(1)
+	r := math.Max(math.Max(math.Abs(dx), math.Abs(dy))/2, 0.01)
+	e := g.add(&scene.Element{ID: g.id("branch"), Type: scene.TypePath, Variant: "stroke", Label: "branch", Depth: 0.99,
+		X: round3((x0 + x1) / 2), Y: round3((y0 + y1) / 2), Size: round3(r), Color: color,
+		Path: fmt.Sprintf("M%.3f,%.3f L%.3f,%.3f", -dx/2/r, -dy/2/r, dx/2/r, dy/2/r)})
+	tr := trackOf(e)
+	key(tr, "opacity", 0, 0, "")
+	key(tr, "opacity", t, 0, "")
+	key(tr, "opacity", t+0.05, 1, "")
+	g.progress(e, t, t+0.5, false)
+	return e
+}
+
+// mindColors are distinct hues for branches when the prompt names fewer colours.
+var mindColors = []string{"#6366f1", "#f97316", "#10b981", "#ec4899", "#0ea5e9", "#eab308"}
+
+// mindMapLayout: the topic in a circle in the middle; branches draw out to the main
+// ideas one by one, each in a pill of its own colour, its sub-points as smaller pills
+// off it. A wide frame puts the ideas left and right of the topic, a tall or square
+// one above and below.
+func (g *genreFill) mindMapLayout() {
+	topic, branches := mindMap(g.prompt, g.b.Texts)
+	g.consume(topic)
+	if topic == "" {
+		topic = "Topic"
+	}
+	if len(branches) == 0 {
+		branches = []mindBranch{{Name: "Idea 1"}, {Name: "Idea 2"}, {Name: "Idea 3"}}
+	}
+	n := len(branches)
+	var pal []string
+	for _, c := range g.b.Colors {
+		if c != g.b.Background && c != g.b.Background2 && !containsStr(pal, c) {
+			pal = append(pal, c)
+		}
+	}
+	wide := !g.c.tall() && !g.c.square()
+	R, pillH, leafH, lh := 0.13, 0.075, 0.055, 0.07
+	most := 3
+	if g.c.tall() {
+		R, lh = 0.15, 0.075
+	}
+	if g.c.square() {
+		R, pillH, leafH, lh, most = 0.1, 0.065, 0.05, 0.058, 2
+	}
+	centre := g.add(&scene.Element{ID: g.id("topic"), Type: scene.TypePath, Path: circlePath, Label: "topic",
+		Size: R, Color: readable(solid(orDefault(firstColor(g.b), g.accent)))})
+	g.enter(centre, "pop", g.t, 0.6)
+	// The topic may take two lines: sized by its longer half, and by its longest word.
+	size := fitBold(topic, 1.5*R, 0.042)
+	if ws := strings.Fields(topic); len(ws) > 1 {
+		longest := ""
+		for _, w := range ws {
+			if len(w) > len(longest) {
+				longest = w
+			}
+		}
+		size = math.Min(fitBold(topic[:(len(topic)+1)/2+1], 1.4*R, 0.042), fitBold(longest, 1.4*R, 0.042))
+	}
+	tt := g.text(topic, 0, 0, size, inkOn(centre.Color), 800)
+	tt.Wrap, tt.In = round3(1.6*R), centre.ID
+	g.enter(tt, "pop", g.t+0.15, 0.6)
+	parts := []*scene.Element{centre, tt}
+	// Sides: the first half of the ideas on one side (right, or above), the rest on the
+	// other.
+	half := (n + 1) / 2
+	for k, b := range branches {
+		side, j, m := 1.0, k, half
+		if k >= half {
+			side, j, m = -1, k-half, n-half
+		}
+		col := readable(mindColors[k%len(mindColors)])
+		if len(pal) > 1 {
+			col = readable(pal[k%len(pal)])
+		}
+		leaves := b.Leaves[:min(len(b.Leaves), most)]
+		var px, py, pw float64 // the idea's pill, frame units; its width in sizes
+		var lx func(i int) (float64, float64)
+		lw := 0.0
+		if wide {
+			span := 0.68
+			y := 0.0
+			if m > 1 {
+				y = -span/2 + span*float64(j)/float64(m-1)
+			}
+			px, py, pw = side*g.c.xUnits(0.38), g.c.yUnits(y), 0.27
+			lw = 0.24
+			lx = func(i int) (float64, float64) {
+				return side * g.c.xUnits(0.66), g.c.yUnits(y + (float64(i)-float64(len(leaves)-1)/2)*lh)
+			}
+		} else {
+			pitch := 0.9 / float64(m)
+			x := (float64(j) - float64(m-1)/2) * pitch
+			base := 0.42 // a tall frame gives the ideas its height
+			if g.c.square() {
+				base = 0.2
+			}
+			pw = math.Min(0.3, pitch*0.9)
+			lw = pw * 0.9
+			px, py = g.c.xUnits(x), -side*g.c.yUnits(base)
+			lx = func(i int) (float64, float64) {
+				return g.c.xUnits(x), -side * g.c.yUnits(base+pillH/2+0.02+leafH/2+float64(i)*lh)
+			}
+		}
+		at := g.stagger(k, n+1) + 0.5
+		// The branch runs from the circle's rim to the pill.
+		ang := math.Atan2(py/g.c.yUnits(1), px/g.c.xUnits(1))
+		parts = append(parts, g.line(g.c.xUnits(R*math.Cos(ang)), g.c.yUnits(R*math.Sin(ang)), px, py, col, at))
+		p := g.pill(px, py, pw, pillH, col)
+		p.Label = b.Name
+		g.enter(p, "pop", at+0.4, 0.5)
+		name := g.text(b.Name, px, py, fitBold(b.Name, pw*0.85, 0.032), inkOn(col), 800)
+		name.Wrap, name.In = round3(pw*0.88), p.ID
+		g.enter(name, "fade", at+0.9, 0.3) // once its pill has grown: words on it, not on the background
+		parts = append(parts, p, name)
+		leafCol := readable(lighten(col, 0.55))
+		for i, l := range leaves {
+			x, y := lx(i)
+			from := px + side*g.c.xUnits(pw/2)
+			fy := py
+			if !wide {
+				from, fy = px, py-side*g.c.yUnits(pillH/2)
+			}
+			ln := g.line(from, fy, x, y, col, at+0.7+0.15*float64(i))
+			lp := g.pill(x, y, lw, leafH, leafCol)
+			lp.Label = l
+			lt := g.text(l, x, y, fitBold(l, lw*0.86, 0.024), inkOn(leafCol), 700)
+			lt.Wrap, lt.In = round3(lw*0.9), lp.ID
+			g.enter(lp, "pop", at+1.0+0.15*float64(i), 0.4)
+			g.enter(lt, "fade", at+1.4+0.15*float64(i), 0.3)
+			parts = append(parts, ln, lp, lt)
+		}
+	}
+	g.leave(parts...)
+}

@@ -50,3 +50,32 @@ func TestStepRate(t *testing.T) {
 		}
 	}
 }
+
+// TestMindMap: a mind map's topic and its branches with their sub-points, written as
+// people write them: groups after the list ("Militarism: a, b / Alliances: c, d"),
+// sub-points in brackets, groups alone split by semicolons, a list of branches only.
+func TestMindMap(t *testing.T) {
+	type br = mindBranch
+	for _, c := range []struct {
+		prompt   string
+		texts    []string
+		topic    string
+		branches []br
+	}{
+		{`Revision mind map for GCSE history. "Causes of WW1" in a circle in the middle, then four branches draw out one at a time, each its own colour: Militarism, Alliances, Imperialism, Nationalism. Each branch then sprouts two smaller ones — Militarism: Naval arms race, Schlieffen Plan / Alliances: Triple Entente, Triple Alliance / Imperialism: Scramble for Africa, Moroccan Crises / Nationalism: Balkan tensions, Assassination of Franz Ferdinand.`,
+			[]string{"Causes of WW1"}, "Causes of WW1", []br{
+				{"Militarism", []string{"Naval arms race", "Schlieffen Plan"}}, {"Alliances", []string{"Triple Entente", "Triple Alliance"}},
+				{"Imperialism", []string{"Scramble for Africa", "Moroccan Crises"}}, {"Nationalism", []string{"Balkan tensions", "Assassination of Franz Ferdinand"}}}},
+		{`mind map of Causes of WW1: militarism, alliances (Triple Entente, Triple Alliance), imperialism and nationalism (Balkan tensions)`,
+			nil, "Causes of WW1", []br{{"Militarism", nil}, {"Alliances", []string{"Triple Entente", "Triple Alliance"}}, {"Imperialism", nil}, {"Nationalism", []string{"Balkan tensions"}}}},
+		{`spider diagram about healthy habits - sleep: 8 hours, no screens; food: more veg, water; exercise: walk, stretch`,
+			nil, "healthy habits", []br{{"Sleep", []string{"8 hours", "No screens"}}, {"Food", []string{"More veg", "Water"}}, {"Exercise", []string{"Walk", "Stretch"}}}},
+		{`A brainstorm map with Launch Plan in the centre and branches to Marketing, Product and Support`,
+			nil, "Launch Plan", []br{{"Marketing", nil}, {"Product", nil}, {"Support", nil}}},
+	} {
+		topic, branches := mindMap(c.prompt, c.texts)
+		if topic != c.topic || !reflect.DeepEqual(branches, c.branches) {
+			t.Errorf("%q:\n got %q %q\nwant %q %q", c.prompt, topic, branches, c.topic, c.branches)
+		}
+	}
+}
