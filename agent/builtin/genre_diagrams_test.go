@@ -224,7 +224,7 @@ func TestTeamMembers(t *testing.T) {
 		"our team page: Priya Raman (CEO), Tom Becker (CTO) and Aisha Noor (Head of Sales)": {
 			{"Priya Raman", "CEO"}, {"Tom Becker", "CTO"}, {"Aisha Noor", "Head of Sales"}},
 		"Vertical : staff intro for our cafe: Lena - barista; Omar - roaster": {{"Lena", "barista"}, {"Omar", "roaster"}},
-		"Meet the team at our bakery, warm colours": nil,
+		"Meet the team at our bakery, warm colours":                           nil,
 	} {
 		if got := teamMembers(prompt); !reflect.DeepEqual(got, want) {
 			t.Errorf("teamMembers(%q) = %v, want %v", prompt, got, want)
