@@ -70,16 +70,11 @@ func writeLoose(path string, index map[string][]int, syn map[int]*synset, lib *a
 			n++
 		}
 	}
-	out, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := assets.EncodeLexicon(out, b.String()); err != nil {
-		out.Close()
+	if err := writeGz(path, b.String()); err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "mklexicon: %d drawings have loose keywords; wrote %s\n", n, path)
-	return out.Close()
+	return nil
 }
 
 // nameHead is the head noun of a drawing's name and the name as WordNet would spell a

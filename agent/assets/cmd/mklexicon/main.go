@@ -207,15 +207,7 @@ func run(dir, out, sensesOut, looseOut string, report bool) error {
 	for _, e := range entries {
 		fmt.Fprintf(&b, "%s\t%s\t%d\t%s\n", e.lemma, e.id, e.depth, e.via)
 	}
-	f, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	if err := assets.EncodeLexicon(f, b.String()); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := writeGz(out, b.String()); err != nil {
 		return err
 	}
 	if report {
@@ -425,4 +417,17 @@ func readIndex(path string) (map[string][]int, map[string]int, error) {
 		tagged[w] += tc
 	}
 	return out, tagged, sc.Err()
+}
+
+// writeGz writes a derived table gzip'd, the form the binary embeds.
+func writeGz(path, text string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := assets.EncodeLexicon(f, text); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -239,16 +239,11 @@ func writeSenses(path string, index map[string][]int, lib *assets.Library, f *se
 			n++
 		}
 	}
-	out, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := assets.EncodeLexicon(out, b.String()); err != nil {
-		out.Close()
+	if err := writeGz(path, b.String()); err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "mklexicon: %d drawn words have other senses; wrote %s\n", n, path)
-	return out.Close()
+	return nil
 }
 
 // definition is a gloss without its quoted examples ("he ate a bag of popcorn").
