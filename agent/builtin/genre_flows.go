@@ -109,13 +109,17 @@ func funnelItem(p string) (funnelStage, bool) {
 	return funnelStage{Name: capitalize(m[2]), Value: strings.ReplaceAll(m[1]+m[3], " ", "")}, true
 }
 
-// funnelInRE: where words about a stage's colour may start ("in teal").
-var funnelInRE = regexp.MustCompile(`\s(?:in|with|on|using)\s`)
+// colourLinks are the words that lead into or join a stage's colours ("in teal",
+// "using navy and mint"); funnelInRE is where such words may start.
+var (
+	colourLinks = map[string]bool{"in": true, "with": true, "on": true, "using": true, "and": true}
+	funnelInRE  = regexp.MustCompile(`\s(?:in|with|on|using)\s`)
+)
 
 // colourWords reports whether s only names colours ("in navy and teal").
 func colourWords(s string) bool {
 	for _, w := range strings.Fields(strings.ToLower(s)) {
-		if _, ok := colorOf(strings.Trim(w, ",.")); !ok && w != "in" && w != "with" && w != "on" && w != "using" && w != "and" {
+		if _, ok := colorOf(strings.Trim(w, ",.")); !ok && !colourLinks[w] {
 			return false
 		}
 	}
@@ -480,11 +484,7 @@ func (g *genreFill) line(x0, y0, x1, y1 float64, color string, t float64) *scene
 	e := g.add(&scene.Element{ID: g.id("branch"), Type: scene.TypePath, Variant: "stroke", Label: "branch", Depth: 0.99,
 		X: round3((x0 + x1) / 2), Y: round3((y0 + y1) / 2), Size: round3(r), Color: color,
 		Path: fmt.Sprintf("M%.3f,%.3f L%.3f,%.3f", -dx/2/r, -dy/2/r, dx/2/r, dy/2/r)})
-	tr := trackOf(e)
-	key(tr, "opacity", 0, 0, "")
-	key(tr, "opacity", t, 0, "")
-	key(tr, "opacity", t+0.05, 1, "")
-	g.progress(e, t, t+0.5, false)
+	grow(e, "progress", t, 0.5, "easeInOutSine")
 	return e
 }
 

@@ -70,7 +70,7 @@ func (g *genreFill) dictionary() {
 	g.consume(e.Word, e.Meaning)
 	tall := g.c.tall()
 	w, h := 1.3, 0.8
-	if tall || g.c.b.Aspect == "square" {
+	if tall || g.c.square() {
 		w, h = 0.84, 0.95
 	}
 	// A dictionary's page is paper whatever the frame's palette: cream, in dark ink.
@@ -176,7 +176,7 @@ func (g *genreFill) team() {
 	switch {
 	case g.c.tall():
 		W, H, cols = 0.9, 1.45, min(n, 2)
-	case g.c.b.Aspect == "square":
+	case g.c.square():
 		W, H, cols = 0.9, 0.82, min(n, 2)
 		if n > 4 {
 			cols = 3
@@ -214,15 +214,8 @@ func (g *genreFill) team() {
 		role.Wrap = round3(cellW * 0.9)
 		t := g.t + 0.3 + each*float64(k)
 		// The portrait turns in like a card flipped over, then its words come under it.
-		for _, e := range []*scene.Element{face, ini} {
-			tr := trackOf(e)
-			key(tr, "opacity", 0, 0, "")
-			key(tr, "opacity", t, 0, "")
-			key(tr, "opacity", t+0.05, 1, "")
-			key(tr, "sx", 0, 0, "")
-			key(tr, "sx", t, 0, "")
-			key(tr, "sx", t+0.45, 1, "easeOutBack")
-		}
+		grow(face, "sx", t, 0.45, "easeOutBack")
+		grow(ini, "sx", t, 0.45, "easeOutBack")
 		// The words fade in where they stand: rising, they would cross the row below.
 		g.enter(name, "fade", t+0.3, 0.5)
 		g.enter(role, "fade", t+0.4, 0.5)
