@@ -689,6 +689,18 @@ func (g *genreFill) enter(e *scene.Element, how string, t, dur float64) {
 	}
 }
 
+// grow shows e at t and grows its prop ("sx", "sy", "progress") from nothing to whole
+// over dur: a connector or an arrow drawing itself, a portrait turning in.
+func grow(e *scene.Element, prop string, t, dur float64, ease string) {
+	tr := trackOf(e)
+	key(tr, "opacity", 0, 0, "")
+	key(tr, "opacity", t, 0, "")
+	key(tr, "opacity", t+0.05, 1, "")
+	key(tr, prop, 0, 0, "")
+	key(tr, prop, t, 0, "")
+	key(tr, prop, t+dur, 1, ease)
+}
+
 // progress plays e's progress (a counter counting, a bar filling, a ring draining from
 // full when down) from t0 to t1.
 func (g *genreFill) progress(e *scene.Element, t0, t1 float64, down bool) {

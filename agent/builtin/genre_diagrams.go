@@ -386,13 +386,7 @@ func (g *genreFill) orgChart() {
 		seg := func(x, y, w, h float64, prop string, at float64) {
 			e := g.bar(x, y, w, h, line)
 			e.Label = "connector"
-			tr := trackOf(e)
-			key(tr, "opacity", 0, 0, "")
-			key(tr, "opacity", at, 0, "")
-			key(tr, "opacity", at+0.1, 1, "")
-			key(tr, prop, 0, 0, "")
-			key(tr, prop, at, 0, "")
-			key(tr, prop, at+0.35, 1, "easeOutCubic")
+			grow(e, prop, at, 0.35, "easeOutCubic")
 			parts = append(parts, e)
 		}
 		thin := 0.008

@@ -288,13 +288,8 @@ func (g *genreFill) flowchart() {
 			e = g.bar(cx, cy, thin, math.Abs(y1-y0)/g.yu(1)+thin, line)
 		}
 		e.Label = "arrow"
+		grow(e, prop, t, dur, "easeInOutSine")
 		tr := trackOf(e)
-		key(tr, "opacity", 0, 0, "")
-		key(tr, "opacity", t, 0, "")
-		key(tr, "opacity", t+0.05, 1, "")
-		key(tr, prop, 0, 0, "")
-		key(tr, prop, t, 0, "")
-		key(tr, prop, t+dur, 1, "easeInOutSine")
 		key(tr, axis, 0, round3(from), "")
 		key(tr, axis, t, round3(from), "")
 		key(tr, axis, t+dur, round3(map[string]float64{"x": cx, "y": cy}[axis]), "easeInOutSine")
