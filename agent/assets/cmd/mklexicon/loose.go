@@ -101,7 +101,6 @@ func neighbourhood(senses []int, syn map[int]*synset) map[int]bool {
 		near[off] = true
 		up := []int{off}
 		for depth := 1; depth <= 20 && len(up) > 0; depth++ {
-			var next []int
 			for _, u := range up {
 				s := syn[u]
 				if s == nil {
@@ -119,27 +118,12 @@ func neighbourhood(senses []int, syn map[int]*synset) map[int]bool {
 						}
 					}
 				}
-				for _, h := range s.hyper {
-					if !near[h] {
-						near[h] = true
-						next = append(next, h)
-					}
-				}
 			}
-			up = next
+			up = step(syn, up, near, hypers)
 		}
 		down := []int{off}
 		for depth := 1; depth <= 3; depth++ {
-			var next []int
-			for _, d := range down {
-				for _, h := range syn[d].hypo {
-					if !near[h] {
-						near[h] = true
-						next = append(next, h)
-					}
-				}
-			}
-			down = next
+			down = step(syn, down, near, hypos)
 		}
 	}
 	return near
@@ -150,21 +134,32 @@ func ancestors(off int, syn map[int]*synset, n int) map[int]bool {
 	out := map[int]bool{off: true}
 	level := []int{off}
 	for depth := 0; depth < n; depth++ {
-		var next []int
-		for _, o := range level {
-			if s := syn[o]; s != nil {
-				for _, h := range s.hyper {
-					if !out[h] {
-						out[h] = true
-						next = append(next, h)
-					}
-				}
-			}
-		}
-		level = next
+		level = step(syn, level, out, hypers)
 	}
 	return out
 }
+
+// step is the synsets one link of rel away from level that seen has not had yet,
+// marked seen: one level of a walk up or down WordNet.
+func step(syn map[int]*synset, level []int, seen map[int]bool, rel func(*synset) []int) []int {
+	var next []int
+	for _, o := range level {
+		s := syn[o]
+		if s == nil {
+			continue
+		}
+		for _, h := range rel(s) {
+			if !seen[h] {
+				seen[h] = true
+				next = append(next, h)
+			}
+		}
+	}
+	return next
+}
+
+func hypers(s *synset) []int { return s.hyper }
+func hypos(s *synset) []int  { return s.hypo }
 
 func overlapsAny(a, b map[int]bool) bool {
 	for k := range a {

@@ -252,16 +252,7 @@ func climb(start int, syn map[int]*synset, drawable func(int) (*assets.Asset, st
 				}
 			}
 		}
-		var next []int
-		for _, off := range level {
-			for _, h := range syn[off].hyper {
-				if !seen[h] {
-					seen[h] = true
-					next = append(next, h)
-				}
-			}
-		}
-		level = next
+		level = step(syn, level, seen, hypers)
 	}
 	return nil, "", 0
 }
