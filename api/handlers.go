@@ -208,19 +208,25 @@ func (s *Server) getRender(c *fiber.Ctx) error {
 }
 
 func (s *Server) getBatch(c *fiber.Ctx) error {
-	b, rs, err := s.Projects.GetBatch(c.UserContext(), c.Params("id"))
-	if err != nil {
-		return err
-	}
-	rows, err := s.Projects.BatchRows(c.UserContext(), b.ID)
-	if err != nil {
-		return err
-	}
-	v, err := s.viewBatch(b, rs, rows)
+	v, err := s.batchWithRows(c.UserContext(), c.Params("id"))
 	if err != nil {
 		return err
 	}
 	return c.JSON(v)
+}
+
+// batchWithRows is the batch as GET /v1/batches/{id} shows it: its renders and the
+// progress of each of its rows.
+func (s *Server) batchWithRows(ctx context.Context, id string) (batchView, error) {
+	b, rs, err := s.Projects.GetBatch(ctx, id)
+	if err != nil {
+		return batchView{}, err
+	}
+	rows, err := s.Projects.BatchRows(ctx, b.ID)
+	if err != nil {
+		return batchView{}, err
+	}
+	return s.viewBatch(b, rs, rows)
 }
 
 func (s *Server) presets(c *fiber.Ctx) error {

@@ -193,15 +193,7 @@ func (s *Server) createTemplateBatch(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	b, rs, err := s.Projects.GetBatch(c.UserContext(), b.ID)
-	if err != nil {
-		return err
-	}
-	rows, err := s.Projects.BatchRows(c.UserContext(), b.ID)
-	if err != nil {
-		return err
-	}
-	v, err := s.viewBatch(b, rs, rows)
+	v, err := s.batchWithRows(c.UserContext(), b.ID)
 	if err != nil {
 		return err
 	}
