@@ -23,11 +23,14 @@ var statuses = map[koda.Kind]int{
 	koda.EINTERNAL:      fiber.StatusInternalServerError,
 }
 
-type errorBody struct {
-	Error errorDetail `json:"error"`
+// ErrorBody is every error answer: {"error":{"code","message"}}.
+type ErrorBody struct {
+	Error ErrorDetail `json:"error"`
 }
 
-type errorDetail struct {
+// ErrorDetail is an error's code (stable, for programs), message (for people) and,
+// on a phase conflict, the project's current phase.
+type ErrorDetail struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
 	Phase   string `json:"phase,omitempty"`
@@ -47,7 +50,7 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 		case fiber.StatusMethodNotAllowed:
 			code = "METHOD_NOT_ALLOWED"
 		}
-		return c.Status(fe.Code).JSON(errorBody{errorDetail{Code: code, Message: fe.Message}})
+		return c.Status(fe.Code).JSON(ErrorBody{ErrorDetail{Code: code, Message: fe.Message}})
 	}
 	kind := koda.ErrorKind(err)
 	status, ok := statuses[kind]
@@ -57,7 +60,7 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 	if kind == koda.EINTERNAL {
 		s.log().Error("request failed", "method", c.Method(), "path", c.Path(), "err", err)
 	}
-	body := errorBody{errorDetail{Code: koda.ErrorCode(err), Message: koda.ErrorMessage(err)}}
+	body := ErrorBody{ErrorDetail{Code: koda.ErrorCode(err), Message: koda.ErrorMessage(err)}}
 	var ke *koda.Error
 	if errors.As(err, &ke) {
 		body.Error.Phase = string(ke.Phase)

@@ -31,7 +31,7 @@ func FuzzCreateProjectRequest(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		var req createProjectRequest
+		var req CreateProjectRequest
 		if err := decode(body, &req, false); err != nil {
 			checkDecodeErr(t, err)
 			return

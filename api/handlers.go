@@ -52,7 +52,7 @@ func (s *Server) projectResponse(c *fiber.Ctx, status int, p *koda.Project) erro
 }
 
 func (s *Server) createProject(c *fiber.Ctx) error {
-	var req createProjectRequest
+	var req CreateProjectRequest
 	if err := decode(c.Body(), &req, false); err != nil {
 		return err
 	}
@@ -217,14 +217,14 @@ func (s *Server) getBatch(c *fiber.Ctx) error {
 
 // batchWithRows is the batch as GET /v1/batches/{id} shows it: its renders and the
 // progress of each of its rows.
-func (s *Server) batchWithRows(ctx context.Context, id string) (batchView, error) {
+func (s *Server) batchWithRows(ctx context.Context, id string) (BatchView, error) {
 	b, rs, err := s.Projects.GetBatch(ctx, id)
 	if err != nil {
-		return batchView{}, err
+		return BatchView{}, err
 	}
 	rows, err := s.Projects.BatchRows(ctx, b.ID)
 	if err != nil {
-		return batchView{}, err
+		return BatchView{}, err
 	}
 	return s.viewBatch(b, rs, rows)
 }

@@ -46,7 +46,8 @@ func asType[T any](err error, target *T) bool {
 	return ok
 }
 
-type createProjectRequest struct {
+// CreateProjectRequest is the body of POST /v1/projects.
+type CreateProjectRequest struct {
 	Prompt      string            `json:"prompt"`
 	Style       string            `json:"style"`
 	DurationS   float64           `json:"duration_s"`
@@ -56,7 +57,7 @@ type createProjectRequest struct {
 	Metadata    json.RawMessage   `json:"metadata"`
 }
 
-func (r *createProjectRequest) toNewProject(tenant string) (koda.NewProject, error) {
+func (r *CreateProjectRequest) toNewProject(tenant string) (koda.NewProject, error) {
 	presets, err := parsePresets(r.Presets)
 	if err != nil {
 		return koda.NewProject{}, err

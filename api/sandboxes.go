@@ -146,7 +146,7 @@ func (s *Server) streamCommand(c *fiber.Ctx, sbs Sandboxes, tenant, id string, i
 			send("output", map[string]string{"stream": stream, "data": string(chunk)})
 		})
 		if err != nil {
-			send("error", errorBody{errorDetail{Code: koda.ErrorCode(err), Message: koda.ErrorMessage(err)}})
+			send("error", ErrorBody{ErrorDetail{Code: koda.ErrorCode(err), Message: koda.ErrorMessage(err)}})
 			return
 		}
 		send("result", out)

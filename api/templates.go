@@ -165,7 +165,8 @@ func (s *Server) patchTemplate(c *fiber.Ctx) error {
 	return c.JSON(viewTemplate(t))
 }
 
-type templateBatchRequest struct {
+// TemplateBatchRequest is the JSON body of POST /v1/templates/{id}/batches.
+type TemplateBatchRequest struct {
 	Rows        []map[string]json.RawMessage `json:"rows"`
 	Presets     []json.RawMessage            `json:"presets"`
 	CallbackURL string                       `json:"callback_url"`
@@ -175,7 +176,7 @@ type templateBatchRequest struct {
 // "file"; its first line names the fields) with "presets" (names, comma-separated, or
 // a JSON array) and "callback_url".
 func (s *Server) createTemplateBatch(c *fiber.Ctx) error {
-	var req templateBatchRequest
+	var req TemplateBatchRequest
 	if strings.HasPrefix(c.Get(fiber.HeaderContentType), fiber.MIMEMultipartForm) {
 		var err error
 		if req, err = csvBatchRequest(c); err != nil {
@@ -203,8 +204,8 @@ func (s *Server) createTemplateBatch(c *fiber.Ctx) error {
 
 // csvBatchRequest reads a multipart batch: every cell is text, read by its field's type
 // (a number, numbers separated by ';', a colour); an empty cell keeps the field's value.
-func csvBatchRequest(c *fiber.Ctx) (templateBatchRequest, error) {
-	var req templateBatchRequest
+func csvBatchRequest(c *fiber.Ctx) (TemplateBatchRequest, error) {
+	var req TemplateBatchRequest
 	fh, err := c.FormFile("file")
 	if err != nil {
 		return req, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "the form needs a CSV file in field \"file\"")
@@ -266,6 +267,12 @@ func csvReason(err error) string {
 	return "not CSV"
 }
 
+// ManifestView is the JSON answer of GET /v1/batches/{id}/manifest.
+type ManifestView struct {
+	BatchID string              `json:"batch_id"`
+	Lines   []koda.ManifestLine `json:"lines"`
+}
+
 // manifest: GET /v1/batches/{id}/manifest → one line per row and preset, JSON or CSV
 // (?format=csv or Accept: text/csv).
 func (s *Server) manifest(c *fiber.Ctx) error {
@@ -289,7 +296,7 @@ func (s *Server) manifest(c *fiber.Ctx) error {
 		return err
 	}
 	if format != "csv" {
-		return c.JSON(fiber.Map{"batch_id": b.ID, "lines": lines})
+		return c.JSON(ManifestView{BatchID: b.ID, Lines: lines})
 	}
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)

@@ -9,9 +9,12 @@ import (
 )
 
 // The JSON shapes of the API. They are apart from the domain types so the wire
-// format changes only on purpose.
+// format changes only on purpose. The ones a client reads are exported, so the
+// command-line client (cmd/koda submit, batch) decodes the very types the server
+// encodes: one home per wire shape.
 
-type projectView struct {
+// ProjectView is a project as GET /v1/projects/{id} shows it.
+type ProjectView struct {
 	ID          string            `json:"id"`
 	Phase       koda.Phase        `json:"phase"`
 	Prompt      string            `json:"prompt"`
@@ -24,9 +27,9 @@ type projectView struct {
 	Metadata    json.RawMessage   `json:"metadata,omitempty"`
 	Question    *koda.Question    `json:"question"`
 	Plan        *koda.Plan        `json:"plan"`
-	Execution   executionView     `json:"execution"`
-	Preview     *videoView        `json:"preview"`
-	Output      []videoView       `json:"output"`
+	Execution   ExecutionView     `json:"execution"`
+	Preview     *VideoView        `json:"preview"`
+	Output      []VideoView       `json:"output"`
 	Error       *koda.Failure     `json:"error"`
 	Renders     []renderView      `json:"renders"`
 	Links       map[string]string `json:"links"`
@@ -34,14 +37,16 @@ type projectView struct {
 	UpdatedAt   time.Time         `json:"updated_at"`
 }
 
-type executionView struct {
+// ExecutionView is what the agent has done so far: todos, thinking, files, messages.
+type ExecutionView struct {
 	Todos    []koda.Todo     `json:"todos"`
 	Thinking string          `json:"thinking"`
 	Files    []koda.FileInfo `json:"files"`
 	Messages []koda.Message  `json:"messages"`
 }
 
-type videoView struct {
+// VideoView links a finished video and its thumbnail.
+type VideoView struct {
 	RenderID     string `json:"render_id"`
 	Preset       string `json:"preset,omitempty"`
 	VideoURL     string `json:"video_url"`
@@ -51,7 +56,8 @@ type videoView struct {
 // renderView is the domain's one shape of a render, shared with the webhooks.
 type renderView = koda.RenderView
 
-type batchView struct {
+// BatchView is a batch as GET /v1/batches/{id} shows it.
+type BatchView struct {
 	ID         string       `json:"id"`
 	ProjectID  string       `json:"project_id,omitempty"`
 	ProjectIDs []string     `json:"project_ids"`
@@ -74,25 +80,25 @@ func (s *Server) viewRender(r *koda.Render) (renderView, error) { return koda.Vi
 
 // viewVideo links a finished video; a link that cannot be signed fails the response
 // (503) rather than going out empty.
-func (s *Server) viewVideo(renderID, preset, videoKey, thumbKey string) (videoView, error) {
-	v := videoView{RenderID: renderID, Preset: preset}
+func (s *Server) viewVideo(renderID, preset, videoKey, thumbKey string) (VideoView, error) {
+	v := VideoView{RenderID: renderID, Preset: preset}
 	var err error
 	if v.VideoURL, err = s.fileURL(videoKey); err != nil {
-		return videoView{}, fmt.Errorf("render %s video link: %w", renderID, err)
+		return VideoView{}, fmt.Errorf("render %s video link: %w", renderID, err)
 	}
 	if v.ThumbnailURL, err = s.fileURL(thumbKey); err != nil {
-		return videoView{}, fmt.Errorf("render %s thumbnail link: %w", renderID, err)
+		return VideoView{}, fmt.Errorf("render %s thumbnail link: %w", renderID, err)
 	}
 	return v, nil
 }
 
-func (s *Server) viewProject(p *koda.Project, renders []*koda.Render) (projectView, error) {
-	v := projectView{
+func (s *Server) viewProject(p *koda.Project, renders []*koda.Render) (ProjectView, error) {
+	v := ProjectView{
 		ID: p.ID, Phase: p.Phase, Prompt: p.Prompt, Style: p.Style, StyleNote: p.StyleNote, DurationS: p.DurationS,
 		AutoApprove: p.AutoApprove, CallbackURL: p.CallbackURL, Metadata: p.Metadata,
 		Question: p.Question, Plan: p.Plan, Error: p.Error,
-		Execution: executionView{Todos: p.Execution.Todos, Thinking: p.Execution.Thinking, Files: p.Execution.Files, Messages: p.Execution.Messages},
-		Presets:   []koda.PresetSpec{}, Output: []videoView{}, Renders: []renderView{},
+		Execution: ExecutionView{Todos: p.Execution.Todos, Thinking: p.Execution.Thinking, Files: p.Execution.Files, Messages: p.Execution.Messages},
+		Presets:   []koda.PresetSpec{}, Output: []VideoView{}, Renders: []renderView{},
 		Links: map[string]string{
 			"self": "/v1/projects/" + p.ID, "events": "/v1/projects/" + p.ID + "/events",
 		},
@@ -113,20 +119,20 @@ func (s *Server) viewProject(p *koda.Project, renders []*koda.Render) (projectVi
 	if p.Preview != nil {
 		pv, err := s.viewVideo(p.Preview.RenderID, "preview", p.Preview.VideoKey, p.Preview.ThumbnailKey)
 		if err != nil {
-			return projectView{}, err
+			return ProjectView{}, err
 		}
 		v.Preview = &pv
 	}
 	for _, r := range renders {
 		rv, err := s.viewRender(r)
 		if err != nil {
-			return projectView{}, err
+			return ProjectView{}, err
 		}
 		v.Renders = append(v.Renders, rv)
 		if r.Kind == koda.RenderFinal && r.Status == koda.RenderSucceeded {
 			out, err := s.viewVideo(r.ID, r.Preset.Name, r.VideoKey, r.ThumbKey)
 			if err != nil {
-				return projectView{}, err
+				return ProjectView{}, err
 			}
 			v.Output = append(v.Output, out)
 		}
@@ -134,8 +140,8 @@ func (s *Server) viewProject(p *koda.Project, renders []*koda.Render) (projectVi
 	return v, nil
 }
 
-func (s *Server) viewBatch(b *koda.Batch, rs []*koda.Render, rows []*koda.BatchRow) (batchView, error) {
-	v := batchView{ID: b.ID, ProjectID: b.ProjectID, ProjectIDs: []string{}, Total: len(rs), Renders: []renderView{},
+func (s *Server) viewBatch(b *koda.Batch, rs []*koda.Render, rows []*koda.BatchRow) (BatchView, error) {
+	v := BatchView{ID: b.ID, ProjectID: b.ProjectID, ProjectIDs: []string{}, Total: len(rs), Renders: []renderView{},
 		Rows: koda.BatchProgress(b, rs, rows), CreatedAt: b.CreatedAt, CompletedAt: b.CompletedAt, CancelledAt: b.CancelledAt, Status: "running"}
 	if v.Rows == nil {
 		v.Rows = []koda.RowProgress{}
@@ -144,7 +150,7 @@ func (s *Server) viewBatch(b *koda.Batch, rs []*koda.Render, rows []*koda.BatchR
 	for _, r := range rs {
 		rv, err := s.viewRender(r)
 		if err != nil {
-			return batchView{}, err
+			return BatchView{}, err
 		}
 		v.Renders = append(v.Renders, rv)
 		if !seen[r.ProjectID] {
