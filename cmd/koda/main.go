@@ -86,6 +86,8 @@ func newCLI(stdout, stderr io.Writer) *cli.Command {
 			keysCommand(stdout),
 			sandboxCommand(stdout, stderr),
 			renderCommand(stdout, stderr),
+			submitCommand(stdout, stderr),
+			batchCommand(stdout, stderr),
 			explainCommand(stdout),
 		},
 	}

@@ -61,6 +61,8 @@ func (m *meter) Set(percent float64, stage string, framesDone, framesTotal int) 
 	if m.bar != nil {
 		if framesTotal > 0 {
 			m.bar.Describe(fmt.Sprintf("%s %s %d/%d frames", m.name, stage, framesDone, framesTotal))
+		} else if stage != "" {
+			m.bar.Describe(m.name + " " + stage)
 		}
 		_ = m.bar.Set(pct)
 		return
