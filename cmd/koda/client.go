@@ -148,6 +148,20 @@ func (c *apiClient) do(ctx context.Context, method, path string, body any, conte
 	return nil
 }
 
+// failed explains why a request that creates something failed: the server refused it
+// (its code and message), could not be reached, or Ctrl-C stopped the command first.
+func (c *apiClient) failed(ctx context.Context, cmd, what string, err error) error {
+	var se *serverError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Errorf("%s: the server refused the %s: %w", cmd, what, err)
+	case ctx.Err() != nil:
+		return fmt.Errorf("%s: stopped before the server answered; the %s may have been made", cmd, what)
+	default:
+		return fmt.Errorf("%s: cannot reach the server at %s: %w", cmd, c.base, err)
+	}
+}
+
 // retrying calls get until it succeeds, riding out a server that restarts or sheds load for
 // up to patience; note is told once about the first failure.
 func retrying(ctx context.Context, patience time.Duration, note func(error), get func() error) error {

@@ -54,7 +54,7 @@ func runSubmit(ctx context.Context, cmd *cli.Command, stdout, stderr io.Writer) 
 		DurationS: cmd.Float("duration"), AutoApprove: true, Presets: presetList(cmd.String("presets"))}
 	var p api.ProjectView
 	if err := c.do(ctx, http.MethodPost, "/v1/projects", req, "", &p); err != nil {
-		return fmt.Errorf("submit: the server refused the project: %w", err)
+		return c.failed(ctx, "submit", "project", err)
 	}
 	if !cmd.Bool("wait") && dir == "" {
 		fmt.Fprintln(stdout, p.ID)
@@ -132,7 +132,7 @@ func runBatch(ctx context.Context, cmd *cli.Command, stdout, stderr io.Writer) e
 	}
 	var b api.BatchView
 	if err := c.do(ctx, http.MethodPost, "/v1/templates/"+escape(tpl)+"/batches", body, contentType, &b); err != nil {
-		return fmt.Errorf("batch: the server refused the batch: %w", err)
+		return c.failed(ctx, "batch", "batch", err)
 	}
 	fmt.Fprintf(stderr, "batch %s accepted: %d rows, %d renders\n", b.ID, len(b.Rows), b.Total)
 	for _, r := range b.Rows {

@@ -227,8 +227,11 @@ func batchBody(cmd *cli.Command) (any, string, error) {
 	// The file is the rows, or a request body that holds them.
 	if err := json.Unmarshal(data, &req.Rows); err != nil {
 		var whole api.TemplateBatchRequest
-		if err2 := json.Unmarshal(data, &whole); err2 != nil || whole.Rows == nil {
-			return nil, "", fmt.Errorf("batch: %s must hold a JSON array of rows, [{\"field\": value}, …]: %v", path, err)
+		if !json.Valid(data) {
+			return nil, "", fmt.Errorf("batch: %s is not JSON: %v", path, err)
+		}
+		if json.Unmarshal(data, &whole) != nil || whole.Rows == nil {
+			return nil, "", fmt.Errorf("batch: %s must hold a JSON array of rows, [{\"field\": value}, …]", path)
 		}
 		req.Rows = whole.Rows
 	}
