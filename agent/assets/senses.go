@@ -125,3 +125,81 @@ func Stem(w string) string {
 	}
 	return w
 }
+
+// The verbs of going: each written form of a verb whose common sense is a way of
+// travelling ("scampers", "tumbles", "clambered"), with the composer's action for its
+// manner (slide, bounce, fly, fall, rise, roll, float), derived from WordNet 3.0 by
+// cmd/mklexicon. A form that names a drawing ("boats") is left to the drawing.
+
+//go:embed verbs.tsv.gz
+var verbsGz []byte
+
+// GoingVerbs maps each form of a verb of going to its manner's action.
+var GoingVerbs = sync.OnceValue(func() map[string]string {
+	text, err := gunzipText(verbsGz)
+	if err != nil {
+		panic(fmt.Sprintf("assets: embedded verbs of going: %v", err))
+	}
+	out := map[string]string{}
+	for _, line := range strings.Split(text, "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if f := strings.Split(line, "\t"); len(f) == 3 {
+			out[f[0]] = f[2]
+		}
+	}
+	return out
+})
+
+// The parts of living things: each noun whose common sense is a part of an animal, a
+// person or a plant ("tail", "beak", "hand"), with the classes it is a part of,
+// derived from WordNet 3.0 by cmd/mklexicon.
+
+//go:embed parts.tsv.gz
+var partsGz []byte
+
+var partsOf = sync.OnceValue(func() map[string][]string {
+	text, err := gunzipText(partsGz)
+	if err != nil {
+		panic(fmt.Sprintf("assets: embedded parts: %v", err))
+	}
+	out := map[string][]string{}
+	for _, line := range strings.Split(text, "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if f := strings.Split(line, "\t"); len(f) == 2 {
+			out[f[0]] = strings.Fields(f[1])
+		}
+	}
+	return out
+})
+
+// PartOf lists the living things ("animal", "person", "plant") noun's common sense is
+// a part of: "tail" is an animal's. A plural is looked up by its singular.
+func PartOf(noun string) []string {
+	if cs, ok := partsOf()[noun]; ok {
+		return cs
+	}
+	for _, suf := range []string{"es", "s"} {
+		if cs, ok := partsOf()[strings.TrimSuffix(noun, suf)]; ok && strings.HasSuffix(noun, suf) {
+			return cs
+		}
+	}
+	return nil
+}
+
+// Living is the kind of living thing the drawing shows, by its category: "animal",
+// "person", "plant", or "" for anything else.
+func (a *Asset) Living() string {
+	switch {
+	case strings.HasPrefix(a.Category, "animals-nature/animal-"), a.Category == "tabler/animals":
+		return "animal"
+	case strings.HasPrefix(a.Category, "animals-nature/plant-"):
+		return "plant"
+	case strings.HasPrefix(a.Category, "people-body/person"), a.Category == "people-body/family":
+		return "person"
+	}
+	return ""
+}

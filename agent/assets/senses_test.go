@@ -1,6 +1,7 @@
 package assets_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/kodahq/koda/agent/assets"
@@ -82,6 +83,59 @@ func TestLooseKeywordsDrawNothing(t *testing.T) {
 		drawn := ok && m.ID == tc.drawing && m.Score >= 75
 		if drawn != tc.drawn {
 			t.Errorf("Find(%q) = %s (score %.0f): drawn by %s %v, want %v", tc.word, m.ID, m.Score, tc.drawing, drawn, tc.drawn)
+		}
+	}
+}
+
+// TestGoingVerbs: the verbs of going WordNet knows come in each written form with the
+// manner they go in; a form that names a drawing ("boats", "thumbs") or is more often
+// a noun ("steps") is left to the noun.
+func TestGoingVerbs(t *testing.T) {
+	verbs := assets.GoingVerbs()
+	for form, want := range map[string]string{"climbs": "rise", "glides": "slide", "wanders": "slide", "soars": "rise", "goes": "slide"} {
+		if got := verbs[form]; got != want {
+			t.Errorf("%s: %q, want %q", form, got, want)
+		}
+	}
+	for _, noun := range []string{"boats", "thumbs", "steps", "snowboard", "surfboard"} {
+		if a, ok := verbs[noun]; ok {
+			t.Errorf("%s is read as a verb of going (%s)", noun, a)
+		}
+	}
+}
+
+// TestPartsOfLivingThings: a tail is an animal's, a hand a person's; a wheel or a
+// table is nobody's body.
+func TestPartsOfLivingThings(t *testing.T) {
+	for noun, want := range map[string]string{"tail": "animal", "legs": "animal", "hand": "person", "wings": "animal", "paw": "animal"} {
+		if !slices.Contains(assets.PartOf(noun), want) {
+			t.Errorf("%s: part of %v, want %s", noun, assets.PartOf(noun), want)
+		}
+	}
+	for _, noun := range []string{"wheel", "table", "fox", "tree"} {
+		if p := assets.PartOf(noun); p != nil {
+			t.Errorf("%s: part of %v, want none", noun, p)
+		}
+	}
+	lib := assets.Default()
+	for id, want := range map[string]string{"fluent:fox": "animal", "fluent:girl": "person", "fluent:deciduous-tree": "plant", "fluent:bicycle": ""} {
+		a, ok := lib.Get(id)
+		if !ok {
+			t.Fatalf("no %s in the library", id)
+		}
+		if got := a.Living(); got != want {
+			t.Errorf("%s: living %q, want %q", id, got, want)
+		}
+	}
+}
+
+// TestCompoundKindOfItsHead: a compound that is a kind of what its last word's drawing
+// shows is drawn by it, whatever the order of its senses ("red fox" is a plant first).
+func TestCompoundKindOfItsHead(t *testing.T) {
+	for phrase, want := range map[string]string{"red fox": "fluent:fox", "field mouse": "fluent:mouse", "cherry tomato": "fluent:tomato"} {
+		m, ok := assets.Compound(phrase)
+		if !ok || m.Asset.ID != want {
+			t.Errorf("%s: %v %v, want %s", phrase, m.Asset, ok, want)
 		}
 	}
 }

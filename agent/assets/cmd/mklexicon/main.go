@@ -29,9 +29,11 @@ func main() {
 	out := flag.String("out", "agent/assets/lexicon.tsv.gz", "lexicon to write")
 	senses := flag.String("senses", "agent/assets/senses.tsv.gz", "other senses of drawn words to write")
 	loose := flag.String("loose", "agent/assets/loose.tsv.gz", "drawings' keywords that name no kind, part or relative of the drawn thing, to write")
+	verbs := flag.String("verbs", "agent/assets/verbs.tsv.gz", "verbs of going and their manners, to write")
+	parts := flag.String("parts", "agent/assets/parts.tsv.gz", "parts of living things (a tail, a beak, a trunk), to write")
 	report := flag.Bool("report", false, "list, for review, the drawings that show another sense than WordNet's first")
 	flag.Parse()
-	if err := run(*dir, *out, *senses, *loose, *report); err != nil {
+	if err := run(*dir, *out, *senses, *loose, *verbs, *parts, *report); err != nil {
 		fmt.Fprintln(os.Stderr, "mklexicon:", err)
 		os.Exit(1)
 	}
@@ -45,6 +47,7 @@ type synset struct {
 	hypo    []int
 	gloss   string
 	parts   []int // meronyms and holonyms: a sail of a sailing vessel, a wheel of a car
+	wholes  []int // part holonyms: what it is a part of (a tail of a vertebrate)
 	// instance marks a named one (a person, a place): Alexander Graham Bell is no
 	// sense of "bell" a drawing could be mistaken for.
 	instance bool
@@ -60,7 +63,7 @@ const maxDepth = 4
 // (tens of thousands) name nothing a person would draw.
 const maxBreadth = 3000
 
-func run(dir, out, sensesOut, looseOut string, report bool) error {
+func run(dir, out, sensesOut, looseOut, verbsOut, partsOut string, report bool) error {
 	syn, err := readData(filepath.Join(dir, "data.noun"))
 	if err != nil {
 		return err
@@ -153,6 +156,29 @@ func run(dir, out, sensesOut, looseOut string, report bool) error {
 		return best, via
 	}
 
+	// kindOfHead is the sense of a compound that is a kind of the sense its last
+	// word's drawing depicts, if one is.
+	kindOfHead := func(lemma string, senses []int) (int, bool) {
+		ws := strings.Fields(lemma)
+		if len(ws) < 2 {
+			return 0, false
+		}
+		head := ws[len(ws)-1]
+		m, ok := lib.NamedOnly(head)
+		if !ok {
+			return 0, false
+		}
+		shown := sensesOf.depicted(m.Asset, head)
+		if shown < 0 {
+			return 0, false
+		}
+		for _, off := range senses {
+			if ancestors(off, syn, maxDepth)[shown] {
+				return off, true
+			}
+		}
+		return 0, false
+	}
 	type entry struct {
 		lemma, id, via string
 		depth          int
@@ -167,7 +193,12 @@ func run(dir, out, sensesOut, looseOut string, report bool) error {
 		// drawing only where the sentence makes it a noun: marked "?".
 		rare := other[lemma] > tagged[lemma]
 		// The first senses are the common ones (WordNet orders them by frequency);
-		// past the second a reader rarely means it.
+		// past the second a reader rarely means it. But a compound that is a kind of
+		// what its last word's drawing shows means that kind, whatever the order of
+		// its senses ("red fox" is a plant first, in a list no text ever tagged).
+		if off, ok := kindOfHead(lemma, senses); ok {
+			senses = []int{off}
+		}
 		for _, off := range senses[:min(2, len(senses))] {
 			if !concrete[syn[off].lexfile] {
 				continue
@@ -217,6 +248,25 @@ func run(dir, out, sensesOut, looseOut string, report bool) error {
 		return err
 	}
 	if err := writeLoose(looseOut, index, syn, lib); err != nil {
+		return err
+	}
+	// A word of a drawing's name ("thumbs" of "thumbs up") is the drawing's too.
+	nameWords := map[string]bool{}
+	for _, a := range lib.All() {
+		for _, n := range []string{a.Name, a.Label} {
+			for _, w := range strings.Fields(strings.ReplaceAll(n, "-", " ")) {
+				nameWords[strings.ToLower(w)] = true
+			}
+		}
+	}
+	drawnWord := func(w string) bool {
+		_, ok := lib.NamedOnly(w)
+		return ok || nameWords[w]
+	}
+	if err := writeVerbs(dir, verbsOut, tagged, drawnWord); err != nil {
+		return err
+	}
+	if err := writeParts(partsOut, index, syn); err != nil {
 		return err
 	}
 	leads := 0
@@ -355,6 +405,9 @@ func readData(path string) (map[int]*synset, error) {
 			if pos == "n" && len(sym) == 2 && (sym[0] == '%' || sym[0] == '#') && strings.ContainsRune("mps", rune(sym[1])) {
 				if t, err := strconv.Atoi(target); err == nil {
 					s.parts = append(s.parts, t) // a part, member or stuff of it, or what it is one of
+					if sym == "#p" {
+						s.wholes = append(s.wholes, t)
+					}
 				}
 			}
 			i += 4
