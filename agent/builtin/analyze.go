@@ -64,6 +64,9 @@ type beat struct {
 	// Rels bind each place to the actor its preposition follows ("a cat under a
 	// table, … a lamp on the table": the cat under it, the lamp on it).
 	Rels []relation
+	// Ways are the journeys past a thing a verb of going names, by preposition ("jumps
+	// over a fence", "rolls off a table"): Actor goes Prep Place (ways.go).
+	Ways []relation
 	// With: drawings that come with another, by subject: the one they sit on.
 	With   map[int]int
 	Travel bool
@@ -329,6 +332,7 @@ func analyze(prompt string) *brief {
 	b.spiralParticles()
 	b.productOnCard(tokens)
 	b.dotsInBubble(low)
+	b.partsOfOthers()
 	b.attachData(data)
 	b.readStyle(low, tokens)
 	b.readBeats(low)
@@ -531,6 +535,30 @@ func (b *brief) dotsInBubble(low string) {
 	for i, s := range b.Subjects {
 		if s.Kind == scene.TypeCircle && (s.Noun == "dots" || s.Noun == "dot") {
 			b.Subjects[i].Absorbed = true
+		}
+	}
+}
+
+// partsOfOthers leaves undrawn a part of a living thing the prompt draws ("a fox dives
+// in so only its back legs and tail stick out", "a giraffe bends its neck"): the part
+// is the fox's or the giraffe's, not a drawing of legs or a neck beside it. A part with
+// no owner in the prompt ("a hand waves") is drawn.
+func (b *brief) partsOfOthers() {
+	lib := assets.Default()
+	living := map[string]bool{}
+	for _, s := range b.Subjects {
+		if a, ok := lib.Get(s.Asset); ok && s.Kind == scene.TypeAsset && !s.Absorbed && assets.PartOf(s.Noun) == nil {
+			living[a.Living()] = true
+		}
+	}
+	for i, s := range b.Subjects {
+		if s.Kind != scene.TypeAsset || s.Absorbed {
+			continue
+		}
+		for _, c := range assets.PartOf(s.Noun) {
+			if living[c] {
+				b.Subjects[i].Absorbed = true
+			}
 		}
 	}
 }
@@ -972,6 +1000,7 @@ func (b *brief) readBeats(low string) {
 		b.readPlaces(&bt)
 		b.readBetween(&bt)
 		b.readPath(&bt)
+		b.readWays(&bt)
 		if len(beats) > 0 {
 			b.carryActor(&bt, &beats[len(beats)-1])
 		}

@@ -41,7 +41,8 @@ type composer struct {
 	backdrop   bool             // the background is the subject: it shifts, nothing stands in front
 	sleeper    *scene.Element   // a sleeping subject, and the Zzz it breathes out
 	zzzEl      *scene.Element
-	zzzOff     pose // where the Zzz are from the sleeper
+	zzzOff     pose               // where the Zzz are from the sleeper
+	played     map[playedWay]bool // ways already played (a clause's journey runs once)
 
 	// genre is the genre table's row the prompt asks for (a lower third, a forecast),
 	// nil when none: its layout is built whole at setup (genre.go).
@@ -199,6 +200,7 @@ func (c *composer) setup(title string) {
 		}
 	}
 	c.prepareMotions()
+	c.placeWays() // after the copies of a subject are made: each takes the way
 	if c.solidCount() == 0 && len(c.bd.Texts) > 0 {
 		c.addAccents()
 	}
@@ -784,6 +786,9 @@ func (c *composer) signature(e *scene.Element) []string {
 
 // act applies one action to element e during [a0, a1]; it reports whether e moved.
 func (c *composer) act(e *scene.Element, i int, a string, across bool, a0, a1 float64) bool {
+	if c.playWay(e, i, a0, a1) {
+		return true
+	}
 	if c.actMotion(e, i, a, across, a0, a1) {
 		return true
 	}

@@ -109,6 +109,9 @@ func Explain(prompt string) *Explanation {
 		for _, r := range bt.Rels {
 			c.Relations = append(c.Relations, fmt.Sprintf("%s %s %s", noun(r.Actor), r.Prep, noun(r.Place)))
 		}
+		for _, r := range bt.Ways {
+			c.Relations = append(c.Relations, fmt.Sprintf("%s goes %s %s", noun(r.Actor), r.Prep, noun(r.Place)))
+		}
 		for i, on := range bt.With {
 			c.Relations = append(c.Relations, fmt.Sprintf("%s with %s", noun(i), noun(on)))
 		}

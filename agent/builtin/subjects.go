@@ -268,8 +268,8 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 				// A colour may open a name ("black cat"), nothing else that is not a noun;
 				// a name the library knows outright may also open with a verb's -ing
 				// ("flying saucer") or hold a word that is no subject alone ("ice cream").
-				if k > i && skip(k) {
-					ok = false
+				if k > i && (skip(k) || possessives[tokens[k]]) {
+					ok = false // "waves her": a verb and its object's owner, no name
 					break
 				}
 				if subjectWord(tokens[k]) || (k == i && isColorTok(tokens[k])) {
@@ -317,7 +317,7 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 			}
 			continue
 		}
-		if _, known := subjectKinds[tok]; known || !subjectWord(tok) || isColorTok(tok) {
+		if _, known := subjectKinds[tok]; known || !subjectWord(tok) || isColorTok(tok) || verbBeforeObject(tokens, i, 1) {
 			continue
 		}
 		introduced := introducedAt(tokens, i)
@@ -438,6 +438,20 @@ func verbAfterOne(tokens []string, i, n int) bool {
 	}
 	last := tokens[i+n-1]
 	return strings.HasSuffix(last, "s") && !strings.HasSuffix(last, "ss") && !strings.HasSuffix(last, "us")
+}
+
+// verbBeforeObject: the word at i ends in a third-person -s between a noun and a
+// possessive ("a girl waves her hand", "a dog shakes its coat"), so it is the verb
+// that takes the object, not a thing to draw.
+func verbBeforeObject(tokens []string, i, n int) bool {
+	if n != 1 || i == 0 || i+1 >= len(tokens) || !possessives[tokens[i+1]] || tokens[i+1] == "whose" {
+		return false
+	}
+	w, prev := tokens[i], tokens[i-1]
+	if !strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ss") || strings.HasSuffix(w, "us") {
+		return false
+	}
+	return subjectWord(prev) && !determiners[prev] && !isColorTok(prev) && !possessives[prev]
 }
 
 // styleWordsAt: the word at i names a look ("science class style", "retro look"): a

@@ -433,3 +433,47 @@ func TestShadeNounIsNoThing(t *testing.T) {
 		}
 	}
 }
+
+// TestPartsOfADrawnLivingThing: a part of an animal or a person the prompt draws is
+// theirs, not a drawing beside them ("its back legs and tail", "its wings").
+func TestPartsOfADrawnLivingThing(t *testing.T) {
+	for _, c := range []struct {
+		prompt string
+		want   []string
+	}{
+		{"A red fox dives into the snow so only its back legs and tail stick out", []string{"fluent:fox"}},
+		{"A hummingbird hovers at a feeder, its wings a blur of motion", []string{"fluent:bird"}},
+	} {
+		d, _, _ := generateWithMessages(t, c.prompt)
+		got := assetsOf(d)
+		for _, w := range c.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%q: drawn %v, want %s", c.prompt, got, w)
+			}
+		}
+		for _, a := range got {
+			if a == "fluent:leg" || a == "fluent:wing" || strings.Contains(a, "tail") {
+				t.Errorf("%q: drawn %v: a part of the animal is drawn on its own", c.prompt, got)
+			}
+		}
+	}
+}
+
+// TestVerbBeforeItsObject: a word in -s between a noun and a possessive is the verb
+// ("a girl waves her hand"): no water wave is drawn; waves that crash are the sea's.
+func TestVerbBeforeItsObject(t *testing.T) {
+	d, _, _ := generateWithMessages(t, "A girl waves her hand")
+	for _, e := range d.Elements {
+		if e.Type == scene.TypeWave || e.Asset == "fluent:water-wave" {
+			t.Errorf("a wave is drawn for the verb: %s %s", e.ID, e.Asset)
+		}
+	}
+	d, _, _ = generateWithMessages(t, "Ocean waves crash on the beach")
+	found := false
+	for _, e := range d.Elements {
+		found = found || e.Label == "waves"
+	}
+	if !found {
+		t.Errorf("no waves drawn for the sea's waves")
+	}
+}
