@@ -91,6 +91,7 @@ func (c *composer) setup(title string) {
 			Angle: map[koda.Style]float64{koda.StylePlayful: 135, koda.StyleSmooth: 160, koda.StyleCinematic: 100}[c.bd.Base],
 			Drift: map[koda.Style]float64{koda.StylePlayful: 40, koda.StyleSmooth: 20, koda.StyleCinematic: 25}[c.bd.Base]},
 	}
+	c.unnamedLogos()
 	// The same description plays in every preset: in vertical ones (stories, reels) the
 	// runtime keeps everything inside the platform's safe area.
 	sa := scene.VerticalSafeArea
@@ -339,7 +340,7 @@ func (c *composer) decorate(e *scene.Element, s subject, i int) {
 		}
 		key(trackOf(e), "progress", 0, 0, "")
 	case scene.TypeLogo:
-		name := orDefault(orDefault(quote, c.b.Brand), "Koda")
+		name := orDefault(quote, c.b.Brand) // a badge alone, without a name, shows none
 		e.Text = initials(name)
 		e.Sub = name
 		e.Color2 = "#ffffff"
@@ -403,6 +404,26 @@ func initials(name string) string {
 		return strings.ToUpper(name[:1])
 	}
 	return strings.ToUpper(f[0][:1] + f[1][:1])
+}
+
+// unnamedLogos leaves out a logo that has no name to show (no quote, no brand, no logo
+// file) beside other things to draw: "brand colours are indigo" asks for colours, not
+// for a badge with a made-up name. A logo alone is still drawn, as a badge.
+func (c *composer) unnamedLogos() {
+	others := 0
+	for _, s := range c.b.Subjects {
+		if s.Kind != scene.TypeLogo && s.Kind != "particles" && !s.Absorbed {
+			others++
+		}
+	}
+	if others == 0 || c.b.Brand != "" || c.asset("logo", "brand", "icon") != "" {
+		return
+	}
+	for i, s := range c.b.Subjects {
+		if s.Kind == scene.TypeLogo && c.quoteFor(i) == "" {
+			c.b.Subjects[i].Absorbed = true
+		}
+	}
 }
 
 // quoteFor returns the quote written in the same clause as subject i when it names it.

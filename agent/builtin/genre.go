@@ -239,6 +239,8 @@ var genres = []genreRow{
 		Example: `Employee of the Month card: a trophy drops in, then "Top sales in March" and the name Priya Raman`,
 		Shows:   []string{"Employee of the Month", "Priya Raman", "Top sales in March"}},
 	{Name: "callouts", Cues: regexp.MustCompile(`\bcallouts?\b|\blines?\b[^.]{0,30}\b(?:out to|to|pointing (?:to|at))\b[^.]{0,20}\blabels?\b|\blabels?\b[^.]{0,30}\b(?:lines?|arrows?|pointing)\b|\blabel the\b|\blabell?ed (?:diagram|parts)\b|\bfeature labels\b|\bannotat\w+`),
+		// Labels the prompt gives, quoted or listed: never made-up placeholder words.
+		Fits:  func(p string) bool { return strings.Count(p, "«q")+quoteCount(p) >= 2 || len(listAfter(p, labelListRE)) >= 2 },
 		Slots: []string{"the drawing", "labels, one line each"}, Keeps: true, build: (*genreFill).callouts,
 		Example: `Our new kettle in the middle with lines out to labels: "1.7 litres", "Boils in 90 s", "Keep-warm mode"`,
 		Shows:   []string{"1.7 litres", "Boils in 90 s", "Keep-warm mode"}},

@@ -312,9 +312,6 @@ func (g *genreFill) callouts() {
 	if len(labels) < 2 {
 		labels = listAfter(g.prompt, labelListRE) // "label the vent and crater", "callouts: …"
 	}
-	if len(labels) < 2 {
-		labels = []string{"Feature one", "Feature two", "Feature three"}
-	}
 	labels = labels[:min(len(labels), 6)]
 	portrait := g.c.tall()
 	heroSize := 0.24
