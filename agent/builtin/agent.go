@@ -408,7 +408,7 @@ func (a *Agent) Generate(ctx context.Context, p *koda.Project, sb koda.Sandbox, 
 		c.setup(pl.Title)
 		// What the library could not draw as asked is said, never silently replaced.
 		for _, n := range b.Notes {
-			if c.genre != nil && c.genre.layoutWord(n) {
+			if c.genre != nil && c.genre.layoutWord(n, b.Prompt) {
 				continue // "no illustration of 'flashcard'": the layout is the flashcard
 			}
 			r.Message(ctx, "assistant", capitalize(n))

@@ -101,6 +101,11 @@ var genres = []genreRow{
 		Slots:  []string{"stages top to bottom: name and count", "step conversion rates", "colours", "title"}, build: (*genreFill).funnel,
 		Example: `Sales funnel for Q3 in indigo and mint: Visitors 48,000 → Sign-ups 6,200 → Trials 1,900 → Paid 540, each layer landing from the top with its number counting up`,
 		Shows:   []string{"Visitors", "0→48,000", "Sign-ups", "0→6,200", "Trials", "0→1,900", "Paid", "0→540", "13%", "31%", "28%"}},
+	{Name: "layers", Cues: regexp.MustCompile(`\blayers? of (?:the )?(?:atmosphere|earth|ocean|sea|soil|rock|skin|forest|rainforest)\b|\b(?:atmospheric|atmosphere|ocean|sea|soil|rock|forest) (?:layers|zones|horizons|strata)\b|\bstrata\b|\bzones of the (?:ocean|sea)\b`),
+		Fits:  func(p string) bool { return len(strata(p)) >= 3 },
+		Slots: []string{"layers in order: name, range, what is in each", "which way they stack (up from the ground, down from the surface)", "colours", "title"}, Keeps: true, build: (*genreFill).layers,
+		Example: `The layers of the ocean: Sunlight zone 0–200 m (fish, sea turtles), Twilight zone 200–1,000 m, Midnight zone 1,000–4,000 m (anglerfish), Abyss 4,000–6,000 m, each sliding in from the surface down`,
+		Shows:   []string{"Sunlight zone", "0–200 m", "Twilight zone", "200–1,000 m", "Midnight zone", "Abyss", "4,000–6,000 m"}},
 	{Name: "mind map", Cues: regexp.MustCompile(`\bmind ?maps?\b|\bspider (?:diagram|map)s?\b|\bconcept maps?\b|\bbrainstorm(?:ing)? (?:map|diagram|web)s?\b`),
 		Slots: []string{"topic in the centre", "main ideas, each in a pill", "sub-points off each idea", "colours"}, Keeps: true, build: (*genreFill).mindMapLayout,
 		Example: `Mind map: "Healthy Habits" in a circle in the middle, branches drawing out one by one — Sleep: 8 hours, no screens / Food: more veg, water / Exercise: daily walk, stretch / Mind: journal, breathe`,
@@ -240,7 +245,9 @@ var genres = []genreRow{
 		Shows:   []string{"Employee of the Month", "Priya Raman", "Top sales in March"}},
 	{Name: "callouts", Cues: regexp.MustCompile(`\bcallouts?\b|\blines?\b[^.]{0,30}\b(?:out to|to|pointing (?:to|at))\b[^.]{0,20}\blabels?\b|\blabels?\b[^.]{0,30}\b(?:lines?|arrows?|pointing)\b|\blabel the\b|\blabell?ed (?:diagram|parts)\b|\bfeature labels\b|\bannotat\w+`),
 		// Labels the prompt gives, quoted or listed: never made-up placeholder words.
-		Fits:  func(p string) bool { return strings.Count(p, "«q")+quoteCount(p) >= 2 || len(listAfter(p, labelListRE)) >= 2 },
+		Fits: func(p string) bool {
+			return strings.Count(p, "«q")+quoteCount(p) >= 2 || len(listAfter(p, labelListRE)) >= 2
+		},
 		Slots: []string{"the drawing", "labels, one line each"}, Keeps: true, build: (*genreFill).callouts,
 		Example: `Our new kettle in the middle with lines out to labels: "1.7 litres", "Boils in 90 s", "Keep-warm mode"`,
 		Shows:   []string{"1.7 litres", "Boils in 90 s", "Keep-warm mode"}},
@@ -372,14 +379,21 @@ var noteWordRE = regexp.MustCompile(`[“"]([^”"]+)[”"]`)
 // layoutWord reports whether a note about a missing drawing names the layout itself
 // (a cue of the row, "flashcard", "lineup") or a word of the row's own example ("a
 // Python function" for the code editor, "election" for the seat chart): the layout
-// shows what it means, so nothing is missing.
-func (g *genreRow) layoutWord(note string) bool {
+// shows what it means, so nothing is missing. So is a word of the words the row's cue
+// matched in the prompt ("soil" of "soil layers").
+func (g *genreRow) layoutWord(note, prompt string) bool {
 	m := noteWordRE.FindStringSubmatch(note)
 	if m == nil || g.Cues.String() == "." {
 		return false
 	}
 	w := strings.ToLower(m[1])
-	return g.Cues.MatchString(w) || regexp.MustCompile(`\b`+regexp.QuoteMeta(w)+`\b`).MatchString(strings.ToLower(g.Example))
+	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(w) + `\b`)
+	for _, cue := range g.Cues.FindAllString(strings.ToLower(prompt), -1) {
+		if word.MatchString(cue) {
+			return true
+		}
+	}
+	return g.Cues.MatchString(w) || word.MatchString(strings.ToLower(g.Example))
 }
 
 // quoteWords is the length in words of the prompt's longest quote.

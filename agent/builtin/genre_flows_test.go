@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -77,5 +78,39 @@ func TestMindMap(t *testing.T) {
 		if topic != c.topic || !reflect.DeepEqual(branches, c.branches) {
 			t.Errorf("%q:\n got %q %q\nwant %q %q", c.prompt, topic, branches, c.topic, c.branches)
 		}
+	}
+}
+
+// TestStrata: a diagram's layers are read with their ranges and what is in them, in
+// the order written, and stacked up from the ground or down from a surface by the
+// prompt's words of height or depth.
+func TestStrata(t *testing.T) {
+	for _, c := range []struct {
+		prompt string
+		names  []string
+		ranges []string
+		up     bool
+	}{
+		{"Layers of the atmosphere from the ground up: Troposphere 0–12 km (clouds, a plane), Stratosphere 12–50 km (ozone layer), Mesosphere 50–80 km, Thermosphere 80–700 km, Exosphere 700 km+",
+			[]string{"Troposphere", "Stratosphere", "Mesosphere", "Thermosphere", "Exosphere"}, []string{"0–12 km", "12–50 km", "50–80 km", "80–700 km", "700 km+"}, true},
+		{"Ocean zones as you dive: Sunlight zone (0-200 m), Twilight zone (200-1,000 m), Midnight zone (1,000-4,000 m)",
+			[]string{"Sunlight zone", "Twilight zone", "Midnight zone"}, []string{"0–200 m", "200–1,000 m", "1,000–4,000 m"}, false},
+		{"Soil layers: Topsoil 0-25 cm (roots, worms), Subsoil 25-60 cm, Weathered rock 60-120 cm, Bedrock 120 cm+",
+			[]string{"Topsoil", "Subsoil", "Weathered rock", "Bedrock"}, []string{"0–25 cm", "25–60 cm", "60–120 cm", "120 cm+"}, false},
+	} {
+		ls := strata(c.prompt)
+		var names, ranges []string
+		for _, l := range ls {
+			names, ranges = append(names, l.Name), append(ranges, l.Range)
+		}
+		if strings.Join(names, "|") != strings.Join(c.names, "|") || strings.Join(ranges, "|") != strings.Join(c.ranges, "|") {
+			t.Errorf("%q: layers %q %q, want %q %q", c.prompt, names, ranges, c.names, c.ranges)
+		}
+		if got := upward(strings.ToLower(c.prompt)); got != c.up {
+			t.Errorf("%q: upward %v, want %v", c.prompt, got, c.up)
+		}
+	}
+	if ls := strata("A 5 km run, then 10 km on the bike"); ls != nil {
+		t.Errorf("two distances read as layers: %+v", ls)
 	}
 }

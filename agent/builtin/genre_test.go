@@ -165,6 +165,8 @@ func TestLayoutIsNoMissingDrawing(t *testing.T) {
 		// A word of the row's own example is the layout's too: the Python is the code's.
 		`A dark code editor types out a Python function: def greet(name): on the first line. Then a terminal prints Hi, Ada!`: "python",
 		`Election night graphic: a semicircle parliament chart with 150 seats - Labour 62, Civic 51, Greens 19`:               "semicircle",
+		// A word of what the row's cue matched is the layout's: the soil of "soil layers".
+		`Soil layers diagram: Topsoil 0-25 cm (roots, worms), Subsoil 25-60 cm, Weathered rock 60-120 cm, Bedrock 120 cm+`: "soil",
 	} {
 		_, _, msgs := generateWithMessages(t, prompt)
 		for _, m := range msgs {
