@@ -688,3 +688,50 @@ func TestMotionRecolorTurnsIntoItsColour(t *testing.T) {
 		t.Errorf("a recolor without a colour validated: %v", err)
 	}
 }
+
+// TestMotionGlitchSplitsThenSnapsClean: a white bar glitching shows red and cyan copies
+// pushed out either side as it starts, none before it starts, and is whole and clean
+// (white only, where it stands) once the glitch is over; a frame sought twice is the
+// same frame. Scanlines darken rows of the frame without touching its columns.
+func TestMotionGlitchSplitsThenSnapsClean(t *testing.T) {
+	bar := &scene.Element{ID: "name", Type: scene.TypeRect, Size: 0.12, Aspect: 3, Color: "#ffffff",
+		Motions: []*scene.Motion{{Type: scene.MotionGlitch, Start: 0.5, End: 2.5}}}
+	d := sceneOf(3, bar)
+	st := load(t, d)
+	cyanish := func(r, g, b float64) bool { return g > 150 && b > 150 && r < 90 }
+	before := st.frame(0.3)
+	if find(before, reddish).n > 0 || find(before, cyanish).n > 0 {
+		t.Errorf("glitching before it starts")
+	}
+	white := find(before, whiteish)
+	burst := st.frame(0.55)
+	r, c := find(burst, reddish), find(burst, cyanish)
+	if r.n < 30 || c.n < 30 {
+		t.Errorf("no RGB split at the start: red %d px, cyan %d px", r.n, c.n)
+	}
+	if r.minX >= white.minX || c.maxX <= white.maxX {
+		t.Errorf("the red copy should stick out left of the bar (x %d, bar from %d) and the cyan one right (x %d, bar to %d)", r.minX, white.minX, c.maxX, white.maxX)
+	}
+	if again := st.frame(0.55); find(again, reddish).n != r.n || find(again, cyanish).n != c.n {
+		t.Errorf("the same time drew a different glitch")
+	}
+	after := st.frame(2.4)
+	if find(after, reddish).n > 0 || find(after, cyanish).n > 0 {
+		t.Errorf("still glitching in the last fifth")
+	}
+	if w := find(after, whiteish); abs(w.n-white.n) > white.n/50 || w.minX != white.minX {
+		t.Errorf("not clean after the glitch: %d px from x %d, want %d px from x %d", w.n, w.minX, white.n, white.minX)
+	}
+
+	d.Effects.Scanlines = 1
+	lined := load(t, d).frame(0.3)
+	dark := 0
+	for y := white.minY; y <= white.maxY; y++ {
+		if i := lined.PixOffset(int(white.cx), y); lined.Pix[i] < 200 {
+			dark++
+		}
+	}
+	if dark == 0 || dark == white.h() {
+		t.Errorf("scanlines: %d of %d rows of the bar darkened, want some", dark, white.h())
+	}
+}

@@ -112,6 +112,12 @@
       return ((t ^ t >>> 14) >>> 0) / 4294967296;
     };
   }
+  function idSeed(id) {
+    var h = 2166136261;
+    id = String(id || '');
+    for (var i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 16777619);
+    return h >>> 0;
+  }
   function track(kfs, t, def) {
     if (!kfs || !kfs.length) return def;
     if (t <= kfs[0].t) return kfs[0].v;
@@ -380,6 +386,16 @@
         case 'fill':
           s.fill = { level: t < m.start ? 0 : ease(m.ease || 'easeInOutSine')(p), color: m.color || e.color2 || '#ffffff' };
           break;
+        case 'glitch': {
+          // Bursts in slots of a fifteenth of a second, some resting, weaker as it goes
+          // and none in the last fifth: the element snaps clean. The slot and the
+          // element's id seed each burst, so a seek draws the same frame every time.
+          if (!inside || p > 0.8) break;
+          var gslot = Math.floor(t * 15), gseed = idSeed(e.id) + gslot * 7919, gr = rng(gseed);
+          if (p > 0.1 && gr() < 0.35) break;
+          s.glitch = { k: (m.amp || 1) * (1 - 0.6 * p / 0.8), seed: gseed };
+          break;
+        }
         case 'ricochet': {
           // The DVD logo: straight lines at constant speed, reflected by the frame's edges;
           // each edge hit is an event that steps through 'colors'.
@@ -1646,8 +1662,45 @@
     ctx.translate(cx, cy);
     ctx.rotate(s.rot * Math.PI / 180);
     ctx.scale(s.scale * s.sx, s.scale * s.sy);
-    drawBody(e, s, t, cx, r);
+    if (s.glitch) drawGlitch(e, s, t, cx, r); else drawBody(e, s, t, cx, r);
     ctx.restore();
+  }
+  // A glitch frame: red and cyan copies pushed apart either side (the RGB split), the
+  // element itself cut into bands that slip sideways, and a few noise bars across it.
+  function drawGlitch(e, s, t, cx, r) {
+    var k = s.glitch.k, rnd = rng(s.glitch.seed + 1), a0 = ctx.globalAlpha;
+    var text = e.type === 'text';
+    var hw = text ? Math.min(RW / 2, String(e.text || '').length * 0.3 * r) : r * (e.type === 'rect' ? (e.aspect || 1) : 1);
+    var hh = text ? r * 0.6 : r;
+    var d = r * k * (0.06 + 0.1 * rnd());
+    [['#ff2d55', -1], ['#00e5ff', 1]].forEach(function (c) {
+      var ge = {}, gs = {};
+      for (var a in e) ge[a] = e[a];
+      for (var b in s) gs[b] = s[b];
+      ge.color = c[0]; ge.color2 = ''; ge.text_color = c[0]; gs.color = c[0];
+      ctx.save();
+      ctx.globalAlpha = a0 * 0.85;
+      ctx.translate(c[1] * d, 0);
+      drawBody(ge, gs, t, cx, r);
+      ctx.restore();
+    });
+    var n = 2 + Math.floor(rnd() * 4), cuts = [-1e5, 1e5];
+    for (var i = 0; i < n - 1; i++) cuts.push(-hh + 2 * hh * rnd());
+    cuts.sort(function (a, b) { return a - b; });
+    for (var j = 0; j < n; j++) {
+      ctx.save();
+      ctx.beginPath(); ctx.rect(-1e5, cuts[j], 2e5, cuts[j + 1] - cuts[j]); ctx.clip();
+      if (rnd() < 0.5) ctx.translate((rnd() - 0.5) * 1.6 * k * hh, 0);
+      drawBody(e, s, t, cx, r);
+      ctx.restore();
+    }
+    var bars = 1 + Math.floor(rnd() * 3 * k);
+    for (var q = 0; q < bars; q++) {
+      ctx.fillStyle = ['#ff2d55', '#00e5ff', '#ffffff'][q % 3];
+      ctx.globalAlpha = a0 * 0.7;
+      ctx.fillRect(-hw * 1.1 + 2 * hw * rnd(), -hh * 1.4 + 2.8 * hh * rnd(), hw * (0.15 + 0.5 * rnd()), Math.max(1, hh * (0.05 + 0.1 * rnd())));
+    }
+    ctx.globalAlpha = a0;
   }
   function drawEffects(t) {
     var fx = S.effects || {};
@@ -1657,6 +1710,12 @@
       g.addColorStop(1, 'rgba(0,0,0,' + clamp(fx.vignette, 0, 1) + ')');
       ctx.fillStyle = g;
       ctx.fillRect(0, 0, W, H);
+    }
+    if (fx.scanlines) {
+      // An old screen's raster: thin dark lines every few pixels, rolling slowly down.
+      var gap = Math.max(3, Math.round(H / 200)), off = (t * gap * 1.5) % gap;
+      ctx.fillStyle = 'rgba(0,0,0,' + (0.45 * clamp(fx.scanlines, 0, 1)).toFixed(3) + ')';
+      for (var sy = off - gap; sy < H; sy += gap) ctx.fillRect(0, sy, W, Math.max(1, gap / 3));
     }
     if (fx.letterbox && W > H * 1.2) {
       var k = fx.letterbox_in ? ease('easeInOutQuart')(clamp(t / fx.letterbox_in, 0, 1)) : 1, bh = fx.letterbox * H * k;

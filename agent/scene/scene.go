@@ -126,6 +126,9 @@ type Effects struct {
 	Letterbox float64 `json:"letterbox,omitempty"` // bar height as a fraction of the frame, landscape only
 	// LetterboxIn is when the bars finish sliding in (seconds).
 	LetterboxIn float64 `json:"letterbox_in,omitempty"`
+	// Scanlines is the strength (0..1) of thin dark lines rolling slowly down the whole
+	// frame: the raster of an old screen, for a VHS or glitch look.
+	Scanlines float64 `json:"scanlines,omitempty"`
 }
 
 // Element types the runtime draws.
@@ -297,12 +300,16 @@ const (
 	MotionTwinkle  = "twinkle"  // Count flickers of brightness and size
 	MotionRicochet = "ricochet" // straight travel at VX, VY reflected by the frame's edges (DVD logo)
 	MotionRecolor  = "recolor"  // the element's colour turns into Color over [Start, End]
+	// MotionGlitch: bursts of an RGB split (red and cyan copies pushed apart), bands of the
+	// element slipping sideways and noise bars, of strength Amp (default 1), fading; the
+	// last fifth of [Start, End] is clean, so the element snaps still.
+	MotionGlitch = "glitch"
 )
 
 var motionTypes = []string{MotionBounce, MotionFloat, MotionSpin, MotionPulse, MotionOrbit,
 	MotionWiggle, MotionDrift, MotionSlide, MotionFly, MotionBob, MotionSweep, MotionSwing, MotionSlam,
 	MotionPop, MotionSteps, MotionType, MotionDraw, MotionMorph, MotionFill, MotionFlip, MotionRise,
-	MotionTwinkle, MotionRicochet, MotionRecolor}
+	MotionTwinkle, MotionRicochet, MotionRecolor, MotionGlitch}
 
 // MotionTypes lists the motion types the runtime plays.
 func MotionTypes() []string { return append([]string(nil), motionTypes...) }
