@@ -110,6 +110,14 @@ var genres = []genreRow{
 		Slots: []string{"topic in the centre", "main ideas, each in a pill", "sub-points off each idea", "colours"}, Keeps: true, build: (*genreFill).mindMapLayout,
 		Example: `Mind map: "Healthy Habits" in a circle in the middle, branches drawing out one by one — Sleep: 8 hours, no screens / Food: more veg, water / Exercise: daily walk, stretch / Mind: journal, breathe`,
 		Shows:   []string{"Healthy Habits", "Sleep", "8 hours", "No screens", "Food", "More veg", "Water", "Exercise", "Daily walk", "Stretch", "Mind", "Journal", "Breathe"}},
+	// A player card stands before the rows its words would reach ("rating 91" is a
+	// review's word): it is chosen only for a card with three labelled stats or more.
+	{Name: "player card", Cues: playerCardCueRE,
+		Fits:  func(p string) bool { return len(cardStats(p)) >= 3 },
+		Slots: []string{"name", "overall rating and position", "portrait: the sport's or role's drawing, else initials", "labelled stats", "club or team", "tier colour (gold, silver, bronze or named)"},
+		Keeps: true, build: (*genreFill).playerCardLayout,
+		Example: `FIFA-style player card for Lena Okafor: 91 overall, ST, PAC 88, SHO 91, PAS 79, DRI 86, DEF 41, PHY 77, club Harbour City FC. A gold card that spins in, then a shimmer passes across it`,
+		Shows:   []string{"LENA OKAFOR", "91", "ST", "PAC", "0→88", "SHO", "0→91", "PHY", "0→77", "Harbour City FC"}},
 	{Name: "podium", Cues: regexp.MustCompile(`\bpodium\b|\b(?:gold|silver|bronze)\b[^.]*\b(?:gold|silver|bronze)\b[^.]*\bmedals?\b|\b1st\b[^.]*\b2nd\b[^.]*\b3rd\b`),
 		Fits: func(p string) bool {
 			return podiumPlaces(p)[0].Name != "" || strings.Contains(strings.ToLower(p), "podium")
