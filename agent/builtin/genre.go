@@ -118,6 +118,12 @@ var genres = []genreRow{
 		Keeps: true, build: (*genreFill).playerCardLayout,
 		Example: `FIFA-style player card for Lena Okafor: 91 overall, ST, PAC 88, SHO 91, PAS 79, DRI 86, DEF 41, PHY 77, club Harbour City FC. A gold card that spins in, then a shimmer passes across it`,
 		Shows:   []string{"LENA OKAFOR", "91", "ST", "PAC", "0→88", "SHO", "0→91", "PHY", "0→77", "Harbour City FC"}},
+	{Name: "recipe card", Cues: recipeCueRE,
+		Fits:  func(p string) bool { return len(readRecipe(p, nil).Ingredients) >= 2 },
+		Slots: []string{"dish title", "the dish's drawing", "time and servings chips", "ingredients with quantities, one by one", "numbered method steps"},
+		Keeps: true, build: (*genreFill).recipeCard,
+		Example: `Recipe card for "Lemon Pancakes": ingredients 200 g flour, 2 eggs, 300 ml milk, 1 tbsp sugar and a pinch of salt. Method: 1. Whisk the eggs and milk 2. Fold in the flour and sugar 3. Fry a ladle at a time until golden. Prep 10 min, cook 15 min, serves 4`,
+		Shows:   []string{"Lemon Pancakes", "200 g  Flour", "2  Eggs", "300 ml  Milk", "1 tbsp  Sugar", "A pinch of salt", "Whisk the eggs and milk", "Fold in the flour and sugar", "Fry a ladle at a time until golden", "Prep 10 min", "Cook 15 min", "Serves 4"}},
 	{Name: "podium", Cues: regexp.MustCompile(`\bpodium\b|\b(?:gold|silver|bronze)\b[^.]*\b(?:gold|silver|bronze)\b[^.]*\bmedals?\b|\b1st\b[^.]*\b2nd\b[^.]*\b3rd\b`),
 		Fits: func(p string) bool {
 			return podiumPlaces(p)[0].Name != "" || strings.Contains(strings.ToLower(p), "podium")

@@ -144,11 +144,13 @@ func (g *genreFill) playerCardLayout() {
 	g.consume(pc.Name)
 	name := orDefault(pc.Name, "Player")
 	// The card's size in sizes: as tall as the frame allows, at a card's proportions.
-	H := 0.88
+	// As tall as the safe area leaves room for once the camera's slow push has grown it
+	// by 3.5 %.
+	H := 0.82
 	if g.c.tall() {
 		H = 1.2
 	}
-	W, k := H*0.7, H/0.88 // k: how much larger than in a wide frame
+	W, k := H*0.7, H/0.82 // k: how much larger than in a wide frame
 	metal, sheen := g.cardMetal()
 	ink := inkOn(metal)
 	muted := mixHex(ink, metal, 0.3)
@@ -176,7 +178,7 @@ func (g *genreFill) playerCardLayout() {
 	// The corner: rating over position, as the game prints them.
 	cx, top := -W/2+W*0.17, -H/2
 	if pc.Rating != "" {
-		put(g.text(pc.Rating, X(cx), Y(top+H*0.13), 0.085*k, ink, 900), "pop", 0.5)
+		put(g.text(pc.Rating, X(cx), Y(top+H*0.13), 0.08*k, ink, 900), "pop", 0.5)
 	}
 	if pc.Position != "" {
 		put(g.text(pc.Position, X(cx), Y(top+H*0.22), fitBold(pc.Position, W*0.26, 0.036*k), ink, 700), "fade", 0.4)
@@ -200,7 +202,7 @@ func (g *genreFill) playerCardLayout() {
 	} else {
 		put(face, "pop", 0.6)
 	}
-	nm := g.text(strings.ToUpper(name), 0, Y(top+H*0.47), fitBold(name, W*0.86, 0.058*k), ink, 900)
+	nm := g.text(strings.ToUpper(name), 0, Y(top+H*0.47), fitBold(name, W*0.86, 0.055*k), ink, 900)
 	nm.Reveal = "track"
 	put(nm, "fade", 0.6)
 	rule := g.bar(0, Y(top+H*0.535), W*0.78, 0.005, muted)

@@ -32,6 +32,9 @@ func TestPlayerCard(t *testing.T) {
 		if q := quoteRE.FindStringSubmatch(c.prompt); q != nil {
 			quotes = []string{q[2]}
 		}
+		if g := detectGenre(c.prompt); g == nil || g.Name != "player card" {
+			t.Errorf("%q chose %v, want the player card row", c.prompt, g)
+		}
 		if got := readPlayerCard(c.prompt, quotes); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%q:\n got %+v\nwant %+v", c.prompt, got, c.want)
 		}
