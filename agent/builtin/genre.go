@@ -349,6 +349,15 @@ var genres = []genreRow{
 		Slots: []string{"title", "subtitle"}, Backdrop: true, build: (*genreFill).titleCard,
 		Example: `A title card that reads "The Quiet Coast" with the subtitle "A film by Ana Ruiz"`,
 		Shows:   []string{"The Quiet Coast", "A film by Ana Ruiz"}},
+	// The effect on a name that no layout above asks for; a title card, chapter title or
+	// logo reveal asked with its words wears it as a look instead.
+	{Name: "glitch intro", Cues: glitchCueRE, Also: glitchAlsoRE,
+		Fits: func(p string) bool {
+			return quoteCount(p) > 0 || properRE.MatchString(p) || capsNameRE.MatchString(effectFreeCaps(p))
+		},
+		Slots: []string{"name (the brand, a quote or a name in capitals)", "tagline, typed after", "text colour"}, Keeps: true, build: (*genreFill).glitchIntro,
+		Example: `Glitch intro for my gaming channel NULLSHIFT: the name appears with an RGB split, scanlines and noise bursts, then snaps clean and the tagline "Play. Break. Repeat." types out`,
+		Shows:   []string{"NULLSHIFT", "Play. Break. Repeat."}},
 	// The last row: a prompt that lists what the screen must say (codes, names, times)
 	// gets those lines on a card, whatever the format is called.
 	{Name: "fact card", Cues: regexp.MustCompile(`.`), Unless: regexp.MustCompile(`\bcharts?\b|\bgraphs?\b|\bbar (?:chart|graph)s?\b|\bbars (?:grow|rise|fill|go up|climb)\w*|\b(?:as|in|with|into)\s+(?:\w+\s+)?bars\b|\b(?:horizontal|vertical)\s+bars?\b|\bpie\b|\bheights?\b|\bto scale\b`),
@@ -2137,6 +2146,7 @@ func (g *genreFill) chapterTitle() {
 	key(trackOf(rule), "sx", g.t+0.5, 0, "")
 	key(trackOf(rule), "sx", g.in+0.6, 1, "easeInOutCubic")
 	g.enter(t, "fade", g.in, 1.2)
+	g.look(t, g.in)
 	parts := []*scene.Element{ch, rule, t}
 	if strings.Contains(g.low, "snow") {
 		s := g.add(&scene.Element{ID: g.id("snow"), Type: scene.TypeParticles, Variant: "snow", Count: 90, Size: 0.006, Color: "#ffffff", Depth: 0.4, Seed: 9})
@@ -2155,6 +2165,7 @@ func (g *genreFill) titleCard() {
 	t := g.text(title, 0, -0.06, 0.09, g.ink, 800)
 	t.Reveal = g.c.sp.Reveal
 	g.enter(t, "fade", g.t, 1.2)
+	g.look(t, g.t+0.2)
 	parts := []*scene.Element{t}
 	if sub != "" {
 		s := g.text(sub, 0, 0.16, 0.035, lighten(g.ink, 0.15), 500)
@@ -2740,6 +2751,7 @@ func (g *genreFill) logoReveal() {
 			how = "down"
 		}
 		g.enter(n, how, at, 0.8)
+		g.look(n, at)
 		parts = append(parts, n)
 		at += 0.5
 	}

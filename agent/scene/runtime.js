@@ -1672,7 +1672,7 @@
     var text = e.type === 'text';
     var hw = text ? Math.min(RW / 2, String(e.text || '').length * 0.3 * r) : r * (e.type === 'rect' ? (e.aspect || 1) : 1);
     var hh = text ? r * 0.6 : r;
-    var d = r * k * (0.06 + 0.1 * rnd());
+    var d = r * k * (0.07 + 0.13 * rnd());
     [['#ff2d55', -1], ['#00e5ff', 1]].forEach(function (c) {
       var ge = {}, gs = {};
       for (var a in e) ge[a] = e[a];
