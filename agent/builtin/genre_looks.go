@@ -75,9 +75,23 @@ func (g *genreFill) glitchIntro() {
 	if g.c.tall() || g.c.square() {
 		width = 0.92
 	}
-	size := fitBold(name, width, 0.14)
-	e := g.text(name, 0, round3(g.yu(-0.05)), size, ink, 900)
+	size, lines := fitBold(name, width, 0.14), 1.0
+	if ws := strings.Fields(name); len(ws) > 1 && size < 0.11 {
+		// A long name of several words takes two lines rather than a small one.
+		i := -1 // the space nearest the middle
+		for k, r := range name {
+			if r == ' ' && (i < 0 || math.Abs(float64(k)-float64(len(name))/2) < math.Abs(float64(i)-float64(len(name))/2)) {
+				i = k
+			}
+		}
+		size, lines = math.Min(fitBold(name[:i], width, 0.14), fitBold(name[i+1:], width, 0.14)), 2
+	}
+	y := -0.05 - (lines-1)*size*0.55
+	e := g.text(name, 0, round3(g.yu(y)), size, ink, 900)
 	e.Reveal = "fade"
+	if lines > 1 {
+		e.Wrap = round3(width)
+	}
 	// It flickers on: a few frames lit, dark, lit, while the glitch plays over it.
 	at := g.t + 0.2
 	tr := trackOf(e)
@@ -98,7 +112,7 @@ func (g *genreFill) glitchIntro() {
 		if g.c.tall() {
 			ts = 0.052
 		}
-		tl := g.text(tagline, 0, round3(g.yu(-0.05+size*0.6+0.09)), fit(tagline, width, ts), col, 600)
+		tl := g.text(tagline, 0, round3(g.yu(y+(lines-1)*size*1.15+size*0.6+0.09)), fit(tagline, width, ts), col, 600)
 		start := snap - 0.2
 		typed = math.Min(g.out-0.4, start+0.06*float64(len([]rune(tagline))))
 		g.enter(tl, "fade", start, 0.1)

@@ -163,9 +163,15 @@ func (g *genreFill) recipeCard() {
 	// The head: the dish's drawing, its name, the chips.
 	title := orDefault(r.Title, "Recipe")
 	var dish *scene.Element
+	// A wide card has room for the drawing left of the name; a tall or square one puts
+	// it above.
+	above := tall || square
 	ds := 0.085
-	if tall {
+	switch {
+	case tall:
 		ds = 0.1
+	case square:
+		ds = 0.065
 	}
 	// The dish's last word names it more often than its first ("Lemon Pancakes").
 	for _, phrase := range []string{lastWord(title), title} {
@@ -176,7 +182,7 @@ func (g *genreFill) recipeCard() {
 	if dish == nil {
 		for _, sj := range g.b.Subjects {
 			if sj.Asset != "" && !sj.Scenery {
-				dish = g.add(&scene.Element{ID: g.id(slug(sj.Noun)), Type: scene.TypeAsset, Label: sj.Noun, Asset: sj.Asset, Size: ds})
+				dish = g.add(&scene.Element{ID: g.id(slug(sj.Noun)), Type: scene.TypeAsset, Label: sj.Noun, Asset: sj.Asset, Size: ds, Tint: sj.Color})
 				break
 			}
 		}
@@ -184,9 +190,11 @@ func (g *genreFill) recipeCard() {
 	titleW := W * 0.8
 	ty := top + 0.06
 	if dish != nil {
-		if tall {
+		// A line drawing takes the accent, which reads on the paper.
+		dish.Color = accent
+		if above {
 			dish.X, dish.Y = 0, Y(top+ds+0.01)
-			ty = top + 2*ds + 0.07
+			ty = top + 2*ds + 0.06
 		} else {
 			// Left of the name, which takes the width beside it.
 			dish.X, dish.Y = X(-W/2+0.08+ds), Y(top+ds*0.9)
@@ -204,7 +212,7 @@ func (g *genreFill) recipeCard() {
 	head.Wrap = round3(titleW)
 	g.enter(head, "fade", at+0.1, 0.6)
 	y := ty + ts*0.7 + 0.05
-	if dish != nil && !tall {
+	if dish != nil && !above {
 		y = math.Max(y, top+2*ds*0.9+0.03)
 	}
 	if len(r.Chips) > 0 {
@@ -248,10 +256,13 @@ func (g *genreFill) recipeCard() {
 	// back at the end (its words do not move).
 	bottom := H/2 - 0.07
 	type column struct{ x, w, y0, y1 float64 }
-	left, right := column{-W / 4, W/2 - 0.12, y, bottom}, column{W / 4, W/2 - 0.12, y, bottom}
+	// The method's sentences take more width than the ingredients' words.
+	split := -W/2 + 0.42*W
+	left := column{(-W/2 + split) / 2, split + W/2 - 0.1, y, bottom}
+	right := column{(split + W/2) / 2, W/2 - split - 0.1, y, bottom}
 	if tall {
-		split := y + (bottom-y)*float64(len(r.Ingredients)+1)/float64(len(r.Ingredients)+1+int(1.6*float64(len(r.Steps)+1)))
-		left, right = column{0, W - 0.14, y, split}, column{0, W - 0.14, split, bottom}
+		mid := y + (bottom-y)*float64(len(r.Ingredients)+1)/float64(len(r.Ingredients)+1+int(1.6*float64(len(r.Steps)+1)))
+		left, right = column{0, W - 0.14, y, mid}, column{0, W - 0.14, mid, bottom}
 	}
 	hs := 0.034
 	if tall {

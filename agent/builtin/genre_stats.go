@@ -119,19 +119,27 @@ func readPlayerCard(prompt string, texts []string) playerCard {
 }
 
 // cardMetal is the card's colour: its tier's metal when the prompt names one, else the
-// prompt's colour, else gold; the second is the lighter sheen it shades to.
-func (g *genreFill) cardMetal() (string, string) {
+// first colour the prompt names outside the club's name, else gold; the second is the
+// lighter sheen it shades to.
+func (g *genreFill) cardMetal(club string) (string, string) {
+	// A metal in the club's name ("guild Silver Moon") is no tier.
+	low := g.low
+	if club != "" {
+		low = strings.ReplaceAll(low, strings.ToLower(club), "")
+	}
 	switch {
-	case regexp.MustCompile(`\bsilver\b`).MatchString(g.low):
+	case regexp.MustCompile(`\bsilver\b`).MatchString(low):
 		return "#c3c9d2", "#eef1f5"
-	case regexp.MustCompile(`\bbronze\b`).MatchString(g.low):
+	case regexp.MustCompile(`\bbronze\b`).MatchString(low):
 		return "#b8763f", "#e0a96f"
-	case regexp.MustCompile(`\bgold(?:en)?\b`).MatchString(g.low):
+	case regexp.MustCompile(`\bgold(?:en)?\b`).MatchString(low):
 		return "#d9b04a", "#f6e3a1"
 	}
-	if c := firstColor(g.b); c != "" {
-		c = readable(c)
-		return c, lighten(c, 0.3)
+	for _, w := range strings.Fields(low) {
+		if c, ok := colorOf(strings.Trim(w, ",.;:!?()")); ok && c != g.b.Background {
+			c = readable(c)
+			return c, lighten(c, 0.3)
+		}
 	}
 	return "#d9b04a", "#f6e3a1"
 }
@@ -151,7 +159,7 @@ func (g *genreFill) playerCardLayout() {
 		H = 1.2
 	}
 	W, k := H*0.7, H/0.82 // k: how much larger than in a wide frame
-	metal, sheen := g.cardMetal()
+	metal, sheen := g.cardMetal(pc.Club)
 	ink := inkOn(metal)
 	muted := mixHex(ink, metal, 0.3)
 	X := func(s float64) float64 { return round3(g.c.xUnits(s)) }
