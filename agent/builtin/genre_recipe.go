@@ -37,8 +37,12 @@ var (
 	// recipeServesRE: how many it serves or makes ("serves 4", "12 cookies", "4 portions").
 	recipeServesRE = regexp.MustCompile(`(?i)\b(?:serves|feeds)\s+(\d+(?:\s*[-–]\s*\d+)?)|\b(\d+)\s+(?:servings|portions|people)\b|\bmakes\s+(\d+(?:\s+[a-z]+)?)`)
 	// recipeTitleRE: the dish named after "recipe for" or before "recipe".
-	recipeTitleRE  = regexp.MustCompile(`(?i)\brecipe(?:\s+card)?\s+(?:for|of)\s+(?:an?\s+|the\s+|my\s+|our\s+)?([^:,.;—–(]+?)(?:\s*[:,.;—–(]|\s+-\s|\s+with\b|$)`)
-	recipeHowRE    = regexp.MustCompile(`(?i)\bhow to (?:make|cook|bake)\s+(?:an?\s+|the\s+|perfect\s+)?([^:,.;—–(]+?)(?:\s*[:,.;—–(]|\s+-\s|\s+with\b|$)`)
+	recipeTitleRE = regexp.MustCompile(`(?i)\brecipe(?:\s+(?:card|video|reel|post|animation))?\s+(?:for|of)\s+(?:an?\s+|the\s+|my\s+|our\s+)?([^:,.;—–(]+?)(?:\s*[:,.;—–(]|\s+-\s|\s+with\b|$)`)
+	recipeHowRE   = regexp.MustCompile(`(?i)\bhow to (?:make|cook|bake)\s+(?:an?\s+|the\s+|perfect\s+)?([^:,.;—–(]+?)(?:\s*[:,.;—–(]|\s+-\s|\s+with\b|$)`)
+	// recipeAfterRE: the dish named after "recipe card," ("Recipe card, Spaghetti
+	// Carbonara: …").
+	recipeAfterRE  = regexp.MustCompile(`(?i)\brecipe(?:\s+card)?\s*[,:—–]\s*([A-Z][^:,.;]+?)\s*[:,.;—–]`)
+	recipeNotTitle = regexp.MustCompile(`(?i)^(?:quick|easy|simple|vertical|square|animated|my|our|a|an|the|new|ingredients)$`)
 	recipeBeforeRE = regexp.MustCompile(`(?i)\b(?:an?|the|my|our)?\s*((?:[\p{L}'’-]+\s+){0,3}?[\p{L}'’-]+)\s+recipe\b`)
 	// recipeStepSepRE: where unnumbered steps part.
 	recipeStepSepRE = regexp.MustCompile(`(?i)\s*(?:[.;]\s+|,?\s+then\s+|\s*(?:→|->)\s*)`)
@@ -56,7 +60,9 @@ func readRecipe(prompt string, texts []string) recipe {
 		r.Title = capitalize(strings.TrimSpace(m[1]))
 	} else if m := recipeHowRE.FindStringSubmatch(prompt); m != nil {
 		r.Title = capitalize(strings.TrimSpace(m[1]))
-	} else if m := recipeBeforeRE.FindStringSubmatch(prompt); m != nil && !genreCommon[strings.ToLower(m[1])] {
+	} else if m := recipeAfterRE.FindStringSubmatch(prompt); m != nil && !recipeNotTitle.MatchString(m[1]) {
+		r.Title = strings.TrimSpace(m[1])
+	} else if m := recipeBeforeRE.FindStringSubmatch(prompt); m != nil && !genreCommon[strings.ToLower(m[1])] && !recipeNotTitle.MatchString(m[1]) {
 		r.Title = capitalize(strings.TrimSpace(m[1]))
 	}
 	// Times and servings come out of the text first: "Prep 10 min" is no step.
@@ -80,8 +86,11 @@ func readRecipe(prompt string, texts []string) recipe {
 		}
 		rest = strings.Replace(rest, m[0], "", 1)
 	}
-	if m := recipeListRE.FindStringSubmatch(rest); m != nil {
-		for _, it := range topItems(m[1]) {
+	body := ""
+	if m := recipeListRE.FindStringSubmatchIndex(rest); m != nil {
+		// Without a word for the method, the sentences after the list are its steps.
+		body = rest[m[1]:]
+		for _, it := range topItems(rest[m[2]:m[3]]) {
 			it = strings.Trim(it, " .")
 			if it == "" || len(strings.Fields(it)) > 7 {
 				continue
@@ -98,7 +107,9 @@ func readRecipe(prompt string, texts []string) recipe {
 		}
 	}
 	if m := recipeMethodRE.FindStringSubmatch(rest); m != nil {
-		body := strings.TrimSpace(m[1])
+		body = m[1]
+	}
+	if body = strings.TrimSpace(body); body != "" {
 		if steps := enumerated(body); len(steps) >= 2 {
 			r.Steps = steps
 		} else {

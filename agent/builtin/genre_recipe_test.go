@@ -8,7 +8,9 @@ import (
 // TestRecipe: a recipe's title, ingredients with their quantities, steps and chips as
 // people write them: "ingredients …" or "you'll need …", quantities with or without a
 // unit ("200 g", "2", "a pinch of" kept whole), steps numbered, in sentences, after
-// "then" or a run of commands; times and servings become chips, a baking time stays in
+// "then" or a run of commands, or the sentences after the list when no word names the
+// method; the title after "recipe for", "recipe video for", "recipe card," or
+// "how to make", or before "recipe"; times and servings become chips, a baking time stays in
 // its step. A recipe for success lists no ingredients.
 func TestRecipe(t *testing.T) {
 	type in = ingredient
@@ -35,6 +37,17 @@ func TestRecipe(t *testing.T) {
 				Ingredients: []in{{"3", "Ripe bananas"}, {"75 g", "Melted butter"}, {"150 g", "Sugar"}, {"1", "Egg"}, {"190 g", "Flour"}},
 				Steps:       []string{"Mash", "Mix", "Bake 60 minutes at 180°C"},
 				Chips:       []string{"Makes 1 loaf"}}},
+		{`Quick recipe video for overnight oats: you need 50 g oats, 150 ml milk, 1 tbsp chia seeds, berries. Mix everything in a jar, then chill overnight, then top with berries. Serves 1`,
+			nil,
+			recipe{Title: "Overnight oats",
+				Ingredients: []in{{"50 g", "Oats"}, {"150 ml", "Milk"}, {"1 tbsp", "Chia seeds"}, {"", "Berries"}},
+				Steps:       []string{"Mix everything in a jar", "Chill overnight", "Top with berries"},
+				Chips:       []string{"Serves 1"}}},
+		{`Vertical recipe card, Spaghetti Carbonara: Ingredients - 200g spaghetti, 2 eggs, 50g pecorino, 100g guanciale, black pepper. Steps: 1) boil pasta 2) fry guanciale 3) mix eggs and cheese 4) toss together`,
+			nil,
+			recipe{Title: "Spaghetti Carbonara",
+				Ingredients: []in{{"200g", "Spaghetti"}, {"2", "Eggs"}, {"50g", "Pecorino"}, {"100g", "Guanciale"}, {"", "Black pepper"}},
+				Steps:       []string{"Boil pasta", "Fry guanciale", "Mix eggs and cheese", "Toss together"}}},
 	} {
 		if g := detectGenre(c.prompt); g == nil || g.Name != "recipe card" {
 			t.Errorf("%q chose %v, want the recipe card row", c.prompt, g)

@@ -40,7 +40,12 @@ var (
 		"club": true, "team": true, "overall": true, "ovr": true, "rating": true, "rated": true, "level": true, "lvl": true, "lv": true,
 		"shirt": true, "jersey": true, "kit": true, "fifa": true, "fut": true, "fc": true, "ea": true, "then": true, "stats": true, "seconds": true}
 	// cardNotName: capitalised words of the format, not a player's name.
-	cardNotName = regexp.MustCompile(`(?i)\b(?:fifa|fut|ultimate|card|player|trading|character|rpg|style|gold|silver|bronze|club|team)\b`)
+	cardNotName = regexp.MustCompile(`(?i)\b(?:fifa|fut|ultimate|card|player|trading|character|rpg|style|gold|silver|bronze|club|team|pok[eé]mon|make|create|animated|vertical|square)\b`)
+	// cardLoneNameRE: a one-word name standing before the stats' colon ("my dog
+	// Biscuit:", "rogue Vex:").
+	cardLoneNameRE = regexp.MustCompile(`\s([A-Z][\p{L}'’-]+):`)
+	// cardRatingPosRE: a rating before its position, as the game prints them ("87 RW").
+	cardRatingPosRE = regexp.MustCompile(`\b(\d{2})\s+(?:ST|CF|LW|RW|LF|RF|CAM|CM|CDM|LM|RM|LB|RB|LWB|RWB|CB|GK)\b`)
 	// cardSportRE: the sport or role a card is drawn for; FIFA and FUT are football.
 	cardSportRE = regexp.MustCompile(`\b(soccer|football|basketball|tennis|cricket|baseball|hockey|volleyball|rugby|golf|fifa|fut|mage|wizard|archer|knight|sword|warrior|paladin)\b`)
 )
@@ -86,12 +91,14 @@ func cardStats(prompt string) []cardStat {
 	return out[:min(len(out), 8)]
 }
 
-// readPlayerCard reads a card: the name (a quote, a proper name, else the name after
-// "for"), rating, position, club and stats.
+// readPlayerCard reads a card: the name (a quote, a proper name, else one capitalised
+// word after "for" or before the stats' colon), rating, position, club and stats.
 func readPlayerCard(prompt string, texts []string) playerCard {
 	c := playerCard{Stats: cardStats(prompt)}
 	if m := cardRatingRE.FindStringSubmatch(prompt); m != nil {
 		c.Rating = m[1] + m[2]
+	} else if m := cardRatingPosRE.FindStringSubmatch(prompt); m != nil {
+		c.Rating = m[1]
 	}
 	if m := cardPositionRE.FindString(prompt); m != "" {
 		c.Position = strings.ToUpper(m)
@@ -109,10 +116,12 @@ func readPlayerCard(prompt string, texts []string) playerCard {
 			return c
 		}
 	}
-	for _, m := range cardForRE.FindAllStringSubmatch(prompt, -1) {
-		if !cardNotName.MatchString(m[1]) && (c.Club == "" || !strings.Contains(c.Club, m[1])) {
-			c.Name = m[1]
-			return c
+	for _, re := range []*regexp.Regexp{cardForRE, cardLoneNameRE} {
+		for _, m := range re.FindAllStringSubmatch(prompt, -1) {
+			if !cardNotName.MatchString(m[1]) && (c.Club == "" || !strings.Contains(c.Club, m[1])) && !cardPositionRE.MatchString(m[1]) {
+				c.Name = m[1]
+				return c
+			}
 		}
 	}
 	return c

@@ -7,7 +7,8 @@ import (
 
 // TestPlayerCard: a card's name, rating, position, club and stats as people write them
 // for a game's ultimate team, a sport's trading card or an RPG character: "PAC 88" or
-// "88 PAC", "Speed 7/10", "Strength: 9", the rating before or after its word; figures
+// "88 PAC", "Speed 7/10", "Strength: 9", the rating before or after its word or before
+// the position ("87 RW"), a one-word name before the stats' colon; figures
 // that are times, ranks or units are no stats, and a card without three stats is none.
 func TestPlayerCard(t *testing.T) {
 	type st = cardStat
@@ -27,6 +28,14 @@ func TestPlayerCard(t *testing.T) {
 		{`basketball trading card: "Jay Brooks", point guard, speed 9, shooting 8, defense 6 and passing 7, team Lakeside Comets, in purple`,
 			playerCard{Name: "Jay Brooks", Position: "POINT GUARD", Club: "Lakeside Comets",
 				Stats: []st{{"Speed", "9"}, {"Shooting", "8"}, {"Defense", "6"}, {"Passing", "7"}}}},
+		{`Make a Pokémon-style trading card for my dog Biscuit: HP 60, Attack 45, Defense 30, Speed 80`,
+			playerCard{Name: "Biscuit", Stats: []st{{"HP", "60"}, {"Attack", "45"}, {"Defense", "30"}, {"Speed", "80"}}}},
+		{`Animated FIFA card of Bukayo Saka, 87 RW, pace 86, shooting 81, passing 80, dribbling 87, defending 58, physical 70`,
+			playerCard{Name: "Bukayo Saka", Rating: "87", Position: "RW",
+				Stats: []st{{"Pace", "86"}, {"Shooting", "81"}, {"Passing", "80"}, {"Dribbling", "87"}, {"Defending", "58"}, {"Physical", "70"}}}},
+		{`A character sheet for my D&D rogue Vex: STR 10, DEX 18, CON 12, INT 14, WIS 11, CHA 16`,
+			playerCard{Name: "Vex", Position: "ROGUE",
+				Stats: []st{{"STR", "10"}, {"DEX", "18"}, {"CON", "12"}, {"INT", "14"}, {"WIS", "11"}, {"CHA", "16"}}}},
 	} {
 		var quotes []string
 		if q := quoteRE.FindStringSubmatch(c.prompt); q != nil {
