@@ -29,6 +29,8 @@ var (
 	// typewriterRE and neonRE: the other looks of a line of words.
 	typewriterRE = regexp.MustCompile(`\btypewriter\b|\btyp(?:es|ed|ing) (?:itself )?out\b|\btyped\b|\bletter by letter\b`)
 	neonRE       = regexp.MustCompile(`\bneon\b`)
+	// effectWordRE: nouns of the effect that the analysis may take for things to draw.
+	effectWordRE = regexp.MustCompile(`\b(?:vhs|crt|tape|cassette|video ?tape|glitch\w*|noise|static|scan ?lines?|rgb|tv|television|screen|monitor)\b`)
 )
 
 // glitchName is the name an intro shows: the name the video is for, a quote, a name
@@ -54,7 +56,7 @@ func (g *genreFill) glitchName() string {
 
 // glitchIntro: on a dark screen under scanlines the name flickers in split into red
 // and cyan with bands of it slipping, snaps clean and holds, twitching once midway;
-// then the tagline types out under it. A last burst takes it out.
+// the tagline types out under it as it snaps.
 func (g *genreFill) glitchIntro() {
 	name := orDefault(g.glitchName(), "Your Channel")
 	tagline := g.quote("")
@@ -119,13 +121,20 @@ func (g *genreFill) glitchIntro() {
 		g.c.motion(tl, scene.Motion{Type: scene.MotionType, Start: round3(start), End: round3(typed)})
 		parts = append(parts, tl)
 	}
-	// A twitch in the hold, then a burst that takes it out.
+	// A twitch in the hold.
 	if mid := (typed + g.out) / 2; mid+0.45 < g.out-0.5 {
 		g.c.motion(e, scene.Motion{Type: scene.MotionGlitch, Start: mid, End: mid + 0.45, Amp: 0.5})
 	}
-	g.c.motion(e, scene.Motion{Type: scene.MotionGlitch, Start: g.out - 0.4, End: g.end, Amp: 0.8})
 	g.leave(parts...)
-	g.behind()
+	// What acts behind the name is drawn; the effect's own words ("a VHS noise burst")
+	// are no drawing.
+	var skip []string
+	for _, sj := range g.b.Subjects {
+		if effectWordRE.MatchString(strings.ToLower(sj.Noun)) {
+			skip = append(skip, sj.Asset)
+		}
+	}
+	g.behind(skip...)
 }
 
 // look puts the prompt's effect on a layout's main words from at: a glitch (with
@@ -136,7 +145,11 @@ func (g *genreFill) look(e *scene.Element, at float64) bool {
 	case glitchCueRE.MatchString(g.low):
 		g.c.motion(e, scene.Motion{Type: scene.MotionGlitch, Start: at, End: at + 1.6, Amp: 1})
 		if vhsRE.MatchString(g.low) {
+			// Faint on a light screen, where dark lines read as a grey raster.
 			g.c.d.Effects.Scanlines = 0.4
+			if luminance(g.c.d.Background.Colors[0]) > 0.6 {
+				g.c.d.Effects.Scanlines = 0.15
+			}
 		}
 	case typewriterRE.MatchString(g.low):
 		g.c.motion(e, scene.Motion{Type: scene.MotionType, Start: at, End: at + math.Min(2, 0.07*float64(len([]rune(e.Text))))})

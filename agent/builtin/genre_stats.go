@@ -146,7 +146,11 @@ func (g *genreFill) cardMetal(club string) (string, string) {
 	}
 	for _, w := range strings.Fields(low) {
 		if c, ok := colorOf(strings.Trim(w, ",.;:!?()")); ok && c != g.b.Background {
-			c = readable(c)
+			// A shade darker than readable under white words: the card's sheen lightens
+			// its upper corner, where the rating stands.
+			if c = readable(c); inkOn(c) == "#ffffff" {
+				c = darken(c, 0.12)
+			}
 			return c, lighten(c, 0.3)
 		}
 	}
@@ -229,16 +233,28 @@ func (g *genreFill) playerCardLayout() {
 	rows := (len(stats) + 1) / 2
 	y0, rowH := top+H*0.61, math.Min(0.075*k, H*0.27/float64(max(rows, 1)))
 	vs, ls := math.Min(0.05*k, rowH*0.72), math.Min(0.036*k, rowH*0.52)
-	longest := 0
+	// Long labels ("Intelligence") would shrink every label: the card then prints them
+	// all as the game does, by their first three letters.
+	short := false
 	for _, s := range stats {
-		longest = max(longest, len([]rune(s.Label)))
+		short = short || len([]rune(s.Label)) > 8
 	}
+	longest := 0
+	for i, s := range stats {
+		if short && len([]rune(s.Label)) > 3 {
+			stats[i].Label = strings.ToUpper(string([]rune(s.Label)[:3]))
+		}
+		longest = max(longest, len([]rune(stats[i].Label)))
+	}
+	ls = math.Min(ls, fitBold(strings.Repeat("M", longest), W*0.24, ls))
 	for k, s := range stats {
 		col, row := k%2, k/2
 		colX := -W/4 + W/2*float64(col)
 		y := Y(y0 + rowH*float64(row))
-		v := g.valueElem(s.Value, X(colX-W*0.13), y, vs, ink)
-		lb := g.text(s.Label, X(colX+W*0.05), y, math.Min(ls, fitBold(strings.Repeat("M", longest), W*0.24, ls)), muted, 700)
+		// The figure ends just left of the column's middle, the label starts just right
+		// of it, whatever their lengths.
+		v := g.valueElem(s.Value, X(colX-W*0.05-0.62*vs*float64(len(s.Value))/2), y, vs, ink)
+		lb := g.text(s.Label, X(leftAt(s.Label, colX-W*0.02, ls, W*0.26, true)), y, ls, muted, 700)
 		v.In, lb.In = card.ID, card.ID
 		g.enter(v, "fade", at, 0.4)
 		g.enter(lb, "fade", at, 0.4)
