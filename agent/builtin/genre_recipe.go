@@ -266,6 +266,9 @@ func (g *genreFill) recipeCard() {
 	// The lists keep clear of the card's edges, which come in a little as it settles
 	// back at the end (its words do not move).
 	bottom := H/2 - 0.07
+	if tall {
+		bottom = H/2 - 0.1 // the paper's shading darkens its foot, under the last step
+	}
 	type column struct{ x, w, y0, y1 float64 }
 	// The method's sentences take more width than the ingredients' words.
 	split := -W/2 + 0.42*W
@@ -282,7 +285,7 @@ func (g *genreFill) recipeCard() {
 	each := math.Min(0.45, (g.out-g.in-1.2)/float64(len(r.Ingredients)+len(r.Steps)+1))
 	at = g.in
 	if len(r.Ingredients) > 0 {
-		x0 := left.x - left.w/2 + 0.02
+		x0 := left.x - left.w/2 + 0.05
 		lh := on(g.text("INGREDIENTS", X(leftAt("INGREDIENTS", x0, hs, left.w, true)), Y(left.y0+hs*0.6), hs, accent, 800))
 		lh.Reveal = "track"
 		g.enter(lh, "fade", at, 0.5)
