@@ -139,3 +139,22 @@ func TestCompoundKindOfItsHead(t *testing.T) {
 		}
 	}
 }
+
+// TestPeopleFigures: a person no drawing is named by is drawn doing what the word's
+// verb says (a runner running) or as a man or a woman when the word says which (a dad
+// is a father); a person the words give no look to (a visitor) is not drawn.
+func TestPeopleFigures(t *testing.T) {
+	for word, want := range map[string]string{"runner": "fluent:person-running", "swimmer": "fluent:person-swimming",
+		"climber": "fluent:person-climbing", "dad": "fluent:man", "mom": "fluent:woman", "uncle": "fluent:man"} {
+		m, ok := assets.Compound(word)
+		if !ok {
+			m, ok = assets.NounSense(word)
+		}
+		if !ok || m.Asset.ID != want {
+			t.Errorf("%s: %v %v, want %s", word, m.Asset, ok, want)
+		}
+	}
+	if m, ok := assets.NounSense("visitor"); ok {
+		t.Errorf("visitor drawn as %s", m.Asset.ID)
+	}
+}

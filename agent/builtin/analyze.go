@@ -3,6 +3,7 @@ package builtin
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -336,6 +337,7 @@ func analyze(prompt string) *brief {
 	b.attachData(data)
 	b.readStyle(low, tokens)
 	b.readBeats(low)
+	b.wornBy()
 	b.containersDrawn()
 	b.Stack = len(b.Texts) >= 2 && (stackRE.MatchString(low) || togetherRE.MatchString(low))
 	b.readMorph()
@@ -560,6 +562,33 @@ func (b *brief) partsOfOthers() {
 				b.Subjects[i].Absorbed = true
 			}
 		}
+	}
+}
+
+// wornBy: clothes a drawn person or animal is "in" or "wearing" ("a runner in a yellow
+// vest", "a dog wearing a red coat") are theirs to wear, not a drawing beside them or
+// around them: the wearer takes the clothes' colour. A garment alone is drawn.
+func (b *brief) wornBy() {
+	lib := assets.Default()
+	livingSubject := func(si int) bool {
+		a, ok := lib.Get(b.Subjects[si].Asset)
+		return ok && a.Living() != "" && a.Living() != "plant"
+	}
+	for k := range b.Beats {
+		bt := &b.Beats[k]
+		bt.Rels = slices.DeleteFunc(bt.Rels, func(r relation) bool {
+			g, ok := lib.Get(b.Subjects[r.Place].Asset)
+			if r.Prep != "in" || !ok || g.Category != "objects/clothing" || !livingSubject(r.Actor) {
+				return false
+			}
+			b.Subjects[r.Place].Absorbed = true
+			if c := b.Subjects[r.Place].Color; c != "" && b.Subjects[r.Actor].Color == "" {
+				b.Subjects[r.Actor].Color = c
+			}
+			bt.Places = slices.DeleteFunc(bt.Places, func(p int) bool { return p == r.Place })
+			delete(bt.Within, r.Place)
+			return true
+		})
 	}
 }
 

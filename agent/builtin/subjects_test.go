@@ -477,3 +477,23 @@ func TestVerbBeforeItsObject(t *testing.T) {
 		t.Errorf("no waves drawn for the sea's waves")
 	}
 }
+
+// TestWornClothes: clothes a drawn person or animal is in are theirs to wear: the
+// wearer takes their colour and no garment is drawn beside or around them.
+func TestWornClothes(t *testing.T) {
+	d, _, _ := generateWithMessages(t, "A runner in a yellow vest crosses the finish line")
+	var runner *scene.Element
+	for _, e := range d.Elements {
+		if e.Asset == "fluent:safety-vest" {
+			t.Errorf("the vest is drawn on its own: %s", e.ID)
+		}
+		if e.Label == "runner" {
+			runner = e
+		}
+	}
+	// The drawing is painted the colour where its main part can be (Tint); the
+	// colour is the runner's either way.
+	if runner == nil || runner.Asset != "fluent:person-running" || runner.Color != "#fdd835" {
+		t.Errorf("runner %+v: want the person running, in the vest's yellow", runner)
+	}
+}

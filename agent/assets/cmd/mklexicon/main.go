@@ -48,6 +48,9 @@ type synset struct {
 	gloss   string
 	parts   []int // meronyms and holonyms: a sail of a sailing vessel, a wheel of a car
 	wholes  []int // part holonyms: what it is a part of (a tail of a vertebrate)
+	// verbs are the verbs each lemma is derived from or gives ("runner" from "run"):
+	// by lemma index, the verb synset and the verb's lemma index there.
+	verbs map[int][][2]int
 	// instance marks a named one (a person, a place): Alexander Graham Bell is no
 	// sense of "bell" a drawing could be mistaken for.
 	instance bool
@@ -179,6 +182,10 @@ func run(dir, out, sensesOut, looseOut, verbsOut, partsOut string, report bool) 
 		}
 		return 0, false
 	}
+	people, err := newPeople(dir, syn, lib)
+	if err != nil {
+		return err
+	}
 	type entry struct {
 		lemma, id, via string
 		depth          int
@@ -213,6 +220,12 @@ func run(dir, out, sensesOut, looseOut, verbsOut, partsOut string, report bool) 
 				found = true
 			}
 			break
+		}
+		if !found {
+			if a, via, ok := people.figure(lemma, senses); ok {
+				entries = append(entries, entry{lemma, a.ID, via, 1})
+				found = true
+			}
 		}
 		if !found && (!strings.Contains(lemma, " ") || headDrawn(lemma)) {
 			// A real word with nothing to draw: no misspelling of a drawn one ("role"
@@ -402,6 +415,17 @@ func readData(path string) (map[int]*synset, error) {
 				}
 			}
 			s.instance = s.instance || sym == "@i"
+			if sym == "+" && pos == "v" && len(fs[i+3]) == 4 {
+				src, err1 := strconv.ParseInt(fs[i+3][:2], 16, 32)
+				dst, err2 := strconv.ParseInt(fs[i+3][2:], 16, 32)
+				t, err3 := strconv.Atoi(target)
+				if err1 == nil && err2 == nil && err3 == nil && src > 0 && dst > 0 {
+					if s.verbs == nil {
+						s.verbs = map[int][][2]int{}
+					}
+					s.verbs[int(src)-1] = append(s.verbs[int(src)-1], [2]int{t, int(dst) - 1})
+				}
+			}
 			if pos == "n" && len(sym) == 2 && (sym[0] == '%' || sym[0] == '#') && strings.ContainsRune("mps", rune(sym[1])) {
 				if t, err := strconv.Atoi(target); err == nil {
 					s.parts = append(s.parts, t) // a part, member or stuff of it, or what it is one of

@@ -33,6 +33,7 @@ var mannerAnchors = []struct{ lemma, action string }{
 type verbSynset struct {
 	lexfile int
 	hyper   []int
+	lemmas  []string
 }
 
 // writeVerbs writes the verbs-of-going table: form, lemma and action per line. A form
@@ -234,6 +235,9 @@ func readVerbData(path string) (map[int]*verbSynset, error) {
 			return nil, fmt.Errorf("%s: bad synset line %.40q", path, line)
 		}
 		s := &verbSynset{lexfile: lex}
+		for k := 0; k < int(wc) && 4+2*k < len(fs); k++ {
+			s.lemmas = append(s.lemmas, strings.ToLower(strings.ReplaceAll(fs[4+2*k], "_", " ")))
+		}
 		i := 4 + 2*int(wc)
 		if i >= len(fs) {
 			return nil, fmt.Errorf("%s: short synset line at %d", path, off)
