@@ -140,6 +140,12 @@ var genres = []genreRow{
 		Slots: []string{"columns", "the card that moves", "the columns it moves from and to"}, build: (*genreFill).kanban,
 		Example: `Kanban board with columns To Do, In Progress, Done: the card "Ship v2.1" is dragged from In Progress to Done`,
 		Shows:   []string{"TO DO", "IN PROGRESS", "DONE", "Ship v2.1"}},
+	// A Gantt chart lists two tasks with their periods, one a span: a "project timeline"
+	// of dated steps alone is the steps timeline's.
+	{Name: "gantt chart", Cues: ganttCueRE, Fits: ganttFits, Unless: regexp.MustCompile(`\bbar (?:chart|graph)s?\b`),
+		Slots: []string{"tasks: name, first and last period", "time axis (weeks, months, days, dates, quarters)", "milestones", "today line", "title", "colours"}, Keeps: true, build: (*genreFill).gantt,
+		Example: `Gantt chart for the app launch, in weeks: Discovery 1–2, Wireframes 2–4, Design 3–6, Build 5–9, Testing 8–10, bars growing in order; a today line at week 5 and a Launch milestone at week 10`,
+		Shows:   []string{"App launch", "Discovery", "Wireframes", "Design", "Build", "Testing", "W1", "W5", "Today", "Launch"}},
 	{Name: "gauge", Cues: regexp.MustCompile(`\bgauges?\b|\bspeedometer\b|\bdial\b[^.]*\bneedle\b|\bneedle\b[^.]*\b(?:swings?|settles?|points?|moves?|sweeps?)\b`), Keeps: true,
 		Slots: []string{"reading and unit", "scale", "bands' colours", "lines under it"}, build: (*genreFill).gauge,
 		Example: `A half-circle gauge running green, yellow and red; the needle swings up and settles at 72%. Underneath: "Battery health" and "Checked today"`,
