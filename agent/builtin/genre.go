@@ -124,6 +124,12 @@ var genres = []genreRow{
 		Keeps: true, build: (*genreFill).recipeCard,
 		Example: `Recipe card for "Lemon Pancakes": ingredients 200 g flour, 2 eggs, 300 ml milk, 1 tbsp sugar and a pinch of salt. Method: 1. Whisk the eggs and milk 2. Fold in the flour and sugar 3. Fry a ladle at a time until golden. Prep 10 min, cook 15 min, serves 4`,
 		Shows:   []string{"Lemon Pancakes", "200 g  Flour", "2  Eggs", "300 ml  Milk", "1 tbsp  Sugar", "A pinch of salt", "Whisk the eggs and milk", "Fold in the flour and sugar", "Fry a ladle at a time until golden", "Prep 10 min", "Cook 15 min", "Serves 4"}},
+	// A leaderboard asks for more than rows of names and figures (those are the board's):
+	// places written, the viewer's row, a row highlighted or moving up, points.
+	{Name: "leaderboard", Cues: leaderCueRE, Fits: leaderFits, Unless: regexp.MustCompile(`\bpodium\b|\bmedals?\b|\bbars?\b|\bcharts?\b|\bgraph\b`),
+		Slots: []string{"rows in place order: name, score, unit", "the viewer's or highlighted row", "a row moving up and its new score", "title"}, build: (*genreFill).leaderboard,
+		Example: `Weekly step challenge leaderboard: 1. Priya 84,200 steps, 2. Marco 79,950 steps, 3. Sam (you) 77,400 steps, 4. Jules 70,120 steps, 5. Omar 66,300 steps; rows slide in, then Sam's score jumps to 81,000 and he overtakes Marco`,
+		Shows:   []string{"Weekly step challenge leaderboard", "Priya", "0→84,200 steps", "Marco", "Sam (you)", "0→81,000 steps", "Jules", "Omar", "1", "5"}},
 	{Name: "podium", Cues: regexp.MustCompile(`\bpodium\b|\b(?:gold|silver|bronze)\b[^.]*\b(?:gold|silver|bronze)\b[^.]*\bmedals?\b|\b1st\b[^.]*\b2nd\b[^.]*\b3rd\b`),
 		Fits: func(p string) bool {
 			return podiumPlaces(p)[0].Name != "" || strings.Contains(strings.ToLower(p), "podium")
@@ -131,6 +137,11 @@ var genres = []genreRow{
 		Slots: []string{"three places: name and figure", "steps", "medals", "title"}, build: (*genreFill).podium,
 		Example: `Race results podium: 1st Hana Sato 17:42, 2nd Ben Whitfield 18:05, 3rd Clara Ruiz 18:31, medals drop on at the end`,
 		Shows:   []string{"Hana Sato", "17:42", "Ben Whitfield", "18:05", "Clara Ruiz", "18:31", "1", "2", "3"}},
+	// A bracket needs four sides or more: "the cup final" between two is a matchup.
+	{Name: "tournament bracket", Cues: bracketCueRE, Fits: bracketFits,
+		Slots: []string{"entrants in bracket order (4 or 8)", "results: winners and scores", "champion", "title"}, Keeps: true, build: (*genreFill).tournament,
+		Example: `Knockout bracket for the office ping-pong cup: Ana vs Ben, Cleo vs Dev, Eli vs Fay, Gus vs Hana. Ana beats Ben 11-5, Cleo beats Dev 11-9, Fay beats Eli 11-7, Hana beats Gus 11-6; in the semis Cleo beats Ana 11-8 and Hana beats Fay 11-4; Cleo wins the final 11-9 and is crowned champion`,
+		Shows:   []string{"Office ping-pong cup", "Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "11", "5", "CHAMPION"}},
 	{Name: "seat chart", Cues: regexp.MustCompile(`\bparliament\w*\b[^.]*\b(?:chart|seats?)\b|\bhemicycle\b|\bseat (?:chart|map|projection|count)\b|\bseats?\b[^.]*\bmajority\b|\bsemi-?circle\b[^.]*\bseats?\b|\bseats?\b[^.]*\bsemi-?circle\b`),
 		Fits:  func(p string) bool { ps, _, _ := chamber(p); return len(ps) >= 2 },
 		Slots: []string{"parties: names, seats and colours", "seats in all", "majority line", "headline"}, build: (*genreFill).seatChart,
