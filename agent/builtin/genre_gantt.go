@@ -183,6 +183,7 @@ func monthOfDay(d float64) int {
 func ganttPlanOf(prompt string) ganttPlan {
 	var plan ganttPlan
 	units := map[string]int{}
+	var taskUnits, markUnits []string
 	for _, sent := range funnelSentRE.Split(ratioRE.ReplaceAllString(prompt, ""), -1) {
 		marks := false
 		for _, p := range ganttSplitRE.Split(sent, -1) {
@@ -218,28 +219,41 @@ func ganttPlanOf(prompt string) ganttPlan {
 					t.Name = "Milestone"
 				}
 				t.From = t.To
-				plan.Milestones = append(plan.Milestones, t)
+				plan.Milestones, markUnits = append(plan.Milestones, t), append(markUnits, unit)
 				continue
 			}
-			plan.Tasks = append(plan.Tasks, t)
+			plan.Tasks, taskUnits = append(plan.Tasks, t), append(taskUnits, unit)
 		}
 	}
+	// Bare figures ("Discovery 1–2") are in the unit the prompt names ("in weeks"), else
+	// weeks; the chart's unit is the one most periods are in.
+	said := ""
+	for _, u := range []string{"sprint", "quarter", "month", "day", "week"} {
+		if regexp.MustCompile(`\b` + u + `s?\b`).MatchString(strings.ToLower(prompt)) {
+			said = u
+			break
+		}
+	}
+	units[orDefault(said, "week")] += units[""]
 	best := 0
-	for u, n := range units {
-		if u != "" && n > best {
-			plan.Unit, best = u, n
+	for _, u := range []string{"week", "month", "day", "date", "quarter", "sprint"} {
+		if units[u] > best {
+			plan.Unit, best = u, units[u]
 		}
 	}
-	if plan.Unit == "" {
-		low := strings.ToLower(prompt)
-		plan.Unit = "week"
-		for _, u := range []string{"sprint", "quarter", "month", "day", "week"} {
-			if regexp.MustCompile(`\b` + u + `s?\b`).MatchString(low) {
-				plan.Unit = u
-				break
+	plan.Unit = orDefault(plan.Unit, orDefault(said, "week"))
+	// A period in another unit than the chart's ("Launch in May" on a chart in weeks)
+	// has no place on its axis.
+	keep := func(ts []ganttTask, us []string) []ganttTask {
+		var out []ganttTask
+		for k, t := range ts {
+			if us[k] == plan.Unit || us[k] == "" && orDefault(said, "week") == plan.Unit {
+				out = append(out, t)
 			}
 		}
+		return out
 	}
+	plan.Tasks, plan.Milestones = keep(plan.Tasks, taskUnits), keep(plan.Milestones, markUnits)
 	if m := ganttTodayRE.FindStringSubmatch(prompt); m != nil {
 		if v, _, ok := ganttPoint(m[2]); ok {
 			plan.Today = v

@@ -8,7 +8,8 @@ import (
 // TestGanttPlan: a Gantt chart's tasks with their periods, written as people write them
 // (bare ranges after a unit said elsewhere, "Design: weeks 3-5", months in brackets,
 // quarters, dates, "from week 6 to week 8"), its milestones and where today stands; a
-// list of steps without periods is no Gantt chart.
+// period in another unit than the chart's is left off, and a list of steps without
+// periods is no Gantt chart.
 func TestGanttPlan(t *testing.T) {
 	type tk = ganttTask
 	for _, c := range []struct {
@@ -28,6 +29,8 @@ func TestGanttPlan(t *testing.T) {
 			ganttPlan{Unit: "date", Tasks: []tk{{"Venue", 62, 73}, {"Invitations", 69, 83}, {"Dress fittings", 79, 92}}}},
 		{`Sprint plan gantt: Auth from sprint 1 to sprint 2, Payments sprints 2-4 and Reports 4-5, today is sprint 3`,
 			ganttPlan{Unit: "sprint", Tasks: []tk{{"Auth", 1, 2}, {"Payments", 2, 4}, {"Reports", 4, 5}}, Today: 3}},
+		{`Gantt chart in weeks: Design 1-3, Build 3-6, Party in May`,
+			ganttPlan{Unit: "week", Tasks: []tk{{"Design", 1, 3}, {"Build", 3, 6}}}},
 		{`Step-by-step timeline of ordering: 1 Pick a plan, 2 Add your address, 3 Enjoy your first box`,
 			ganttPlan{Unit: "week"}},
 	} {
