@@ -665,11 +665,17 @@ func (g *genreFill) leaderboard() {
 			break
 		}
 	}
-	if marked < 0 && leaderMarkRE.MatchString(g.prompt) {
+	// A row named before a highlight word ("our club highlighted") is the one; else the
+	// first named after one ("highlight Noah").
+	for _, after := range []bool{false, true} {
 		for k, r := range rows {
-			if regexp.MustCompile(`(?i)(?:` + leaderMarkRE.String() + `)[^.;]{0,30}\b` + regexp.QuoteMeta(r.Name) + `\b|\b` + regexp.QuoteMeta(r.Name) + `\b(?:'s)?[^.;,]{0,20}(?:` + leaderMarkRE.String() + `)`).MatchString(g.prompt) {
+			name := `\b` + regexp.QuoteMeta(r.Name) + `\b`
+			re := name + `(?:'s)?[^.;,]{0,20}(?:` + leaderMarkRE.String() + `)`
+			if after {
+				re = `(?:` + leaderMarkRE.String() + `)[^.;]{0,30}` + name
+			}
+			if marked < 0 && regexp.MustCompile(`(?i)`+re).MatchString(g.prompt) {
 				marked = k
-				break
 			}
 		}
 	}
@@ -705,9 +711,10 @@ func (g *genreFill) leaderboard() {
 		}
 		score := g.figure(fig, x(bx+bw/2-0.02-scoreW/2), y(k), fitBold(fig, scoreW*0.9, rowH*0.38), ink)
 		score.In = bar.ID
+		// The words come once their bar has landed: on it, never on the background.
 		g.enter(bar, "right", at, 0.5)
-		g.enter(name, "right", at+0.1, 0.5)
-		g.enter(score, "right", at+0.1, 0.5)
+		g.enter(name, "fade", at+0.4, 0.35)
+		g.enter(score, "fade", at+0.4, 0.35)
 		row := []*scene.Element{bar, name, score}
 		if score.Type == scene.TypeCounter {
 			g.progress(score, at+0.3, math.Min(moveAt-0.2, at+1.5), false)
