@@ -50,7 +50,7 @@ var (
 	// ganttMarkRE: a piece that is a milestone, not a task.
 	ganttMarkRE = regexp.MustCompile(`(?i)\bmilestones?\b|\bdiamonds?\b|\bdeadline\b`)
 	// ganttTodayRE: where today stands ("a today line at week 5", "today is week 4").
-	ganttTodayRE = regexp.MustCompile(`(?i)\btoday(?:'s)?\b["”’']?(?:\s+(?:line|marker|mark|indicator))?\s*(?:is|at|in|on|=|:|falls (?:in|on))?\s*(?:the\s+)?(?:(?:middle|start|end) of\s+)?(?:(` + ganttUnitW + `)\.?\s*)?\b(` + ganttPointW + `)\b`)
+	ganttTodayRE = regexp.MustCompile(`(?i)\btoday(?:'s)?\b["”’']?(?:\s+(?:line|marker|mark|indicator))?(?:\s+(?:sits|stands|falls|goes|drops|appears|is))?\s*(?:is|at|in|on|=|:)?\s*(?:the\s+)?(?:(?:middle|start|end) of\s+)?(?:(` + ganttUnitW + `)\.?\s*)?\b(` + ganttPointW + `)\b`)
 	// ganttUnitOnlyRE: a unit alone is no task's name ("weeks 1-2" after a lead).
 	ganttUnitOnlyRE = regexp.MustCompile(`(?i)^(?:` + ganttUnitW + `)$`)
 	// ganttNoiseRE: words before a task's or milestone's name.
@@ -195,6 +195,15 @@ func ganttPlanOf(prompt string) ganttPlan {
 			}
 			name := strings.TrimSpace(p)
 			t, unit, ok := ganttPiece(name)
+			if q := flowQuoteRE.FindStringSubmatch(name); marks && q != nil {
+				// A milestone named in quotes ('a diamond "Launch 14 Mar" at the end of
+				// week 10'): its name is the quote, its period what follows.
+				rest := strings.Replace(name, q[0], " ", 1)
+				if loc := ganttPeriodRE.FindStringIndex(rest); loc != nil {
+					t, unit, ok = ganttPiece("Milestone " + rest[loc[0]:])
+					t.Name = strings.TrimSpace(q[1] + q[2] + q[3])
+				}
+			}
 			for !ok {
 				// A piece may open with the words that lead to the list ("in weeks: ").
 				i := strings.Index(name, ": ")
@@ -211,6 +220,11 @@ func ganttPlanOf(prompt string) ganttPlan {
 				continue
 			}
 			units[unit]++
+			if marks && flowQuoteRE.MatchString(p) {
+				t.From = t.To
+				plan.Milestones, markUnits = append(plan.Milestones, t), append(markUnits, unit)
+				continue
+			}
 			if marks {
 				// A milestone's name is its words without the words that call it one.
 				t.Name = capitalize(strings.TrimSpace(ganttNoiseRE.ReplaceAllString(strings.TrimSpace(regexp.MustCompile(`(?i)\b(?:milestones?|diamonds?|deadline|marker|as|at|for|on|called|named)\b`).ReplaceAllString(t.Name, " ")), "")))
