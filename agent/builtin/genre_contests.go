@@ -31,7 +31,10 @@ var (
 	// "Cleo wins the final 11-8").
 	bracketChampRE = regexp.MustCompile(`(?i:\b(?:champions?|winner)\b)\s*(?:is|:|-|—|goes\s+to)\s*` + bracketName +
 		`|` + bracketName + `\s+(?:is\s+|are\s+|becomes?\s+|as\s+|(?:is\s+)?crowned\s+)(?:the\s+)?(?i:champions?)\b` +
-		`|` + bracketName + `\s+(?:wins|lifts|takes|claims|clinches)\s+(?:it\s+all|the\s+(?:final|title|cup|trophy|tournament|championship|crown))(?:[^,;.\d]{0,20}?` + bracketScore + `)?`)
+		`|` + bracketName + `\s+(?:wins|lifts|takes|claims|clinches)\s+(?:it\s+all|it\b|the\s+(?:final|title|cup|trophy|tournament|championship|crown))(?:[^,;.\d]{0,20}?` + bracketScore + `)?`)
+	// bracketThroughRE: names said to go on ("Marco, Jules, Aiko and Nadia go through",
+	// "Jules and Nadia make the final").
+	bracketThroughRE = regexp.MustCompile(`((?:` + bracketName + `\s*(?:,\s*(?:and\s+)?|\s+and\s+))*` + bracketName + `)\s+(?:go|goes|went|move|moves|moved|advance|advances|advanced|progress|progresses|make|makes|made|reach|reaches|reached|win|wins|won)\s+(?:through|on|into\s+the\s+\w+|to\s+the\s+\w+|the\s+(?:final|semis|semi-?finals?|next\s+round)|their\s+(?:matches|games))\b`)
 	// bracketPieceRE parts a list of entrants.
 	bracketPieceRE = regexp.MustCompile(`\s*(?:[,;/]|\s[-—–]\s|\band\b|\bvs\.?(?:\s|$)|\bv\.?\s|\bversus\b|\bagainst\b)\s*`)
 	// bracketCleanRE: what stands by an entrant's name and is no part of it: a score, a
@@ -55,7 +58,9 @@ type bracketMatch struct {
 // A bracket is a knockout tournament: its entrants in bracket order (first against
 // second, third against fourth…), the results it gives and its champion.
 type bracket struct {
-	Entrants   []string
+	Entrants []string
+	// Through counts the rounds each name is said to go on from.
+	Through    map[string]int
 	Results    []bracketMatch
 	Champion   string
 	FinalScore [2]string // the champion's and the runner-up's, when the prompt only says "wins the final 11-8"
@@ -135,6 +140,14 @@ func bracketOf(prompt string) bracket {
 	for _, m := range bracketVsRE.FindAllStringSubmatch(text, -1) {
 		add(m[1], m[2], m[3], m[4], "")
 	}
+	b.Through = map[string]int{}
+	for _, m := range bracketThroughRE.FindAllStringSubmatch(text, -1) {
+		for _, n := range regexp.MustCompile(`\s*,\s*(?:and\s+)?|\s+and\s+`).Split(m[1], -1) {
+			if n = bracketClean(n); n != "" {
+				b.Through[strings.ToLower(n)]++
+			}
+		}
+	}
 	if m := bracketChampRE.FindStringSubmatch(text); m != nil {
 		b.Champion = bracketClean(m[1] + m[2] + m[3])
 		if m[4] != "" {
@@ -204,7 +217,7 @@ func (b bracket) rounds(prompt string) [][]bracketSlot {
 				case b.Champion != "" && same(b.Champion, c.Name):
 					winner = c
 				case b.Champion != "" && same(b.Champion, a.Name):
-				case regexp.MustCompile(`\b` + regexp.QuoteMeta(c.Name) + `\s+(?:wins|advances|goes through|moves on|progresses)\b`).MatchString(prompt):
+				case b.Through[strings.ToLower(c.Name)] > b.Through[strings.ToLower(a.Name)]:
 					winner = c
 				}
 				if len(cur) == 2 && b.FinalScore[0] != "" && a.Score == "" {
@@ -421,7 +434,10 @@ var (
 	leaderYouRE  = regexp.MustCompile(`(?i)^(?:you|me|yourself)$`)
 	// leaderMoveRE: a row that moves up ("Sam overtakes Noah", "Mia climbs to 2nd",
 	// "Leo jumps to first").
-	leaderMoveRE = regexp.MustCompile(`\b([\p{Lu}][\p{L}'’-]*)\s+(?:overtakes|passes|leapfrogs|moves\s+(?:up\s+)?(?:past|above)|climbs\s+(?:past|above)|jumps\s+(?:past|above))\s+([\p{Lu}][\p{L}'’-]*)|\b([\p{Lu}][\p{L}'’-]*)\s+(?:climbs|jumps|moves(?:\s+up)?|rises|shoots\s+up)\s+to\s+(?:#|no\.?\s*)?(\d|first|second|third|fourth|fifth|top)(?:st|nd|rd|th)?\b`)
+	leaderMoveRE = regexp.MustCompile(`\b([\p{Lu}][\p{L}-]*)(?:['’]s\s+(?:row|bar|name|entry|line))?\s+(?:overtakes|passes|leapfrogs|(?:moves|climbs|jumps|slides|rises)\s+(?:up\s+)?(?:past|above|over|ahead\s+of))\s+([\p{Lu}][\p{L}-]*)|\b([\p{Lu}][\p{L}-]*)(?:['’]s\s+(?:row|bar|name|entry|line))?\s+(?:climbs|jumps|moves(?:\s+up)?|rises|shoots\s+up)\s+to\s+(?:#|no\.?\s*)?(\d|first|second|third|fourth|fifth|top)(?:st|nd|rd|th)?\b`)
+	// leaderCountRE: a score said to change without its row's name ("as his count ticks
+	// up to 43").
+	leaderCountRE = regexp.MustCompile(`^[^.;]*?\b(?:his|her|their|its)\s+(?:score|count|total|points|tally)\s+(?:\w+\s+){0,2}to\s+(\d[\d,]*)`)
 	// leaderMarkRE: words that single a row out ("highlight Noah", "Mia's row glows").
 	leaderMarkRE = regexp.MustCompile(`(?i)\b(?:highlight\w*|spotlight\w*|glow\w*|lights? up)\b`)
 )
@@ -569,6 +585,12 @@ func leaderMoves(prompt string, rows []leaderRow) (final []int, news []string) {
 			a, b := find(m[1]), find(m[2])
 			if a >= 0 && b >= 0 {
 				moveTo(a, place(b))
+				// "… as his count ticks up to 43": the mover's new score, said after it.
+				if f := leaderCountRE.FindStringSubmatch(prompt[strings.Index(prompt, m[0]):]); f != nil && news[a] == "" {
+					if v := stageAmount(f[1]); v > stageAmount(rows[a].Score) {
+						news[a] = formatNum(v)
+					}
+				}
 			}
 			continue
 		}

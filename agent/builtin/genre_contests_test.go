@@ -7,8 +7,8 @@ import (
 
 // TestBracket: a bracket's entrants in order and the rounds it plays out to, written as
 // people write them: pairs with "vs" and the results after, a list of teams with scores
-// between the names, a champion named alone (who then wins each match they play), and
-// no results at all (the first listed goes through).
+// between the names, a champion named alone (who then wins each match they play), names
+// said to go through, and no results at all (the first listed goes through).
 func TestBracket(t *testing.T) {
 	type sl = bracketSlot
 	for _, c := range []struct {
@@ -23,6 +23,9 @@ func TestBracket(t *testing.T) {
 		{`Tournament bracket of 8 players - Kim, Lee, Park, Choi, Jung, Kang, Cho, Yoon - winners advancing round by round, champion: Kang`,
 			[][]sl{{{"Kim", ""}, {"Lee", ""}, {"Park", ""}, {"Choi", ""}, {"Jung", ""}, {"Kang", ""}, {"Cho", ""}, {"Yoon", ""}},
 				{{"Kim", ""}, {"Park", ""}, {"Kang", ""}, {"Cho", ""}}, {{"Kim", ""}, {"Kang", ""}}, {{"Kang", ""}}}},
+		{`office ping pong tournament bracket, 8 players: Deepa v Marco, Jules v Sven, Aiko v Brett, Nadia v Oscar. Marco, Jules, Aiko and Nadia go through, then Jules and Nadia make the final and Nadia wins it.`,
+			[][]sl{{{"Deepa", ""}, {"Marco", ""}, {"Jules", ""}, {"Sven", ""}, {"Aiko", ""}, {"Brett", ""}, {"Nadia", ""}, {"Oscar", ""}},
+				{{"Marco", ""}, {"Jules", ""}, {"Aiko", ""}, {"Nadia", ""}}, {{"Jules", ""}, {"Nadia", ""}}, {{"Nadia", ""}}}},
 		{`Semi-finals bracket: Real Madrid vs Arsenal, Bayern vs Inter`,
 			[][]sl{{{"Real Madrid", ""}, {"Arsenal", ""}, {"Bayern", ""}, {"Inter", ""}}, {{"Real Madrid", ""}, {"Bayern", ""}}, {{"Real Madrid", ""}}}},
 		{`The cup final: Real Madrid vs Arsenal, then the trophy lift`, nil},
@@ -59,6 +62,9 @@ func TestLeaderRows(t *testing.T) {
 		{`Sales leaderboard for March - #1 Dana 48 deals, #2 Raj 45 deals, #3 Lee 41 deals, #4 Ines 39 deals - Ines climbs to 2nd at the end`,
 			[]lr{{"Dana", "48", "deals", false}, {"Raj", "45", "deals", false}, {"Lee", "41", "deals", false}, {"Ines", "39", "deals", false}},
 			[]int{0, 2, 3, 1}, []string{"", "", "", ""}},
+		{`Reading challenge leaderboard, top 5: Maya 42 books, Theo 39, Ines 37, Kofi 35, Lars 31. Rows slide in from the right, then Theo's row jumps above Maya's as his count ticks up to 43.`,
+			[]lr{{"Maya", "42", "books", false}, {"Theo", "39", "", false}, {"Ines", "37", "", false}, {"Kofi", "35", "", false}, {"Lars", "31", "", false}},
+			[]int{1, 0, 2, 3, 4}, []string{"", "43", "", "", ""}},
 		{`A leaderboard with nothing listed`, nil, nil, nil},
 	} {
 		rows := leaderRows(c.prompt)
@@ -95,6 +101,9 @@ func TestContestRowsChosen(t *testing.T) {
 		{`Step-by-step timeline of ordering: 1 Pick a plan, 2 Add your address, 3 Enjoy your first box`, "steps timeline"},
 		{`Our company timeline: 2014 founded in a garage, 2017 first store, 2021 went online, 2024 100 stores`, "steps timeline"},
 		{`KPI tiles for the board: Revenue $1.2M (+12%), Customers 4,300 (+8%), Churn 3% (down 1), NPS 54`, "kpi row"},
+		{`Reading challenge leaderboard, top 5: Maya 42 books, Theo 39, Ines 37, Kofi 35, Lars 31. Rows slide in from the right, then Theo's row jumps above Maya's as his count ticks up to 43.`, "leaderboard"},
+		{`office ping pong tournament bracket, 8 players: Deepa v Marco, Jules v Sven, Aiko v Brett, Nadia v Oscar. Marco, Jules, Aiko and Nadia go through, then Jules and Nadia make the final and Nadia wins it.`, "tournament bracket"},
+		{`Web ad banner, 728x90 leaderboard size, for Greenway Nursery. Three messages rotate over about 10 seconds and then it loops: 1) "Spring Plant Sale" 2) "3 perennials for $25" 3) "greenwaynursery.com" with a BUY NOW button that pulses.`, ""},
 		{`A ranking as horizontal bars: Oslo 81, Bergen 64, Tromsø 40`, ""},
 		{`Bar chart race of the top 5 languages: Python 31, JavaScript 28, Java 17, C# 12, Go 9`, ""},
 	} {
