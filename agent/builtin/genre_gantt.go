@@ -3,6 +3,7 @@ package builtin
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -57,6 +58,8 @@ var (
 	ganttNoiseRE = regexp.MustCompile(`(?i)^(?:(?:the|a|an|then|and|finally|next|last(?:ly)?|with|plus|our|its)\s+)+`)
 	// ganttNotNameRE: words that name the chart or its parts, never a task.
 	ganttNotNameRE = regexp.MustCompile(`(?i)\b(?:gantt|chart|timeline|project|schedule|roadmap|video|bars?|rows?|axis|today|vertical|square|landscape|seconds?)\b`)
+	// ganttTodayColRE: the colour word before the today line ("a red 'Today' line").
+	ganttTodayColRE = regexp.MustCompile(`(?i)\b([a-z]+)\s+["“'‘]?today\b`)
 	// ganttTitleRE: what the chart is for ("Gantt chart for the app launch: …").
 	ganttTitleRE = regexp.MustCompile(`(?i)\b(?:gantt(?:\s+chart)?|timeline|roadmap|schedule|plan)\s+(?:for|of)\s+(?:the\s+|our\s+|my\s+|a\s+)?([^:;,.—–(]+?)\s*(?:[:;,.—–(]|\s-\s|\bwith\b|$)`)
 )
@@ -333,6 +336,12 @@ func (g *genreFill) gantt() {
 		first, last = math.Min(first, plan.Today), math.Max(last, plan.Today)
 	}
 	cols := int(last-first) + 1
+	// The quotes the chart shows in place (a milestone's name, the today line's word)
+	// are no title.
+	g.consume("Today")
+	for _, m := range plan.Milestones {
+		g.consume(m.Name)
+	}
 	title := g.quote("")
 	if title == "" {
 		if m := ganttTitleRE.FindStringSubmatch(g.prompt); m != nil && len(strings.Fields(m[1])) <= 5 {
@@ -395,11 +404,33 @@ func (g *genreFill) gantt() {
 			parts = append(parts, grid)
 		}
 	}
-	pal := g.funnelColors(max(n, 2))
-	if len(g.b.Colors) == 0 || firstColor(g.b) == "" {
-		pal = make([]string, n)
-		for k := range pal {
-			pal[k] = readable(mindColors[k%len(mindColors)])
+	// A colour said of the today line ("a vertical red 'Today' line") is the line's,
+	// not the bars'.
+	todayCol := "#ef4444"
+	var barCols []string
+	for _, c := range g.b.Colors {
+		if c != g.b.Background && c != g.b.Background2 {
+			barCols = append(barCols, c)
+		}
+	}
+	if m := ganttTodayColRE.FindStringSubmatch(g.prompt); m != nil {
+		if c, ok := colorOf(strings.ToLower(m[1])); ok {
+			todayCol = c
+			barCols = slices.DeleteFunc(barCols, func(b string) bool { return b == c })
+		}
+	}
+	pal := make([]string, n)
+	for k := range pal {
+		pal[k] = readable(mindColors[k%len(mindColors)])
+	}
+	for k := range pal {
+		// From the prompt's first colour to its second, as a funnel's layers.
+		u := float64(k) / float64(max(n-1, 1))
+		switch {
+		case len(barCols) >= 2:
+			pal[k] = readable(mixHex(barCols[0], barCols[1], u))
+		case len(barCols) == 1:
+			pal[k] = readable(lighten(barCols[0], 0.35*u))
 		}
 	}
 	barH := rowH * 0.56
@@ -466,7 +497,7 @@ func (g *genreFill) gantt() {
 		// The today line drops down across the rows, last: where the project stands.
 		at := math.Min(g.out-0.9, g.in*0.6+(g.out-g.t)*0.7)
 		tx := x(plan.Today + 0.5)
-		red := readableOn("#ef4444", g.c.bd.Palette.Background[0])
+		red := readableOn(todayCol, g.c.bd.Palette.Background[0])
 		h := rowH * float64(n)
 		line := g.bar(tx, y(top+h/2), 0.006, h+0.02, red)
 		line.Label, line.Depth = "today", 0.99
