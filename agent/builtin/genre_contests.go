@@ -221,8 +221,10 @@ func (b bracket) rounds(prompt string) [][]bracketSlot {
 					winner = c
 				}
 				if len(cur) == 2 && b.FinalScore[0] != "" && a.Score == "" {
-					a.Score, c.Score = b.FinalScore[1], b.FinalScore[1]
-					winner.Score = b.FinalScore[0]
+					a.Score, c.Score = b.FinalScore[0], b.FinalScore[1]
+					if winner == c {
+						a.Score, c.Score = c.Score, a.Score
+					}
 				}
 			}
 			next = append(next, bracketSlot{Name: winner.Name})
@@ -237,7 +239,7 @@ func (b bracket) rounds(prompt string) [][]bracketSlot {
 func bracketFits(prompt string) bool { return len(bracketOf(prompt).Entrants) >= 4 }
 
 // tournament: the entrants in slots down the left, and round by round the matches'
-// connectors draw in, the loser's slot dims and the winner's name moves on to the next
+// connectors draw in, the loser's words grey and the winner's name moves on to the next
 // slot, until the champion's slot lights up. In a wide frame the champion stands in a
 // column of its own on the right; in a tall or square one, under the bracket, the final's
 // connector dropping down to it.
@@ -645,7 +647,7 @@ var leaderTitleRE = regexp.MustCompile(`(?i)\b(leader ?board|standings|league ta
 
 // leaderNamedRE: a leaderboard named by the words before it ("Weekly step challenge
 // leaderboard: …").
-var leaderNamedRE = regexp.MustCompile(`(?i)(?:^|[:.]\s*)((?:[\p{L}'’-]+\s+){1,4})(leader ?board|standings|league table|rankings?|high ?scores?)\s*(?:[:—–]|\s-\s)`)
+var leaderNamedRE = regexp.MustCompile(`(?i)(?:^|[:.]\s*)((?:[\p{L}'’-]+\s+){1,4})(leader ?board|standings|league table|rankings?|high ?scores?)\s*(?:[:—–,]|\s-\s)`)
 
 // leaderboard: ranked rows slide in one after another, each a bar with its place in a
 // medal-coloured disc, the name and the score counting up; the viewer's row (or the
