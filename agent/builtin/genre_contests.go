@@ -235,6 +235,16 @@ func (b bracket) rounds(prompt string) [][]bracketSlot {
 	return out
 }
 
+// lit is a highlight's colour (the champion's slot, the viewer's row): c darkened until
+// white words read on it at 7.5:1, since a bar's sheen lightens its middle, where the
+// words are.
+func lit(c string) string {
+	for k := 0; k < 16 && contrast(c, "#ffffff") < 7.5; k++ {
+		c = darken(c, 0.06)
+	}
+	return c
+}
+
 // bracketFits: a bracket has four entrants or more.
 func bracketFits(prompt string) bool { return len(bracketOf(prompt).Entrants) >= 4 }
 
@@ -301,7 +311,7 @@ func (g *genreFill) tournament() {
 		}
 		ys = append(ys, row)
 	}
-	accent := deep(g.accent)
+	accent := lit(g.accent)
 	muted := mixHex(g.ink, g.c.bd.Palette.Background[0], 0.55)
 	ink := inkOn(g.panel)
 	var parts []*scene.Element
@@ -703,7 +713,7 @@ func (g *genreFill) leaderboard() {
 			}
 		}
 	}
-	accent := deep(g.accent)
+	accent := lit(g.accent)
 	head := g.headline(title, round3(g.yu(top-0.09)), round3(g.yu(top-0.09)), 0.06)
 	parts := []*scene.Element{head}
 	moveAt := math.Max(g.stagger(n-1, n)+1.6, g.out-2.2)
