@@ -387,7 +387,12 @@ func (g *genreFill) gantt() {
 	// line between periods down through the rows.
 	stride := int(math.Ceil(float64(cols) / map[bool]float64{true: 6, false: 12}[tall || g.c.square()]))
 	colW := chartW / float64(cols)
-	labelSize := math.Min(0.03, fit(ganttLabel(plan.Unit, last), colW*float64(stride)*0.9, 0.03))
+	// Small words read larger in a tall frame, whose sizes are its narrow width's.
+	small := 0.03
+	if tall {
+		small = 0.036
+	}
+	labelSize := math.Min(small, fit(ganttLabel(plan.Unit, last), colW*float64(stride)*0.9, small))
 	for c := 0; c < cols; c++ {
 		v := first + float64(c)
 		if c%stride == 0 {
@@ -485,7 +490,7 @@ func (g *genreFill) gantt() {
 			d := g.add(&scene.Element{ID: g.id("milestone"), Type: scene.TypePath, Path: diamondPath(1), Label: m.Name,
 				X: mx, Y: y(rowY - rowH*0.12), Size: round3(rowH * 0.22), Color: solid(orDefault(firstColor(g.b), "#f59e0b")), Shadow: true})
 			g.enter(d, "pop", at+0.25*float64(i), 0.5)
-			size := fitBold(m.Name, math.Max(gap*0.95, 0.16), 0.03)
+			size := fitBold(m.Name, math.Max(gap*0.95, 0.16), small)
 			half := g.c.xUnits(0.55 * float64(len([]rune(m.Name))) * size / 2)
 			lx := math.Max(-g.c.xUnits(W/2)+half, math.Min(g.c.xUnits(W/2)-half, mx))
 			l := g.text(m.Name, round3(lx), y(rowY+rowH*0.3), size, g.ink, 700)
@@ -502,7 +507,7 @@ func (g *genreFill) gantt() {
 		line := g.bar(tx, y(top+h/2), 0.006, h+0.02, red)
 		line.Label, line.Depth = "today", 0.99
 		grow(line, "sy", at, 0.5, "easeOutCubic")
-		tl := g.text("Today", tx, y(top-0.015), 0.026, red, 800)
+		tl := g.text("Today", tx, y(top-0.015), small*0.9, red, 800)
 		if tall {
 			tl.Y = y(top + h + 0.005)
 		}
