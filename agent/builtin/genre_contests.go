@@ -407,19 +407,23 @@ func (g *genreFill) tournament() {
 		mid := colX(levels-1) + w/2 + gap/2
 		cw, chh = math.Min(0.62, W*0.7), math.Min(0.14, sh*1.7)
 		cx, cy = math.Min(mid, W/2-cw/2), top+H+0.06+chh/2+0.04
+		if mid > cx+cw/2-0.03 {
+			cx = mid + 0.03 - cw/2 // the connector lands on the slot, not beside it
+		}
 		if g.c.tall() {
-			cy = top + H + 0.1 + chh/2
+			cy = top + H + 0.13 + chh/2
 		}
 		seg(mid, ys[levels][0], mid, cy-chh/2, accent, at-0.4)
 	}
 	box := g.bar(x(cx), y(cy), cw, chh, accent)
 	box.Label, box.Shadow = "champion", true
-	name := g.text(champ.Name, x(cx), y(cy+chh*0.12), math.Min(0.05, fitBold(champ.Name, cw*0.85, chh*0.42)), inkOn(accent), 900)
+	name := g.text(champ.Name, x(cx), y(cy), math.Min(0.05, fitBold(champ.Name, cw*0.85, chh*0.45)), inkOn(accent), 900)
 	name.Wrap, name.In = round3(cw*0.9), box.ID
-	label := g.text("CHAMPION", x(cx), y(cy-chh*0.27), math.Min(0.026, chh*0.21), inkOn(accent), 800)
-	label.In = box.ID
+	// "CHAMPION" stands over the slot, on the background: small words on the slot's
+	// sheen read at 3:1.
+	label := g.text("CHAMPION", x(cx), y(cy-chh/2-0.03), 0.028, g.ink, 800)
 	crown := g.add(&scene.Element{ID: g.id("crown"), Type: scene.TypePath, Label: "crown", Color: "#f5b700", Shadow: true,
-		Path: "M-1,0.7 L-1,-0.5 L-0.5,0.05 L0,-0.9 L0.5,0.05 L1,-0.5 L1,0.7 Z", X: x(cx), Y: y(cy - chh/2 - 0.045), Size: 0.04})
+		Path: "M-1,0.7 L-1,-0.5 L-0.5,0.05 L0,-0.9 L0.5,0.05 L1,-0.5 L1,0.7 Z", X: x(cx), Y: y(cy - chh/2 - 0.09), Size: 0.04})
 	g.enter(box, "pop", at, 0.6)
 	g.enter(label, "fade", at+0.2, 0.4)
 	g.enter(name, "pop", at+0.3, 0.6)
