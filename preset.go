@@ -186,3 +186,85 @@ func (p PresetSpec) CheckDuration(durationS float64) error {
 	}
 	return nil
 }
+
+// DerivesFrom reports whether p's video can be made from the frames of a capture at c:
+// the same aspect ratio, no larger, and a frame rate that divides c's, so that every
+// (c.FPS/p.FPS)-th captured frame is one of p's, scaled down. A rate that does not
+// divide would need frames between the captured ones, which only a capture of its own
+// draws.
+func (p PresetSpec) DerivesFrom(c PresetSpec) bool {
+	return p.Width*c.Height == p.Height*c.Width && p.Width <= c.Width && p.Height <= c.Height &&
+		p.FPS > 0 && c.FPS%p.FPS == 0
+}
+
+// captureCost is what capturing at p costs, in pixels drawn and moved per second of
+// video: the capture's share of a render is about proportional to it.
+func (p PresetSpec) captureCost() int { return p.Width * p.Height * p.FPS }
+
+// CaptureSpec is the spec the frames of specs are captured at: the largest size and the
+// highest frame rate among them (every spec DerivesFrom it when they are one group of
+// CaptureGroups), and the finest CRF among them, since a draft's coarser capture
+// (cheaper JPEG frames) must not reach a full-quality output.
+func CaptureSpec(specs []PresetSpec) PresetSpec {
+	c := PresetSpec{Name: "capture", Format: FormatMP4, EncoderSpeed: DefaultEncoderSpeed, CRF: MaxCRF}
+	for _, p := range specs {
+		if p.Width > c.Width {
+			c.Width, c.Height = p.Width, p.Height
+		}
+		c.FPS = max(c.FPS, p.FPS)
+		c.CRF = min(c.CRF, p.CRF)
+	}
+	return c
+}
+
+// CaptureGroups splits specs (of one project and length) into groups captured once
+// each, and returns each group as indexes into specs, in order. A spec joins a group
+// when every member then derives from the group's CaptureSpec and capturing the group
+// at that spec costs no more than capturing the group and the spec apart: 1080p60 takes
+// 720p, 720p60 and 1080p30 for free, while 4k30 and 1080p60 stay apart, because a 4k60
+// capture draws more than the two do. Larger captures are placed first, so the small
+// specs find them.
+func CaptureGroups(specs []PresetSpec) [][]int {
+	order := make([]int, len(specs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		pa, pb := specs[order[a]], specs[order[b]]
+		if pa.captureCost() != pb.captureCost() {
+			return pa.captureCost() > pb.captureCost()
+		}
+		return pa.FPS > pb.FPS
+	})
+	var groups [][]int
+	var captures []PresetSpec
+	for _, i := range order {
+		p := specs[i]
+		joined := false
+		for g := range groups {
+			c := CaptureSpec([]PresetSpec{captures[g], p})
+			if c.captureCost() > captures[g].captureCost()+p.captureCost() {
+				continue
+			}
+			fits := p.DerivesFrom(c)
+			for _, m := range groups[g] {
+				fits = fits && specs[m].DerivesFrom(c)
+			}
+			if fits {
+				groups[g] = append(groups[g], i)
+				captures[g] = c
+				joined = true
+				break
+			}
+		}
+		if !joined {
+			groups = append(groups, []int{i})
+			captures = append(captures, CaptureSpec([]PresetSpec{p}))
+		}
+	}
+	for _, g := range groups {
+		slices.Sort(g)
+	}
+	slices.SortFunc(groups, func(a, b []int) int { return a[0] - b[0] })
+	return groups
+}

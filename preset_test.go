@@ -1,6 +1,7 @@
 package koda_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/kodahq/koda"
@@ -53,5 +54,67 @@ func TestSameOutput(t *testing.T) {
 	webm.Format, fast.Format, fast.EncoderSpeed = koda.FormatWebM, koda.FormatWebM, "ultrafast"
 	if !webm.SameOutput(fast) {
 		t.Error("VP9 ignores the encoder speed, yet two webm specs differing only in it are two outputs")
+	}
+}
+
+// TestCaptureGroups: one row per rule of which presets one capture serves.
+func TestCaptureGroups(t *testing.T) {
+	get := func(name string) koda.PresetSpec {
+		t.Helper()
+		p, err := koda.LookupPreset(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	custom := func(w, h, fps int) koda.PresetSpec {
+		return koda.PresetSpec{Name: "custom", Width: w, Height: h, FPS: fps, CRF: 18, Format: koda.FormatMP4}
+	}
+	for _, tc := range []struct {
+		name    string
+		specs   []koda.PresetSpec
+		want    [][]int
+		capture []string // each group's capture, WxH@fps
+	}{
+		{"one spec is its own capture", []koda.PresetSpec{get("720p")}, [][]int{{0}}, []string{"1280x720@30"}},
+		{"1080p60 serves 720p, 1080p30 and 720p60",
+			[]koda.PresetSpec{get("1080p"), get("720p"), get("1080p30"), get("720p60")}, [][]int{{0, 1, 2, 3}}, []string{"1920x1080@60"}},
+		{"1080p30 and 720p60 alone stay apart: a 1080p60 capture draws more than both",
+			[]koda.PresetSpec{get("1080p30"), get("720p60")}, [][]int{{0}, {1}}, []string{"1920x1080@30", "1280x720@60"}},
+		{"4k60 serves 1080p", []koda.PresetSpec{get("4k60"), get("1080p")}, [][]int{{0, 1}}, []string{"3840x2160@60"}},
+		{"4k30 and 1080p60 stay apart: a 4k60 capture draws more than both",
+			[]koda.PresetSpec{get("4k"), get("1080p")}, [][]int{{0}, {1}}, []string{"3840x2160@30", "1920x1080@60"}},
+		{"another aspect is captured apart", []koda.PresetSpec{get("1080p"), get("tiktok"), get("720p")},
+			[][]int{{0, 2}, {1}}, []string{"1920x1080@60", "1080x1920@30"}},
+		{"a rate that does not divide the capture's is captured apart",
+			[]koda.PresetSpec{custom(1920, 1080, 60), custom(1280, 720, 24)}, [][]int{{0}, {1}}, []string{"1920x1080@60", "1280x720@24"}},
+		{"a divisor joins the group it divides", []koda.PresetSpec{custom(1920, 1080, 50), custom(1280, 720, 30), custom(1280, 720, 25)},
+			[][]int{{0, 2}, {1}}, []string{"1920x1080@50", "1280x720@30"}},
+		{"every platform preset: 16:9 in one capture, 9:16 in another",
+			[]koda.PresetSpec{get("final"), get("1080p"), get("1080p30"), get("720p"), get("720p60"), get("4k"), get("4k60"),
+				get("youtube"), get("instagram_reels"), get("tiktok"), get("twitter")},
+			[][]int{{0, 1, 2, 3, 4, 5, 6, 7, 10}, {8, 9}}, []string{"3840x2160@60", "1080x1920@30"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := koda.CaptureGroups(tc.specs)
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Fatalf("groups %v, want %v", got, tc.want)
+			}
+			for g, idx := range got {
+				var members []koda.PresetSpec
+				for _, i := range idx {
+					members = append(members, tc.specs[i])
+				}
+				c := koda.CaptureSpec(members)
+				if s := fmt.Sprintf("%dx%d@%d", c.Width, c.Height, c.FPS); s != tc.capture[g] {
+					t.Errorf("group %d captured at %s, want %s", g, s, tc.capture[g])
+				}
+				for _, m := range members {
+					if !m.DerivesFrom(c) {
+						t.Errorf("%s does not derive from its group's capture %+v", m.Name, c)
+					}
+				}
+			}
+		})
 	}
 }
