@@ -176,6 +176,25 @@ type RenderRequest struct {
 	ThumbnailPath string // output JPEG at the midpoint; empty for none
 	// AudioPath, when set, is an audio file muxed into the video and trimmed to its length.
 	AudioPath string
+	// Outputs, when set, are the videos made in one pass from the frames captured at
+	// Preset (see CaptureGroups): each scaled to its size and taking every
+	// (Preset.FPS/its FPS)-th frame. VideoPath and ThumbnailPath are then unused, and the
+	// frame range counts captured frames.
+	Outputs []VideoOutput
+}
+
+// VideoOutput is one video made from a render's captured frames; its Preset must
+// DerivesFrom the render's.
+type VideoOutput struct {
+	Preset        PresetSpec
+	VideoPath     string
+	ThumbnailPath string // empty for none
+}
+
+// OutputResult describes one finished VideoOutput.
+type OutputResult struct {
+	Frames    int
+	SizeBytes int64
 }
 
 // RenderResult describes a finished render.
@@ -184,6 +203,9 @@ type RenderResult struct {
 	SizeBytes   int64
 	CaptureTime time.Duration
 	TotalTime   time.Duration
+	// Outputs has one entry per RenderRequest.Outputs, in order; Frames and SizeBytes
+	// above are then the captured frames and the outputs' total size.
+	Outputs []OutputResult
 }
 
 // Renderer turns a web page into a video. Failures are *Error with code RENDER_FAILED or

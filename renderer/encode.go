@@ -26,6 +26,8 @@ type encodeOptions struct {
 	frames int
 	out    string
 	raw    bool // frames are width×height BGRX pixels, not JPEGs
+	// derived, when set, are the videos made from the frames instead of out (derive.go).
+	derived []derivedOutput
 }
 
 // rawPipeSize is the pipe buffer asked for raw frames: Linux's default limit for
@@ -46,34 +48,51 @@ type encoder struct {
 	cap    int
 	held   []heldFrame
 	stderr *tailBuffer
-	tmp    string
-	out    string
+	files  []outFile
+	sizes  []int64 // of each file, once finished
 	done   chan struct{}
 	err    error
 	once   sync.Once
 }
 
+// outFile is a video ffmpeg writes to tmp, moved to out once it finished well.
+type outFile struct{ tmp, out string }
+
 // encoderArgs builds ffmpeg's arguments with ffmpeg-go. Every output starts with a
 // keyframe (x264 and libvpx always open with one), so frame-range chunks can later be
 // joined with -c copy.
 func encoderArgs(o encodeOptions, tmp string) []string {
+	out := outputKwArgs(o.preset, o.frames)
+	args := inputStream(o).Output(tmp, out).OverWriteOutput().GetArgs()
+	return append([]string{"-hide_banner", "-loglevel", "error", "-nostats"}, args...)
+}
+
+// inputStream is ffmpeg's input: the captured frames on stdin.
+func inputStream(o encodeOptions) *ffmpeg.Stream {
 	fps := strconv.Itoa(o.preset.FPS)
+	if o.raw {
+		return ffmpeg.Input("pipe:0", ffmpeg.KwArgs{"f": "rawvideo", "pix_fmt": "bgr0",
+			"s": fmt.Sprintf("%dx%d", o.preset.Width, o.preset.Height), "framerate": fps})
+	}
 	// Without a small probe, ffmpeg buffers up to 5 MB of input before it encodes
 	// anything: all of a short preview's frames, which then wait to be encoded until
 	// the last one arrived. The codec and rate are given, so one frame says the rest.
-	in := ffmpeg.Input("pipe:0", ffmpeg.KwArgs{"f": "image2pipe", "c:v": "mjpeg", "framerate": fps,
+	return ffmpeg.Input("pipe:0", ffmpeg.KwArgs{"f": "image2pipe", "c:v": "mjpeg", "framerate": fps,
 		"probesize": "32", "analyzeduration": "0"})
-	if o.raw {
-		in = ffmpeg.Input("pipe:0", ffmpeg.KwArgs{"f": "rawvideo", "pix_fmt": "bgr0",
-			"s": fmt.Sprintf("%dx%d", o.preset.Width, o.preset.Height), "framerate": fps})
-	}
+}
+
+// outputKwArgs are the encoder's options for a video of frames frames at p: the one
+// definition of what a preset's file is, whether its frames were captured for it or
+// derived from a larger capture.
+func outputKwArgs(p koda.PresetSpec, frames int) ffmpeg.KwArgs {
+	fps := strconv.Itoa(p.FPS)
 	out := ffmpeg.KwArgs{
-		"frames:v": strconv.Itoa(o.frames),
+		"frames:v": strconv.Itoa(frames),
 		"pix_fmt":  "yuv420p",
-		"crf":      strconv.Itoa(o.preset.CRF),
+		"crf":      strconv.Itoa(p.CRF),
 		"r":        fps,
 	}
-	switch o.preset.Format {
+	switch p.Format {
 	case koda.FormatWebM:
 		out["f"] = "webm"
 		out["c:v"] = "libvpx-vp9"
@@ -84,7 +103,7 @@ func encoderArgs(o encodeOptions, tmp string) []string {
 	default:
 		out["f"] = "mp4"
 		out["c:v"] = "libx264"
-		out["preset"] = o.preset.EncoderSpeed
+		out["preset"] = p.EncoderSpeed
 		out["threads"] = strconv.Itoa(x264Threads())
 		out["movflags"] = "+faststart"
 		// JPEG frames decode as full-range yuvj420p; players expect limited range. Raw
@@ -92,8 +111,7 @@ func encoderArgs(o encodeOptions, tmp string) []string {
 		// either way joinable.
 		out["color_range"] = "tv"
 	}
-	args := in.Output(tmp, out).OverWriteOutput().GetArgs()
-	return append([]string{"-hide_banner", "-loglevel", "error", "-nostats"}, args...)
+	return out
 }
 
 // x264Threads is x264's thread count: one per core. Its default, 1.5 per core, suits a
@@ -103,24 +121,48 @@ func encoderArgs(o encodeOptions, tmp string) []string {
 func x264Threads() int { return runtime.NumCPU() }
 
 func startEncoder(ctx context.Context, ffmpegPath string, o encodeOptions) (*encoder, error) {
-	ext := filepath.Ext(o.out)
-	f, err := os.CreateTemp(filepath.Dir(o.out), "."+filepath.Base(o.out)+".part-*"+ext)
-	if err != nil {
-		return nil, fmt.Errorf("create temp video: %w", err)
+	outs := []string{o.out}
+	if len(o.derived) > 0 {
+		outs = outs[:0]
+		for _, d := range o.derived {
+			outs = append(outs, d.out)
+		}
 	}
-	tmp := f.Name()
-	_ = f.Close()
+	var files []outFile
+	removeAll := func() {
+		for _, f := range files {
+			_ = os.Remove(f.tmp)
+		}
+	}
+	for _, out := range outs {
+		ext := filepath.Ext(out)
+		f, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".part-*"+ext)
+		if err != nil {
+			removeAll()
+			return nil, fmt.Errorf("create temp video: %w", err)
+		}
+		files = append(files, outFile{tmp: f.Name(), out: out})
+		_ = f.Close()
+	}
+	args := encoderArgs(o, files[0].tmp)
+	if len(o.derived) > 0 {
+		tmps := make([]string, len(files))
+		for i, f := range files {
+			tmps[i] = f.tmp
+		}
+		args = derivedArgs(o, tmps)
+	}
 
-	cmd := exec.CommandContext(ctx, ffmpegPath, encoderArgs(o, tmp)...)
+	cmd := exec.CommandContext(ctx, ffmpegPath, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 3 * time.Second
 	pr, pw, err := os.Pipe()
 	if err != nil {
-		_ = os.Remove(tmp)
+		removeAll()
 		return nil, fmt.Errorf("ffmpeg stdin: %w", err)
 	}
-	e := &encoder{cmd: cmd, stdin: pw, raw: o.raw, stderr: &tailBuffer{max: 4096}, tmp: tmp, out: o.out, done: make(chan struct{})}
+	e := &encoder{cmd: cmd, stdin: pw, raw: o.raw, stderr: &tailBuffer{max: 4096}, files: files, done: make(chan struct{})}
 	if o.raw {
 		// A raw 1080p frame is 8 MB: through the default 64 KB pipe that is 128 wake-ups
 		// of ffmpeg and of us per frame. A larger pipe (where the system allows it) cuts
@@ -137,7 +179,7 @@ func startEncoder(ctx context.Context, ffmpegPath string, o encodeOptions) (*enc
 	_ = pr.Close() // ffmpeg holds its own copy
 	if err != nil {
 		_ = pw.Close()
-		_ = os.Remove(tmp)
+		removeAll()
 		return nil, renderFailed(err, "start ffmpeg %s: %v", ffmpegPath, err)
 	}
 	go func() {
@@ -229,24 +271,43 @@ func vmspliceAll(fd int, b []byte) (int, error) {
 	return n, nil
 }
 
-// finish closes ffmpeg's input, waits for it and moves the file into place.
+// finish closes ffmpeg's input, waits for it and moves the files into place; it returns
+// their total size, and each one's in e.sizes.
 func (e *encoder) finish() (int64, error) {
 	_ = e.stdin.Close()
 	<-e.done
+	removeTmp := func() {
+		for _, f := range e.files {
+			_ = os.Remove(f.tmp)
+		}
+	}
 	if e.err != nil {
-		_ = os.Remove(e.tmp)
+		removeTmp()
 		return 0, ffmpegFailed(e.err, "ffmpeg failed: %s", e.stderr.String())
 	}
-	st, err := os.Stat(e.tmp)
-	if err != nil {
-		return 0, fmt.Errorf("stat encoded video: %w", err)
+	var total int64
+	e.sizes = e.sizes[:0]
+	for _, f := range e.files {
+		st, err := os.Stat(f.tmp)
+		if err != nil {
+			removeTmp()
+			return 0, fmt.Errorf("stat encoded video: %w", err)
+		}
+		e.sizes = append(e.sizes, st.Size())
+		total += st.Size()
 	}
-	if err := os.Rename(e.tmp, e.out); err != nil {
-		_ = os.Remove(e.tmp)
-		return 0, fmt.Errorf("move encoded video into place: %w", err)
+	// All files or none: a file moved into place before a later one failed is removed.
+	for k, f := range e.files {
+		if err := os.Rename(f.tmp, f.out); err != nil {
+			removeTmp()
+			for _, done := range e.files[:k] {
+				_ = os.Remove(done.out)
+			}
+			return 0, fmt.Errorf("move encoded video into place: %w", err)
+		}
 	}
 	e.once.Do(func() {}) // abort is now a no-op
-	return st.Size(), nil
+	return total, nil
 }
 
 // abort kills ffmpeg, waits for it and removes the partial file.
@@ -259,7 +320,9 @@ func (e *encoder) abort() {
 			_ = syscall.Kill(-e.cmd.Process.Pid, syscall.SIGKILL)
 			<-e.done
 		}
-		_ = os.Remove(e.tmp)
+		for _, f := range e.files {
+			_ = os.Remove(f.tmp)
+		}
 	})
 }
 

@@ -125,10 +125,11 @@ type job struct {
 	total      int // frames in the whole video
 	url        string
 	hooks      hookState
-	canvas     bool       // the page's text calls getContext (scanPage)
-	quality    int        // JPEG quality of captured frames
-	sink       *frameSink // where raw canvas frames arrive; nil for a URL's page
-	pixels     *pixelPool // buffers of raw frames
+	canvas     bool            // the page's text calls getContext (scanPage)
+	quality    int             // JPEG quality of captured frames
+	sink       *frameSink      // where raw canvas frames arrive; nil for a URL's page
+	pixels     *pixelPool      // buffers of raw frames
+	derived    []derivedOutput // req.Outputs, made from the captured frames
 }
 
 // draftCRF and draftJPEGQuality: a video encoded at CRF 28 or coarser (the preview) is a
@@ -150,7 +151,7 @@ func validate(req koda.RenderRequest) (*job, error) {
 	if req.DurationS <= 0 || req.DurationS > 3600 {
 		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidDuration, "duration %gs out of range", req.DurationS)
 	}
-	if req.VideoPath == "" {
+	if req.VideoPath == "" && len(req.Outputs) == 0 {
 		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "render request has no video path")
 	}
 	if req.URL == "" && req.Dir == "" {
@@ -170,6 +171,19 @@ func validate(req koda.RenderRequest) (*job, error) {
 	if j.start < 0 || j.end > j.total || j.start >= j.end {
 		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest,
 			"frame range [%d,%d) outside the video's %d frames", req.FrameStart, req.FrameEnd, j.total)
+	}
+	if len(req.Outputs) > 0 {
+		var err error
+		if j.derived, err = planOutputs(j); err != nil {
+			return nil, err
+		}
+		// Frames past the last one an output takes are not captured: ffmpeg ends once
+		// every output has its frames, and would refuse them.
+		last := 0
+		for _, d := range j.derived {
+			last = max(last, (d.first+d.frames-1)*d.step)
+		}
+		j.end = min(j.end, last+1)
 	}
 	return j, nil
 }
@@ -219,8 +233,17 @@ func (r *Renderer) render(ctx context.Context, j *job, pr *progress) (*koda.Rend
 		j.hooks, j.canvas = sc.hooks, sc.canvas
 	}
 
-	if err := os.MkdirAll(filepath.Dir(j.req.VideoPath), 0o755); err != nil {
-		return nil, fmt.Errorf("create output folder: %w", err)
+	videos := []string{j.req.VideoPath}
+	if len(j.derived) > 0 {
+		videos = videos[:0]
+		for _, d := range j.derived {
+			videos = append(videos, d.out)
+		}
+	}
+	for _, v := range videos {
+		if err := os.MkdirAll(filepath.Dir(v), 0o755); err != nil {
+			return nil, fmt.Errorf("create output folder: %w", err)
+		}
 	}
 	// ffmpeg starts with the first frame, which says whether frames come as JPEGs or
 	// as raw pixels.
@@ -232,16 +255,23 @@ func (r *Renderer) render(ctx context.Context, j *job, pr *progress) (*koda.Rend
 	}()
 
 	mid := -1
-	if j.req.ThumbnailPath != "" {
+	if j.req.ThumbnailPath != "" && len(j.derived) == 0 {
 		mid = j.start + j.frames()/2
 	}
 	var thumb frame
+	// The captured frames the derived outputs' thumbnails come from.
+	thumbs := map[int]*frame{}
+	for _, d := range j.derived {
+		if d.thumbnail != "" {
+			thumbs[d.thumbFrame()] = nil
+		}
+	}
 	capStart := time.Now()
 	err = r.capture(ctx, j, func(i int, f frame) error {
 		if enc == nil {
 			var err error
 			enc, err = startEncoder(ctx, r.cfg.FFmpegPath, encodeOptions{
-				preset: j.preset, frames: j.frames(), out: j.req.VideoPath, raw: f.raw,
+				preset: j.preset, frames: j.frames(), out: j.req.VideoPath, raw: f.raw, derived: j.derived,
 			})
 			if err != nil {
 				return err
@@ -261,6 +291,9 @@ func (r *Renderer) render(ctx context.Context, j *job, pr *progress) (*koda.Rend
 		}
 		if i == mid {
 			thumb = frame{data: bytes.Clone(f.data), raw: f.raw}
+		}
+		if _, ok := thumbs[i]; ok {
+			thumbs[i] = &frame{data: bytes.Clone(f.data), raw: f.raw}
 		}
 		if !f.raw {
 			if err := enc.write(f.data); err != nil {
@@ -287,6 +320,9 @@ func (r *Renderer) render(ctx context.Context, j *job, pr *progress) (*koda.Rend
 	size, err := enc.finish()
 	if err != nil {
 		return nil, err
+	}
+	if len(j.derived) > 0 {
+		return r.finishDerived(ctx, j, enc.sizes, thumbs, capTime)
 	}
 	// Audio belongs to the whole video only: chunks of a split render get theirs once
 	// joined (MuxAudio after Concat).
@@ -315,6 +351,54 @@ func (r *Renderer) render(ctx context.Context, j *job, pr *progress) (*koda.Rend
 		}
 	}
 	return &koda.RenderResult{Frames: j.frames(), SizeBytes: size, CaptureTime: capTime}, nil
+}
+
+// finishDerived adds the soundtrack and the thumbnail to each of a capture's encoded
+// outputs. On failure it removes them all: the outputs of one capture succeed together.
+func (r *Renderer) finishDerived(ctx context.Context, j *job, sizes []int64, thumbs map[int]*frame, capTime time.Duration) (*koda.RenderResult, error) {
+	removeAll := func() {
+		for _, d := range j.derived {
+			_ = os.Remove(d.out)
+			if d.thumbnail != "" {
+				_ = os.Remove(d.thumbnail)
+			}
+		}
+	}
+	res := &koda.RenderResult{Frames: j.frames(), CaptureTime: capTime}
+	for k, d := range j.derived {
+		size := sizes[k]
+		if j.req.AudioPath != "" && j.start == 0 && j.end == j.total {
+			dur := float64(d.first+d.frames) / float64(d.preset.FPS)
+			if err := MuxAudio(ctx, r.cfg.FFmpegPath, d.out, j.req.AudioPath, dur); err != nil {
+				removeAll()
+				return nil, fmt.Errorf("output %s: %w", d.preset.Name, err)
+			}
+			st, err := os.Stat(d.out)
+			if err != nil {
+				removeAll()
+				return nil, fmt.Errorf("stat video of output %s: %w", d.preset.Name, err)
+			}
+			size = st.Size()
+		}
+		if d.thumbnail != "" {
+			f := thumbs[d.thumbFrame()]
+			if f == nil {
+				removeAll()
+				return nil, fmt.Errorf("output %s: thumbnail frame %d was not captured", d.preset.Name, d.thumbFrame())
+			}
+			data, err := scaledThumbnail(*f, j.preset.Width, j.preset.Height, d.preset.Width, d.preset.Height)
+			if err == nil {
+				err = writeFileAtomic(d.thumbnail, data)
+			}
+			if err != nil {
+				removeAll()
+				return nil, fmt.Errorf("thumbnail of output %s: %w", d.preset.Name, err)
+			}
+		}
+		res.SizeBytes += size
+		res.Outputs = append(res.Outputs, koda.OutputResult{Frames: d.frames, SizeBytes: size})
+	}
+	return res, nil
 }
 
 // classify turns any error into the contract's *koda.Error codes, keeping cancellation
