@@ -66,6 +66,12 @@ type Render struct {
 	// once, and the others take its outcome, file and all. Empty for a render that runs
 	// its own job.
 	OutputOf string
+	// CaptureOf names the render whose job captures this render's frames: renders of one
+	// batch in one group of CaptureGroups (the same aspect, a rate that divides the
+	// capture's) are captured once, at the largest size and highest rate among them, and
+	// that job encodes each one's own video from the frames, stored under its own key.
+	// Empty for a render whose job captures its own frames.
+	CaptureOf string
 
 	CreatedAt  time.Time
 	StartedAt  *time.Time

@@ -67,6 +67,7 @@ type RenderFilter struct {
 	ProjectID     string
 	BatchID       string
 	OutputOf      string // renders that take this render's outcome
+	CaptureOf     string // renders whose frames this render's job captures
 	Statuses      []RenderStatus
 	CreatedBefore time.Time
 	Limit         int

@@ -354,6 +354,9 @@ func (s *Service) RetryRender(ctx context.Context, id string) (*koda.Render, err
 			}
 			r.OutputOf = ""
 		}
+		// A retried render captures its own frames: its capture's job, even if it runs
+		// again, has already chosen the videos it encodes.
+		r.CaptureOf = ""
 		if err := tx.UpdateRender(ctx, r); err != nil {
 			return err
 		}

@@ -88,6 +88,17 @@ func (s *Service) StartRender(ctx context.Context, id string) (*koda.Render, boo
 			s.log().Info("render runs its own job: the one it shared is over", "render", r.ID, "source", r.OutputOf)
 			r.OutputOf = ""
 		}
+		capturer, err := s.liveCapture(ctx, tx, r)
+		if err != nil {
+			return err
+		}
+		if capturer != nil {
+			return nil // a stray task: the capture's job encodes it
+		}
+		if r.CaptureOf != "" {
+			s.log().Info("render captures its own frames: the capture it shared is over", "render", r.ID, "capture", r.CaptureOf)
+			r.CaptureOf = ""
+		}
 		now := s.now()
 		startRunning(r, now)
 		run = true
@@ -97,6 +108,18 @@ func (s *Service) StartRender(ctx context.Context, id string) (*koda.Render, boo
 		fs, err := sharers(ctx, tx, r)
 		if err != nil {
 			return err
+		}
+		ms, err := captured(ctx, tx, r)
+		if err != nil {
+			return err
+		}
+		for _, m := range ms {
+			mfs, err := sharers(ctx, tx, m)
+			if err != nil {
+				return err
+			}
+			fs = append(fs, m)
+			fs = append(fs, mfs...)
 		}
 		for _, f := range fs {
 			startRunning(f, now)

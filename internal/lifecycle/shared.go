@@ -43,10 +43,59 @@ func sameVideo(a, b *koda.Render) bool {
 		a.Preset.SameOutput(b.Preset)
 }
 
+// Renders left to run a job of their own that one capture can serve (koda.CaptureGroups)
+// are captured once: the first of each group runs the job, captures the frames at the
+// group's koda.CaptureSpec and encodes every member's video from them; the others name
+// it in CaptureOf and, like renders sharing an output, take its start and, should the
+// capture fail, its failure, but keep their own file, progress and frame count.
+
+// groupCaptures points each render of a capture group at the group's first render, and
+// returns the renders left to run a job, in order.
+func groupCaptures(rs []*koda.Render) []*koda.Render {
+	type footage struct {
+		project  string
+		kind     koda.RenderKind
+		duration float64
+	}
+	var keys []footage
+	byKey := map[footage][]*koda.Render{}
+	for _, r := range rs {
+		r.CaptureOf = ""
+		k := footage{r.ProjectID, r.Kind, r.DurationS}
+		if _, ok := byKey[k]; !ok {
+			keys = append(keys, k)
+		}
+		byKey[k] = append(byKey[k], r)
+	}
+	leads := map[string]bool{}
+	for _, k := range keys {
+		same := byKey[k]
+		specs := make([]koda.PresetSpec, len(same))
+		for i, r := range same {
+			specs[i] = r.Preset
+		}
+		for _, g := range koda.CaptureGroups(specs) {
+			lead := same[g[0]]
+			leads[lead.ID] = true
+			for _, i := range g[1:] {
+				same[i].CaptureOf = lead.ID
+			}
+		}
+	}
+	var run []*koda.Render
+	for _, r := range rs {
+		if leads[r.ID] {
+			run = append(run, r)
+		}
+	}
+	return run
+}
+
 // storeBatch stores a new batch with its queued renders and enqueues one render task
-// per distinct video; the other renders wait for the task that makes theirs.
+// per capture; the other renders wait for the task that makes theirs.
 func (s *Service) storeBatch(ctx context.Context, tx koda.Store, b *koda.Batch, renders []*koda.Render, c *change) error {
-	run := shareOutputs(renders)
+	own := shareOutputs(renders)
+	run := groupCaptures(own)
 	if err := tx.CreateBatch(ctx, b); err != nil {
 		return fmt.Errorf("create batch: %w", err)
 	}
@@ -59,9 +108,74 @@ func (s *Service) storeBatch(ctx context.Context, tx koda.Store, b *koda.Batch, 
 		c.enqueue(jobs.RenderArgs{RenderID: r.ID})
 	}
 	if n := len(renders) - len(run); n > 0 {
-		s.log().Info("renders of the same output share a job", "batch", b.ID, "renders", len(renders), "jobs", len(run))
+		s.log().Info("renders share jobs", "batch", b.ID, "renders", len(renders), "outputs", len(own), "jobs", len(run))
 	}
 	return nil
+}
+
+// liveCapture returns the render whose job captures r's frames while that job has yet
+// to finish, or nil when r must capture its own: it names none, or the capture's render
+// finished or is gone without finishing r (a crash between the group's outcomes).
+func (s *Service) liveCapture(ctx context.Context, st koda.Store, r *koda.Render) (*koda.Render, error) {
+	if r.CaptureOf == "" {
+		return nil, nil
+	}
+	src, err := st.GetRender(ctx, r.CaptureOf)
+	switch {
+	case koda.ErrorKind(err) == koda.ENOTFOUND:
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("capture %s of render %s: %w", r.CaptureOf, r.ID, err)
+	case src.Status.Done():
+		return nil, nil
+	}
+	return src, nil
+}
+
+// captured returns the unfinished renders whose frames r's job captures.
+func captured(ctx context.Context, tx koda.Store, r *koda.Render) ([]*koda.Render, error) {
+	rs, err := tx.ListRenders(ctx, koda.RenderFilter{CaptureOf: r.ID,
+		Statuses: []koda.RenderStatus{koda.RenderQueued, koda.RenderRunning}})
+	if err != nil {
+		return nil, fmt.Errorf("renders captured with %s: %w", r.ID, err)
+	}
+	return rs, nil
+}
+
+// CapturedWith returns the unfinished renders whose videos the job of render id makes
+// from its capture, in creation order.
+func (s *Service) CapturedWith(ctx context.Context, id string) ([]*koda.Render, error) {
+	r, err := s.Store.GetRender(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return captured(ctx, s.Store, r)
+}
+
+// ReleaseCaptured gives every unfinished render captured with render id a job of its
+// own: the worker splits id's render into chunks, whose tasks make only its video.
+func (s *Service) ReleaseCaptured(ctx context.Context, id string) error {
+	return s.inTx(ctx, func(tx koda.Store, c *change) error {
+		r, _, err := lockRender(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		ms, err := captured(ctx, tx, r)
+		if err != nil {
+			return err
+		}
+		for _, m := range ms {
+			m.CaptureOf = ""
+			if err := tx.UpdateRender(ctx, m); err != nil {
+				return fmt.Errorf("release render %s from the capture of %s: %w", m.ID, id, err)
+			}
+			c.enqueue(jobs.RenderArgs{RenderID: m.ID})
+		}
+		if len(ms) > 0 {
+			s.log().Info("renders captured on their own: their capture is split", "render", id, "released", len(ms))
+		}
+		return nil
+	})
 }
 
 // liveSource returns the render whose job makes r's video while that job has yet to

@@ -46,7 +46,8 @@ func (q *recordedQueue) renderTasks() []jobs.RenderArgs {
 }
 
 // sharedBatch is a complete project with a callback and a batch for youtube, final,
-// 1080p and 720p requested through the lifecycle, on a real SQLite store.
+// 1080p and tiktok requested through the lifecycle, on a real SQLite store. Tiktok is
+// upright, so no capture serves it with the others (TestCaptureGroupShares has one).
 type sharedBatch struct {
 	st      *store.Store
 	s       *lifecycle.Service
@@ -64,6 +65,12 @@ func newSharedBatch(t *testing.T) *sharedBatch {
 
 func newSharedBatchOn(t *testing.T, st *store.Store) *sharedBatch {
 	t.Helper()
+	return newBatchOf(t, st, "youtube", "final", "1080p", "tiktok")
+}
+
+// newBatchOf is a complete project with a callback and a batch for the named presets.
+func newBatchOf(t *testing.T, st *store.Store, names ...string) *sharedBatch {
+	t.Helper()
 	ctx := context.Background()
 	q := &recordedQueue{}
 	s := &lifecycle.Service{Store: st, Queue: q, Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
@@ -75,7 +82,7 @@ func newSharedBatchOn(t *testing.T, st *store.Store) *sharedBatch {
 		t.Fatal(err)
 	}
 	var presets []koda.PresetSpec
-	for _, n := range []string{"youtube", "final", "1080p", "720p"} {
+	for _, n := range names {
 		ps, err := koda.LookupPreset(n)
 		if err != nil {
 			t.Fatal(err)
@@ -88,7 +95,7 @@ func newSharedBatchOn(t *testing.T, st *store.Store) *sharedBatch {
 	}
 	sb := &sharedBatch{st: st, s: s, q: q, p: p, batch: b, byName: map[string]*koda.Render{}, firstRT: q.renderTasks()}
 	rs, err := st.ListRenders(ctx, koda.RenderFilter{BatchID: b.ID})
-	if err != nil || len(rs) != 4 {
+	if err != nil || len(rs) != len(names) {
 		t.Fatalf("batch renders: %d, %v", len(rs), err)
 	}
 	for _, r := range rs {
@@ -132,7 +139,7 @@ func (sb *sharedBatch) webhooks(t *testing.T, typ string) map[string]koda.Render
 
 var sameSpec = []string{"youtube", "final", "1080p"}
 
-// TestSameSpecRendersShareOneJob: a batch for youtube, final, 1080p and 720p enqueues
+// TestSameSpecRendersShareOneJob: a batch for youtube, final, 1080p and tiktok enqueues
 // two render tasks. The three same-spec renders start, progress and finish with the
 // one job: the same file, size and thumbnail, each with its own ID, preset name,
 // progress events and render.completed webhook; the job's frames and time are charged
@@ -143,18 +150,18 @@ func TestSameSpecRendersShareOneJob(t *testing.T) {
 	s := sb.s
 	job := sb.byName["youtube"]
 	if len(sb.firstRT) != 2 {
-		t.Fatalf("the batch enqueued %d render tasks %v, want 2 (1080p60 once, 720p once)", len(sb.firstRT), sb.firstRT)
+		t.Fatalf("the batch enqueued %d render tasks %v, want 2 (1080p60 once, tiktok once)", len(sb.firstRT), sb.firstRT)
 	}
-	if got := map[string]bool{sb.firstRT[0].RenderID: true, sb.firstRT[1].RenderID: true}; !got[job.ID] || !got[sb.byName["720p"].ID] {
-		t.Fatalf("render tasks %v, want youtube's %s and 720p's %s", sb.firstRT, job.ID, sb.byName["720p"].ID)
+	if got := map[string]bool{sb.firstRT[0].RenderID: true, sb.firstRT[1].RenderID: true}; !got[job.ID] || !got[sb.byName["tiktok"].ID] {
+		t.Fatalf("render tasks %v, want youtube's %s and tiktok's %s", sb.firstRT, job.ID, sb.byName["tiktok"].ID)
 	}
 	for _, n := range []string{"final", "1080p"} {
 		if r := sb.byName[n]; r.OutputOf != job.ID || r.Status != koda.RenderQueued {
 			t.Errorf("%s: output of %q, %s; want youtube's %s, queued", n, r.OutputOf, r.Status, job.ID)
 		}
 	}
-	if r := sb.byName["720p"]; r.OutputOf != "" {
-		t.Errorf("720p takes the output of %s", r.OutputOf)
+	if r := sb.byName["tiktok"]; r.OutputOf != "" {
+		t.Errorf("tiktok takes the output of %s", r.OutputOf)
 	}
 
 	// A stray task of a render that shares a job renders nothing.
@@ -213,12 +220,12 @@ func TestSameSpecRendersShareOneJob(t *testing.T) {
 		t.Errorf("%d render.completed webhooks, want one per same-spec render", len(hooks))
 	}
 	if b, _ := sb.st.GetBatch(ctx, sb.batch.ID); b.CompletedAt != nil {
-		t.Fatal("the batch completed while 720p is queued")
+		t.Fatal("the batch completed while tiktok is queued")
 	}
-	if _, _, err := s.StartRender(ctx, sb.byName["720p"].ID); err != nil {
+	if _, _, err := s.StartRender(ctx, sb.byName["tiktok"].ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.FinishRender(ctx, sb.byName["720p"].ID, lifecycle.RenderOutput{
+	if _, err := s.FinishRender(ctx, sb.byName["tiktok"].ID, lifecycle.RenderOutput{
 		VideoKey: "projects/x/720.mp4", ThumbKey: "projects/x/720.jpg", SizeBytes: 99, Frames: 60}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -266,8 +273,8 @@ func TestSharedJobFailureFailsAll(t *testing.T) {
 	for _, r := range due.Renders {
 		dueIDs[r.ID] = true
 	}
-	if len(dueIDs) != 2 || !dueIDs[job.ID] || !dueIDs[sb.byName["720p"].ID] {
-		t.Errorf("due renders %v, want youtube's job %s and 720p's %s", dueIDs, job.ID, sb.byName["720p"].ID)
+	if len(dueIDs) != 2 || !dueIDs[job.ID] || !dueIDs[sb.byName["tiktok"].ID] {
+		t.Errorf("due renders %v, want youtube's job %s and tiktok's %s", dueIDs, job.ID, sb.byName["tiktok"].ID)
 	}
 	cause := koda.Errorf(koda.EUNPROCESSABLE, koda.CodeRenderFailed, "the page never set __exportReady")
 	if _, err := s.FinishRender(ctx, job.ID, lifecycle.RenderOutput{Frames: 30}, cause); err != nil {
@@ -332,7 +339,7 @@ func TestCancelledBatchCancelsSharedRenders(t *testing.T) {
 	if err := sb.s.CancelBatch(ctx, sb.batch.ID); err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range append(sameSpec, "720p") {
+	for _, n := range append(sameSpec, "tiktok") {
 		if r := sb.get(t, n); r.Status != koda.RenderFailed || r.Error == nil || r.Error.Code != koda.CodeCancelled {
 			t.Errorf("%s after cancel: %s %+v", n, r.Status, r.Error)
 		}

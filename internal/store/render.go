@@ -30,6 +30,7 @@ type renderRow struct {
 	Attempts    int        `gorm:"column:attempts"`
 	Error       *string    `gorm:"column:error"`
 	OutputOf    string     `gorm:"column:output_of"`
+	CaptureOf   string     `gorm:"column:capture_of"`
 	CreatedAt   time.Time  `gorm:"column:created_at;autoCreateTime:false"`
 	StartedAt   *time.Time `gorm:"column:started_at"`
 	FinishedAt  *time.Time `gorm:"column:finished_at"`
@@ -55,6 +56,7 @@ func toRenderRow(r *koda.Render) (*renderRow, error) {
 		SizeBytes:   r.SizeBytes,
 		Attempts:    r.Attempts,
 		OutputOf:    r.OutputOf,
+		CaptureOf:   r.CaptureOf,
 		CreatedAt:   utc(r.CreatedAt),
 		StartedAt:   utcPtr(r.StartedAt),
 		FinishedAt:  utcPtr(r.FinishedAt),
@@ -89,6 +91,7 @@ func (row *renderRow) toRender() (*koda.Render, error) {
 		SizeBytes:  row.SizeBytes,
 		Attempts:   row.Attempts,
 		OutputOf:   row.OutputOf,
+		CaptureOf:  row.CaptureOf,
 		CreatedAt:  row.CreatedAt.UTC(),
 		StartedAt:  utcPtr(row.StartedAt),
 		FinishedAt: utcPtr(row.FinishedAt),
@@ -172,6 +175,9 @@ func (s *Store) ListRenders(ctx context.Context, f koda.RenderFilter) ([]*koda.R
 	}
 	if f.OutputOf != "" {
 		q = q.Where("output_of = ?", f.OutputOf)
+	}
+	if f.CaptureOf != "" {
+		q = q.Where("capture_of = ?", f.CaptureOf)
 	}
 	if len(f.Statuses) > 0 {
 		statuses := make([]string, len(f.Statuses))
