@@ -67,6 +67,11 @@ func (h *Handlers) splitRender(ctx context.Context, renderID string) (bool, erro
 	if err != nil || !run {
 		return true, err
 	}
+	// Chunk tasks make this render's video alone: the renders its capture would have
+	// served go back to tasks of their own, which split in turn if long enough.
+	if err := h.Lifecycle.ReleaseCaptured(ctx, r.ID); err != nil {
+		return true, fmt.Errorf("render %s: %w", r.ID, err)
+	}
 	h.log().Info("render split into chunks", "render", r.ID, "attempt", r.Attempts, "chunks", len(ranges))
 	for i, rg := range ranges {
 		a := jobs.RenderChunkArgs{RenderID: r.ID, Attempt: r.Attempts, Index: i, Count: len(ranges), Start: rg[0], End: rg[1]}

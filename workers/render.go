@@ -67,40 +67,58 @@ func (h *Handlers) runRender(ctx context.Context, t *asynq.Task, renderID string
 		}
 		return r, nil
 	}
+	// The renders whose frames this job captures too (koda.CaptureGroups) finish with
+	// it: each with its own file, or all with the capture's failure.
+	group := []*koda.Render{r}
+	more, err := h.Lifecycle.CapturedWith(ctx, r.ID)
+	if err != nil {
+		return nil, fmt.Errorf("render %s: %w", r.ID, err)
+	}
+	group = append(group, more...)
 	began := time.Now()
-	out, err := h.renderToStorage(ctx, t, r)
+	var outs []lifecycle.RenderOutput
+	if len(group) == 1 {
+		var out lifecycle.RenderOutput
+		out, err = h.renderToStorage(ctx, t, r)
+		outs = []lifecycle.RenderOutput{out}
+	} else {
+		outs, err = h.captureToStorage(ctx, t, group)
+	}
 	if err == nil {
-		h.Metrics.ObserveRender(string(r.Kind), r.Preset.Name, out.Frames, time.Since(began))
+		for k, g := range group {
+			h.Metrics.ObserveRender(string(g.Kind), g.Preset.Name, outs[k].Frames, time.Since(began))
+		}
 	}
 	if err != nil {
 		if ctx.Err() == nil && (lastAttempt(ctx) || permanent(err) || koda.ErrorCode(err) == koda.CodeRenderFailed) {
+			for _, g := range group[1:] {
+				if _, ferr := h.Lifecycle.FinishRender(context.WithoutCancel(ctx), g.ID, lifecycle.RenderOutput{}, err); ferr != nil {
+					return nil, fmt.Errorf("render %s: %w (and recording the failure of %s: %v)", r.ID, err, g.ID, ferr)
+				}
+			}
 			return h.Lifecycle.FinishRender(context.WithoutCancel(ctx), r.ID, lifecycle.RenderOutput{}, err)
 		}
 		return nil, fmt.Errorf("render %s: %w", r.ID, err)
 	}
-	return h.Lifecycle.FinishRender(ctx, r.ID, out, nil)
+	// The capture's own render finishes last: should the job stop before, its retry
+	// encodes the renders still unfinished.
+	for k, g := range group[1:] {
+		if _, err := h.Lifecycle.FinishRender(ctx, g.ID, outs[k+1], nil); err != nil {
+			return nil, fmt.Errorf("render %s captured with %s: %w", g.ID, r.ID, err)
+		}
+	}
+	return h.Lifecycle.FinishRender(ctx, r.ID, outs[0], nil)
 }
 
 // renderToStorage restores the project's checkpoint into a temporary folder, renders
 // it and uploads the video and thumbnail.
 func (h *Handlers) renderToStorage(ctx context.Context, t *asynq.Task, r *koda.Render) (lifecycle.RenderOutput, error) {
 	var out lifecycle.RenderOutput
-	dir, err := os.MkdirTemp(h.WorkDir, "render-"+r.ID+"-")
+	dir, src, err := h.restoreForRender(ctx, r)
 	if err != nil {
-		return out, fmt.Errorf("render folder: %w", err)
+		return out, err
 	}
 	defer os.RemoveAll(dir)
-	src := filepath.Join(dir, "project")
-	if err := os.MkdirAll(src, 0o755); err != nil {
-		return out, err
-	}
-	ok, err := h.restore(ctx, r.ProjectID, src)
-	if err != nil {
-		return out, err
-	}
-	if !ok {
-		return out, koda.Errorf(koda.EUNPROCESSABLE, koda.CodeRenderFailed, "project %s has no files to render", r.ProjectID)
-	}
 	ext := "." + r.Preset.Format
 	video, thumb := filepath.Join(dir, "video"+ext), filepath.Join(dir, "thumb.jpg")
 	progress := h.progressReporter(ctx, t, r)
@@ -122,6 +140,76 @@ func (h *Handlers) renderToStorage(ctx context.Context, t *asynq.Task, r *koda.R
 		return out, err
 	}
 	return out, nil
+}
+
+// captureToStorage captures the frames of the renders of group once, at the largest
+// size and highest rate among them, encodes each render's video from them and uploads
+// them: outs[k] is group[k]'s. Each render's progress is its share of the one capture.
+func (h *Handlers) captureToStorage(ctx context.Context, t *asynq.Task, group []*koda.Render) ([]lifecycle.RenderOutput, error) {
+	lead := group[0]
+	dir, src, err := h.restoreForRender(ctx, lead)
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	presets := make([]koda.PresetSpec, len(group))
+	outputs := make([]koda.VideoOutput, len(group))
+	writers := make([]*progressWriter, len(group))
+	for k, r := range group {
+		presets[k] = r.Preset
+		outputs[k] = koda.VideoOutput{Preset: r.Preset,
+			VideoPath:     filepath.Join(dir, fmt.Sprintf("video-%d.%s", k, r.Preset.Format)),
+			ThumbnailPath: filepath.Join(dir, fmt.Sprintf("thumb-%d.jpg", k))}
+		writers[k] = h.progressReporter(ctx, t, r)
+		if k > 0 {
+			writers[k].task = nil // the task's result is its own render's progress
+		}
+	}
+	capture := koda.CaptureSpec(presets)
+	h.log().Info("one capture for several renders", "render", lead.ID, "renders", len(group),
+		"capture", fmt.Sprintf("%dx%d@%d", capture.Width, capture.Height, capture.FPS))
+	report := func(pr koda.RenderProgress) {
+		for k, r := range group {
+			writers[k].report(scaleProgress(pr, r.Preset.Frames(r.DurationS)))
+		}
+	}
+	res, err := h.Renderer.Render(ctx, koda.RenderRequest{
+		Dir: src, Preset: capture, DurationS: lead.DurationS, Outputs: outputs, AudioPath: renderer.FindAudio(src),
+	}, report)
+	for _, w := range writers {
+		w.stop()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Outputs) != len(group) {
+		return nil, fmt.Errorf("render %s: the renderer made %d videos of %d", lead.ID, len(res.Outputs), len(group))
+	}
+	outs := make([]lifecycle.RenderOutput, len(group))
+	for k, r := range group {
+		frames := res.Outputs[k].Frames
+		writers[k].report(koda.RenderProgress{Stage: koda.StageUploading, Percent: 99, FramesDone: frames, FramesTotal: frames})
+		out := lifecycle.RenderOutput{VideoKey: koda.RenderVideoKey(r.ProjectID, r.ID, r.Preset.Format),
+			ThumbKey: koda.RenderThumbKey(r.ProjectID, r.ID), Frames: frames}
+		if out.SizeBytes, err = h.upload(ctx, out.VideoKey, outputs[k].VideoPath); err != nil {
+			return nil, err
+		}
+		if _, err = h.upload(ctx, out.ThumbKey, outputs[k].ThumbnailPath); err != nil {
+			return nil, err
+		}
+		outs[k] = out
+	}
+	return outs, nil
+}
+
+// scaleProgress turns a capture's progress into that of one render it serves, of
+// frames frames: the same stage and percent, its own frame counts.
+func scaleProgress(pr koda.RenderProgress, frames int) koda.RenderProgress {
+	done := pr.FramesDone
+	if pr.FramesTotal > 0 {
+		done = pr.FramesDone * frames / pr.FramesTotal
+	}
+	return koda.RenderProgress{Stage: pr.Stage, Percent: pr.Percent, FramesDone: done, FramesTotal: frames}
 }
 
 func (h *Handlers) upload(ctx context.Context, key, path string) (int64, error) {
@@ -171,7 +259,7 @@ func (p *progressWriter) report(pr koda.RenderProgress) {
 		pr.Percent = p.lastPct // progress never moves backwards
 	}
 	p.last, p.lastPct, p.stage = time.Now(), pr.Percent, pr.Stage
-	if b, err := json.Marshal(pr); err == nil {
+	if b, err := json.Marshal(pr); err == nil && p.task != nil {
 		if _, err := p.task.ResultWriter().Write(b); err != nil {
 			p.h.log().Debug("write task result", "render", p.id, "err", err)
 		}
