@@ -51,10 +51,12 @@ fmt:
 ## the same scenes with Koda, timecut, Remotion and HyperFrames (installed from npm by
 ## scripts/install-bench-peers.sh into ~/.cache/koda-bench) and measures the machine's
 ## floor and the per-frame-PNG baseline: wall, frames/s, core-seconds, peak memory, size
-## and ratios, then how render time grows with duration and with two chunk workers.
+## and ratios, then how render time grows with duration and with two chunk workers,
+## then one 5 s project to every platform preset: one by one, each distinct output
+## once, and one capture per group of presets (own core-seconds and wall).
 bench: deps build
 	$(GO) run ./cmd/koda-bench
-	$(GO) run ./renderer/cmd/renderbench -scale 5,30,120
+	$(GO) run ./renderer/cmd/renderbench -scale 5,30,120 -presets all
 	-$(GO) run ./agent/cmd/promptsuite -sheet $(SHEET)
 	-$(GO) run ./agent/cmd/vbench
 	$(GO) run ./cmd/koda-load -koda $(BIN)

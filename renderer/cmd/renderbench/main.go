@@ -20,10 +20,13 @@
 // memory (PSS of all processes the render started), output size, and the ratios to koda.
 // With -scale it also renders 1080p60 of the given durations whole and in two chunks by
 // two worker processes at once (joined with renderer.Concat), in frames/s per core.
+// With -presets it renders one 5 s project to every platform preset one by one, each
+// distinct output once, and grouped into one capture per koda.CaptureGroups group.
 //
 //	go run ./renderer/cmd/renderbench                      # canvas1080, dom1080, preview; everything
 //	go run ./renderer/cmd/renderbench -cases canvas1080 -only koda,floor   # a quick look
 //	go run ./renderer/cmd/renderbench -cases none -scale 5,30,120
+//	go run ./renderer/cmd/renderbench -cases none -presets all    # one capture for many presets
 package main
 
 import (
@@ -91,6 +94,7 @@ func main() {
 	verbose := flag.Bool("v", false, "log renderer diagnostics")
 	chromium := flag.String("chromium", "", "browser binary for every renderer (default: renderer.FindChromium)")
 	peersDir := flag.String("peers", "", "folder of the installed peers (default: run scripts/install-bench-peers.sh)")
+	presets := flag.String("presets", "", "all or below4k: one 5 s canvas project to every platform preset (or the nine below 4K), one by one against one capture per group")
 	chunk := flag.String("chunk", "", "internal: render frames START:END of a DURATION s canvas render to OUT (START:END:DURATION:PAGES:OUT)")
 	flag.Parse()
 
@@ -297,6 +301,11 @@ func main() {
 				fatal(fmt.Errorf("-scale: %w", err))
 			}
 			scaleRows(ctx, cold, pages, dir, secs, *browsers, add)
+		}
+	}
+	if *presets != "" && ctx.Err() == nil {
+		if err := presetRows(ctx, cold, pages, dir, *presets, add); err != nil {
+			fatal(err)
 		}
 	}
 	printTable(rows)
