@@ -3,7 +3,9 @@ package renderer_test
 import (
 	"context"
 	"image"
+	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -139,6 +141,44 @@ func TestDerivedRefusesOutputs(t *testing.T) {
 			Outputs: []koda.VideoOutput{{Preset: p, VideoPath: filepath.Join(t.TempDir(), "v.mp4")}}})
 		if koda.ErrorCode(err) != koda.CodeInvalidRequest {
 			t.Errorf("%s: err %v, want %s", name, err, koda.CodeInvalidRequest)
+		}
+	}
+}
+
+// TestDerivedAudio: outputs of one capture each get the soundtrack, trimmed to their own
+// length, in their own container (mp4 with AAC, webm with Opus), although the capture
+// stops before its last frames, which no output takes.
+func TestDerivedAudio(t *testing.T) {
+	r, _ := setup(t, nil)
+	dir := t.TempDir()
+	wav := filepath.Join(dir, "tone.wav")
+	if out, err := exec.Command("ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=4",
+		"-y", wav).CombinedOutput(); err != nil {
+		t.Fatalf("make tone: %v: %s", err, out)
+	}
+	capture := koda.PresetSpec{Name: "capture", Width: 640, Height: 360, FPS: 30, CRF: 23, Format: koda.FormatMP4}
+	mp4 := koda.PresetSpec{Name: "mp4", Width: 320, Height: 180, FPS: 15, CRF: 23, Format: koda.FormatMP4}
+	webm := koda.PresetSpec{Name: "webm", Width: 640, Height: 360, FPS: 15, CRF: 23, Format: koda.FormatWebM}
+	outs := []koda.VideoOutput{{Preset: mp4, VideoPath: filepath.Join(dir, "v.mp4")}, {Preset: webm, VideoPath: filepath.Join(dir, "v.webm")}}
+	res, _, err := render(t, r, koda.RenderRequest{Dir: fixture("canvas"), Preset: capture, DurationS: 1.2, Outputs: outs, AudioPath: wav})
+	if err != nil {
+		t.Fatalf("render: %v", err)
+	}
+	for k, c := range []string{"aac", "opus"} {
+		o := outs[k]
+		if st, _ := os.Stat(o.VideoPath); st == nil || st.Size() != res.Outputs[k].SizeBytes {
+			t.Errorf("%s: result size %d does not match the file", o.Preset.Name, res.Outputs[k].SizeBytes)
+		}
+		d := streamDurations(t, o.VideoPath)
+		a, ok := d["audio:"+c]
+		if !ok {
+			t.Fatalf("%s: no %s audio stream: %v", o.Preset.Name, c, d)
+		}
+		if math.Abs(a-1.2) > 0.1 || math.Abs(d["video"]-1.2) > 0.1 {
+			t.Errorf("%s: audio %.3fs, video %.3fs, want both 1.2s ±0.1", o.Preset.Name, a, d["video"])
+		}
+		if n := ffprobe(t, o.VideoPath).Streams[0].NbFrames; n != "18" {
+			t.Errorf("%s: %s video frames, want 18", o.Preset.Name, n)
 		}
 	}
 }

@@ -130,6 +130,7 @@ type job struct {
 	sink       *frameSink      // where raw canvas frames arrive; nil for a URL's page
 	pixels     *pixelPool      // buffers of raw frames
 	derived    []derivedOutput // req.Outputs, made from the captured frames
+	whole      bool            // the request is the whole video, not a chunk of it
 }
 
 // draftCRF and draftJPEGQuality: a video encoded at CRF 28 or coarser (the preview) is a
@@ -172,6 +173,7 @@ func validate(req koda.RenderRequest) (*job, error) {
 		return nil, koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest,
 			"frame range [%d,%d) outside the video's %d frames", req.FrameStart, req.FrameEnd, j.total)
 	}
+	j.whole = j.start == 0 && j.end == j.total
 	if len(req.Outputs) > 0 {
 		var err error
 		if j.derived, err = planOutputs(j); err != nil {
@@ -367,7 +369,7 @@ func (r *Renderer) finishDerived(ctx context.Context, j *job, sizes []int64, thu
 	res := &koda.RenderResult{Frames: j.frames(), CaptureTime: capTime}
 	for k, d := range j.derived {
 		size := sizes[k]
-		if j.req.AudioPath != "" && j.start == 0 && j.end == j.total {
+		if j.req.AudioPath != "" && j.whole {
 			dur := float64(d.first+d.frames) / float64(d.preset.FPS)
 			if err := MuxAudio(ctx, r.cfg.FFmpegPath, d.out, j.req.AudioPath, dur); err != nil {
 				removeAll()

@@ -172,7 +172,8 @@ func main() {
 	// The peers, installed and prepared once, untimed.
 	env := &peerEnv{chromium: *chromium, ffmpeg: renderer.FindFFmpeg(), pages: pages, work: dir}
 	var peerErr error
-	if want["timecut"] || want["remotion"] || want["hyperframes"] {
+	// Peers render only the cases: without one there is nothing to install them for.
+	if len(cases) > 0 && (want["timecut"] || want["remotion"] || want["hyperframes"]) {
 		if env.dir = *peersDir; env.dir == "" {
 			env.dir, peerErr = installPeers(ctx)
 		}
