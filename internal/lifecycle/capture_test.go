@@ -3,6 +3,7 @@ package lifecycle_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/kodahq/koda"
 	"github.com/kodahq/koda/internal/kodatest"
@@ -52,6 +53,18 @@ func TestCaptureGroupShares(t *testing.T) {
 	}
 	if r := sb.get(t, "tiktok"); r.Status != koda.RenderQueued {
 		t.Errorf("tiktok started with youtube's capture: %s", r.Status)
+	}
+	// While the capture runs, the reconciler looks after its task alone.
+	due, err := s.DueWork(ctx, time.Now().Add(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dueIDs := map[string]bool{}
+	for _, r := range due.Renders {
+		dueIDs[r.ID] = true
+	}
+	if len(dueIDs) != 2 || !dueIDs[lead.ID] || !dueIDs[tiktok.ID] {
+		t.Errorf("due renders %v, want youtube's capture %s and tiktok's %s", dueIDs, lead.ID, tiktok.ID)
 	}
 	ms, err := s.CapturedWith(ctx, lead.ID)
 	if err != nil {

@@ -62,13 +62,19 @@ func (s *Service) DueWork(ctx context.Context, before time.Time) (*Due, error) {
 		if r.Kind != koda.RenderFinal {
 			continue
 		}
-		// A render whose source finished without it (see RetryRender) is due: its
-		// task, once enqueued, renders it on its own.
+		// A render whose source or capture finished without it (see RetryRender) is
+		// due: its task, once enqueued, renders it on its own. While they run, their
+		// job is the one to look after; a task of its own would do nothing and, done,
+		// look like work lost.
 		src, err := s.liveSource(ctx, s.Store, r)
 		if err != nil {
 			return nil, fmt.Errorf("due render %s: %w", r.ID, err)
 		}
-		if src == nil {
+		capturer, err := s.liveCapture(ctx, s.Store, r)
+		if err != nil {
+			return nil, fmt.Errorf("due render %s: %w", r.ID, err)
+		}
+		if src == nil && capturer == nil {
 			d.Renders = append(d.Renders, r)
 		}
 	}
