@@ -197,9 +197,9 @@ func (p PresetSpec) DerivesFrom(c PresetSpec) bool {
 		p.FPS > 0 && c.FPS%p.FPS == 0
 }
 
-// captureCost is what capturing at p costs, in pixels drawn and moved per second of
+// PixelRate is what capturing at p costs, in pixels drawn and moved per second of
 // video: the capture's share of a render is about proportional to it.
-func (p PresetSpec) captureCost() int { return p.Width * p.Height * p.FPS }
+func (p PresetSpec) PixelRate() int { return p.Width * p.Height * p.FPS }
 
 // CaptureSpec is the spec the frames of specs are captured at: the largest size and the
 // highest frame rate among them (every spec DerivesFrom it when they are one group of
@@ -231,8 +231,8 @@ func CaptureGroups(specs []PresetSpec) [][]int {
 	}
 	sort.SliceStable(order, func(a, b int) bool {
 		pa, pb := specs[order[a]], specs[order[b]]
-		if pa.captureCost() != pb.captureCost() {
-			return pa.captureCost() > pb.captureCost()
+		if pa.PixelRate() != pb.PixelRate() {
+			return pa.PixelRate() > pb.PixelRate()
 		}
 		return pa.FPS > pb.FPS
 	})
@@ -243,7 +243,7 @@ func CaptureGroups(specs []PresetSpec) [][]int {
 		joined := false
 		for g := range groups {
 			c := CaptureSpec([]PresetSpec{captures[g], p})
-			if c.captureCost() > captures[g].captureCost()+p.captureCost() {
+			if c.PixelRate() > captures[g].PixelRate()+p.PixelRate() {
 				continue
 			}
 			fits := p.DerivesFrom(c)

@@ -2,6 +2,7 @@ package workers
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -124,4 +125,42 @@ func videoPSNR(t *testing.T, a, b string) float64 {
 		t.Fatalf("psnr %q: %v", f[0], err)
 	}
 	return v
+}
+
+// TestSplitCaptureReleasesItsRenders: in a batch of 720p and 1080p, 1080p (the larger,
+// though listed second) runs the capture; with chunks of 10 frames its 30 frames are
+// split, so 720p goes back to a task of its own (15 frames, whole). Both succeed with
+// their own videos: the 1080p60 one joined from three chunks.
+func TestSplitCaptureReleasesItsRenders(t *testing.T) {
+	run := runBatch(t, false, 10, "720p", "1080p")
+	hd, full := run.byName["720p"], run.byName["1080p"]
+	if hd.CaptureOf != "" {
+		t.Errorf("720p still names the capture of %s", hd.CaptureOf)
+	}
+	want := []string{
+		"1280x720@30: 1280x720@30",
+		"1920x1080@60: 1920x1080@60",
+		"1920x1080@60: 1920x1080@60",
+		"1920x1080@60: 1920x1080@60",
+	}
+	if got := run.rend.captures(); strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("captures %q, want three 1080p60 chunks and 720p alone: %q", got, want)
+	}
+	run.renderTasks(t, 2)
+	for _, r := range []*koda.Render{hd, full} {
+		if r.Status != koda.RenderSucceeded {
+			t.Fatalf("%s: %s %+v", r.Preset.Name, r.Status, r.Error)
+		}
+		path := filepath.Join(t.TempDir(), r.Preset.Name+".mp4")
+		fetch(t, run, r.VideoKey, path)
+		out, err := exec.Command("ffprobe", "-v", "error", "-select_streams", "v:0", "-count_frames",
+			"-show_entries", "stream=width,height,nb_read_frames", "-of", "csv=p=0", path).Output()
+		if err != nil {
+			t.Fatalf("ffprobe %s: %v", r.Preset.Name, err)
+		}
+		wantProbe := fmt.Sprintf("%d,%d,%d", r.Preset.Width, r.Preset.Height, r.Preset.Frames(r.DurationS))
+		if got := strings.TrimSpace(string(out)); got != wantProbe {
+			t.Errorf("%s: video %q, want %q", r.Preset.Name, got, wantProbe)
+		}
+	}
 }

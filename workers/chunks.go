@@ -59,18 +59,36 @@ func (h *Handlers) splitRender(ctx context.Context, renderID string) (bool, erro
 	if err != nil {
 		return false, fmt.Errorf("render %s: %w", renderID, err)
 	}
-	ranges := chunkRanges(r.Preset.Frames(r.DurationS), h.chunkFrames())
-	if r.Kind != koda.RenderFinal || ranges == nil || r.Status.Done() {
+	if r.Kind != koda.RenderFinal || r.Status.Done() {
+		return false, nil
+	}
+	// A capture for several renders is as long as its largest, fastest spec: when that
+	// is worth splitting, chunk tasks make this render's video alone, and the renders
+	// the capture would have served go back to tasks of their own, which split in turn
+	// if long enough.
+	frames := r.Preset.Frames(r.DurationS)
+	more, err := h.Lifecycle.CapturedWith(ctx, r.ID)
+	if err != nil {
+		return false, fmt.Errorf("render %s: %w", r.ID, err)
+	}
+	if len(more) > 0 {
+		specs := []koda.PresetSpec{r.Preset}
+		for _, m := range more {
+			specs = append(specs, m.Preset)
+		}
+		if chunkRanges(koda.CaptureSpec(specs).Frames(r.DurationS), h.chunkFrames()) != nil {
+			if err := h.Lifecycle.ReleaseCaptured(ctx, r.ID); err != nil {
+				return false, fmt.Errorf("render %s: %w", r.ID, err)
+			}
+		}
+	}
+	ranges := chunkRanges(frames, h.chunkFrames())
+	if ranges == nil {
 		return false, nil
 	}
 	r, run, err := h.Lifecycle.StartRender(ctx, renderID)
 	if err != nil || !run {
 		return true, err
-	}
-	// Chunk tasks make this render's video alone: the renders its capture would have
-	// served go back to tasks of their own, which split in turn if long enough.
-	if err := h.Lifecycle.ReleaseCaptured(ctx, r.ID); err != nil {
-		return true, fmt.Errorf("render %s: %w", r.ID, err)
 	}
 	h.log().Info("render split into chunks", "render", r.ID, "attempt", r.Attempts, "chunks", len(ranges))
 	for i, rg := range ranges {

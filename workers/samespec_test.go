@@ -111,6 +111,13 @@ type sameSpecRun struct {
 
 func runSameSpecBatch(t *testing.T, broken bool, names ...string) *sameSpecRun {
 	t.Helper()
+	return runBatch(t, broken, 0, names...)
+}
+
+// runBatch is runSameSpecBatch with final renders split into chunks of chunkFrames
+// frames (0: the default).
+func runBatch(t *testing.T, broken bool, chunkFrames int, names ...string) *sameSpecRun {
+	t.Helper()
 	if len(names) == 0 {
 		names = []string{"youtube", "final", "1080p", "720p"}
 	}
@@ -120,6 +127,7 @@ func runSameSpecBatch(t *testing.T, broken bool, names ...string) *sameSpecRun {
 	rend := &countingRenderer{Renderer: renderer.New(renderer.Config{Browsers: 1,
 		ReadyTimeout: 20 * time.Second, FrameTimeout: 15 * time.Second})}
 	b.h.Storage, b.h.Lifecycle.Storage, b.h.Renderer, b.h.WorkDir = st, st, rend, t.TempDir()
+	b.h.ChunkFrames = chunkFrames
 
 	now := time.Now().UTC()
 	p := &koda.Project{ID: koda.NewID(koda.PrefixProject), TenantID: "acme", Prompt: "a ball", Phase: koda.PhaseComplete,

@@ -44,13 +44,15 @@ func sameVideo(a, b *koda.Render) bool {
 }
 
 // Renders left to run a job of their own that one capture can serve (koda.CaptureGroups)
-// are captured once: the first of each group runs the job, captures the frames at the
+// are captured once: the largest of each group runs the job, captures the frames at the
 // group's koda.CaptureSpec and encodes every member's video from them; the others name
 // it in CaptureOf and, like renders sharing an output, take its start and, should the
 // capture fail, its failure, but keep their own file, progress and frame count.
 
-// groupCaptures points each render of a capture group at the group's first render, and
-// returns the renders left to run a job, in order.
+// groupCaptures points each render of a capture group at the group's largest render (the
+// one with the most pixels a second; the first of equals), whose own length then is the
+// capture's for splitting into chunks, and returns the renders left to run a job, in
+// order.
 func groupCaptures(rs []*koda.Render) []*koda.Render {
 	type footage struct {
 		project  string
@@ -76,9 +78,16 @@ func groupCaptures(rs []*koda.Render) []*koda.Render {
 		}
 		for _, g := range koda.CaptureGroups(specs) {
 			lead := same[g[0]]
-			leads[lead.ID] = true
 			for _, i := range g[1:] {
-				same[i].CaptureOf = lead.ID
+				if same[i].Preset.PixelRate() > lead.Preset.PixelRate() {
+					lead = same[i]
+				}
+			}
+			leads[lead.ID] = true
+			for _, i := range g {
+				if same[i] != lead {
+					same[i].CaptureOf = lead.ID
+				}
 			}
 		}
 	}

@@ -229,6 +229,7 @@ func testRenderAndBatchRoundTrip(t *testing.T, s *store.Store) {
 		Attempts:  2,
 		Error:     &koda.Failure{Code: "TIMEOUT", Message: "slow", At: ts(4)},
 		OutputOf:  "rnd_a",
+		CaptureOf: "rnd_b",
 		StartedAt: ptr(ts(5)),
 	}
 	if err := s.CreateRender(ctx, r); err != nil {
@@ -680,6 +681,9 @@ func testListRenders(t *testing.T, s *store.Store) {
 		if i == 4 || i == 5 {
 			r.OutputOf = "rnd_03"
 		}
+		if i == 1 || i == 2 {
+			r.CaptureOf = "rnd_00"
+		}
 		if i == 5 {
 			r.ProjectID = q.ID
 		}
@@ -705,6 +709,7 @@ func testListRenders(t *testing.T, s *store.Store) {
 	mustEqual(t, "unfinished", list(koda.RenderFilter{Statuses: []koda.RenderStatus{koda.RenderQueued, koda.RenderRunning}}),
 		[]string{"rnd_00", "rnd_01", "rnd_04", "rnd_05"})
 	mustEqual(t, "output of", list(koda.RenderFilter{OutputOf: "rnd_03"}), []string{"rnd_04", "rnd_05"})
+	mustEqual(t, "capture of", list(koda.RenderFilter{CaptureOf: "rnd_00"}), []string{"rnd_01", "rnd_02"})
 	mustEqual(t, "created before", list(koda.RenderFilter{CreatedBefore: ts(2)}), []string{"rnd_00", "rnd_01"})
 	mustEqual(t, "limit", list(koda.RenderFilter{ProjectID: p.ID, Limit: 2}), []string{"rnd_00", "rnd_01"})
 }
