@@ -36,11 +36,16 @@ func shareOutputs(rs []*koda.Render) []*koda.Render {
 	return own
 }
 
-// sameVideo reports whether a and b render to the same bytes: the same project's files
-// for the same length, to the same output spec.
+// sameVideo reports whether a and b render to the same bytes: the same footage, to the
+// same output spec.
 func sameVideo(a, b *koda.Render) bool {
-	return a.ProjectID == b.ProjectID && a.Kind == b.Kind && a.DurationS == b.DurationS &&
-		a.Preset.SameOutput(b.Preset)
+	return sameFootage(a, b) && a.Preset.SameOutput(b.Preset)
+}
+
+// sameFootage reports whether a and b draw the same frames at a given time: the same
+// project's files for the same length.
+func sameFootage(a, b *koda.Render) bool {
+	return a.ProjectID == b.ProjectID && a.Kind == b.Kind && a.DurationS == b.DurationS
 }
 
 // Renders left to run a job of their own that one capture can serve (koda.CaptureGroups)
@@ -54,24 +59,20 @@ func sameVideo(a, b *koda.Render) bool {
 // capture's for splitting into chunks, and returns the renders left to run a job, in
 // order.
 func groupCaptures(rs []*koda.Render) []*koda.Render {
-	type footage struct {
-		project  string
-		kind     koda.RenderKind
-		duration float64
-	}
-	var keys []footage
-	byKey := map[footage][]*koda.Render{}
+	var footages [][]*koda.Render
+next:
 	for _, r := range rs {
 		r.CaptureOf = ""
-		k := footage{r.ProjectID, r.Kind, r.DurationS}
-		if _, ok := byKey[k]; !ok {
-			keys = append(keys, k)
+		for k, f := range footages {
+			if sameFootage(f[0], r) {
+				footages[k] = append(f, r)
+				continue next
+			}
 		}
-		byKey[k] = append(byKey[k], r)
+		footages = append(footages, []*koda.Render{r})
 	}
 	leads := map[string]bool{}
-	for _, k := range keys {
-		same := byKey[k]
+	for _, same := range footages {
 		specs := make([]koda.PresetSpec, len(same))
 		for i, r := range same {
 			specs[i] = r.Preset
