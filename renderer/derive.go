@@ -20,8 +20,11 @@ import (
 // down with Lanczos. Measured on the 2-core machine (180 raw 1080p60 frames to 1080p60,
 // 1080p30, 720p60 and 720p30 at veryfast): one process converting once 10.2 core-s,
 // one process converting per branch 11.6, four ffmpeg processes fed only their own
-// frames 12.9. The frames a capture's browsers draw cost more than all of that, and are
-// what sharing them saves.
+// frames 12.9; a second run 10.7, 11.8 and 13.1 (scripts/measure-split-encode.sh; user
+// + system seconds, on a machine other work kept busy). The one process's walls were the
+// longest in one run and the shortest in the other: its filter graph runs on one thread,
+// but the cores were shared anyway. The frames a capture's browsers draw cost more than all of
+// that, and are what sharing them saves.
 
 // derivedOutput is one video made from a capture's frames.
 type derivedOutput struct {
