@@ -278,14 +278,7 @@ func (b *brief) carryActor(bt, prev *beat) {
 // mention of the place: "a cat under a table, … a lamp on the table" puts the cat under
 // it and the lamp on it, not every actor of the clause in one spot.
 func (b *brief) readRelations(bt *beat) {
-	type mention struct{ at, si int }
-	var ms []mention
-	for _, si := range bt.Subjects {
-		for _, at := range nounAts(bt.Text, b.Subjects[si].Noun) {
-			ms = append(ms, mention{at, si})
-		}
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].at < ms[j].at })
+	ms := b.mentions(bt)
 	for k, m := range ms {
 		pm := placePrepRE.FindStringSubmatch(bt.Text[:m.at])
 		if pm == nil || !withinPreps[pm[1]] {
@@ -301,6 +294,21 @@ func (b *brief) readRelations(bt *beat) {
 			}
 		}
 	}
+}
+
+// mention is where subject si is named in a clause.
+type mention struct{ at, si int }
+
+// mentions are every naming of the clause's subjects, in the order written.
+func (b *brief) mentions(bt *beat) []mention {
+	var ms []mention
+	for _, si := range bt.Subjects {
+		for _, at := range nounAts(bt.Text, b.Subjects[si].Noun) {
+			ms = append(ms, mention{at, si})
+		}
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].at < ms[j].at })
+	return ms
 }
 
 func containsRelActor(rs []relation, actor int) bool {

@@ -107,14 +107,7 @@ func (b *brief) readWays(bt *beat) {
 	if bt.From >= 0 || !slices.ContainsFunc(bt.Actions, func(a string) bool { return goingActions[a] }) {
 		return
 	}
-	type mention struct{ at, si int }
-	var ms []mention
-	for _, si := range bt.Subjects {
-		for _, at := range nounAts(bt.Text, b.Subjects[si].Noun) {
-			ms = append(ms, mention{at, si})
-		}
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].at < ms[j].at })
+	ms := b.mentions(bt)
 	for k, m := range ms {
 		pm := wayPrepRE.FindStringSubmatch(bt.Text[:m.at])
 		if pm == nil || (pm[1] == "from" && bt.To >= 0) || b.Subjects[m.si].Scenery || !wayRowOf(pm[1]).plays(bt.Actions) {

@@ -360,15 +360,60 @@ func compatible(category string, lexfile int) bool {
 	return false
 }
 
-// readData reads data.noun: "offset lex_filenum ss_type w_cnt word lex_id … p_cnt
-// [ptr_symbol offset pos source/target]… | gloss" (wndb(5WN)).
+// readData reads data.noun's synsets (wndb(5WN)).
 func readData(path string) (map[int]*synset, error) {
+	out := map[int]*synset{}
+	err := eachSynset(path, func(l synsetLine) {
+		s := &synset{lexfile: l.lex, gloss: l.gloss, lemmas: l.lemmas}
+		for _, p := range l.ptrs {
+			// Instance hypernyms are left out: a person's or a place's name is no
+			// thing to draw ("Aaron Copland" is no artist on screen).
+			if p.sym == "@" && p.pos == "n" {
+				s.hyper = append(s.hyper, p.target)
+			}
+			s.instance = s.instance || p.sym == "@i"
+			if p.sym == "+" && p.pos == "v" && p.src > 0 && p.dst > 0 {
+				if s.verbs == nil {
+					s.verbs = map[int][][2]int{}
+				}
+				s.verbs[p.src-1] = append(s.verbs[p.src-1], [2]int{p.target, p.dst - 1})
+			}
+			if p.pos == "n" && len(p.sym) == 2 && (p.sym[0] == '%' || p.sym[0] == '#') && strings.ContainsRune("mps", rune(p.sym[1])) {
+				s.parts = append(s.parts, p.target) // a part, member or stuff of it, or what it is one of
+				if p.sym == "#p" {
+					s.wholes = append(s.wholes, p.target)
+				}
+			}
+		}
+		out[l.off] = s
+	})
+	return out, err
+}
+
+// synsetLine is one line of a WordNet data file: "offset lex_filenum ss_type w_cnt word
+// lex_id … p_cnt [ptr_symbol offset pos source/target]… | gloss" (wndb(5WN)).
+type synsetLine struct {
+	off, lex int
+	lemmas   []string // spaces for underscores, lower case, no adjective markers
+	ptrs     []pointer
+	gloss    string
+}
+
+// pointer is one pointer of a synset: src and dst are the lemma numbers it links (from
+// 1), 0 for the whole synset.
+type pointer struct {
+	sym, pos string
+	target   int
+	src, dst int
+}
+
+// eachSynset calls fn with every synset line of a WordNet data file.
+func eachSynset(path string, fn func(synsetLine)) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("open WordNet data (install Debian's wordnet-base): %w", err)
+		return fmt.Errorf("open WordNet data (install Debian's wordnet-base): %w", err)
 	}
 	defer f.Close()
-	out := map[int]*synset{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
@@ -385,60 +430,42 @@ func readData(path string) (map[int]*synset, error) {
 		lex, err2 := strconv.Atoi(fs[1])
 		wc, err3 := strconv.ParseInt(fs[3], 16, 32)
 		if err1 != nil || err2 != nil || err3 != nil {
-			return nil, fmt.Errorf("%s: bad synset line %.40q", path, line)
+			return fmt.Errorf("%s: bad synset line %.40q", path, line)
 		}
-		s := &synset{lexfile: lex, gloss: gloss}
+		l := synsetLine{off: off, lex: lex, gloss: gloss}
 		i := 4
 		for k := 0; k < int(wc) && i+1 < len(fs); k++ {
 			w := strings.ToLower(strings.ReplaceAll(fs[i], "_", " "))
 			if p := strings.IndexByte(w, '('); p > 0 { // adjective markers: "(a)"
 				w = w[:p]
 			}
-			s.lemmas = append(s.lemmas, w)
+			l.lemmas = append(l.lemmas, w)
 			i += 2
 		}
 		if i >= len(fs) {
-			return nil, fmt.Errorf("%s: short synset line at %d", path, off)
+			return fmt.Errorf("%s: short synset line at %d", path, off)
 		}
 		pc, err := strconv.Atoi(fs[i])
 		if err != nil {
-			return nil, fmt.Errorf("%s: pointer count at %d: %w", path, off, err)
+			return fmt.Errorf("%s: pointer count at %d: %w", path, off, err)
 		}
 		i++
 		for k := 0; k < pc && i+3 < len(fs); k++ {
-			sym, target, pos := fs[i], fs[i+1], fs[i+2]
-			// Instance hypernyms are left out: a person's or a place's name is no
-			// thing to draw ("Aaron Copland" is no artist on screen).
-			if sym == "@" && pos == "n" {
-				if t, err := strconv.Atoi(target); err == nil {
-					s.hyper = append(s.hyper, t)
+			t, err := strconv.Atoi(fs[i+1])
+			if err == nil {
+				p := pointer{sym: fs[i], target: t, pos: fs[i+2]}
+				if sd := fs[i+3]; len(sd) == 4 {
+					src, _ := strconv.ParseInt(sd[:2], 16, 32)
+					dst, _ := strconv.ParseInt(sd[2:], 16, 32)
+					p.src, p.dst = int(src), int(dst)
 				}
-			}
-			s.instance = s.instance || sym == "@i"
-			if sym == "+" && pos == "v" && len(fs[i+3]) == 4 {
-				src, err1 := strconv.ParseInt(fs[i+3][:2], 16, 32)
-				dst, err2 := strconv.ParseInt(fs[i+3][2:], 16, 32)
-				t, err3 := strconv.Atoi(target)
-				if err1 == nil && err2 == nil && err3 == nil && src > 0 && dst > 0 {
-					if s.verbs == nil {
-						s.verbs = map[int][][2]int{}
-					}
-					s.verbs[int(src)-1] = append(s.verbs[int(src)-1], [2]int{t, int(dst) - 1})
-				}
-			}
-			if pos == "n" && len(sym) == 2 && (sym[0] == '%' || sym[0] == '#') && strings.ContainsRune("mps", rune(sym[1])) {
-				if t, err := strconv.Atoi(target); err == nil {
-					s.parts = append(s.parts, t) // a part, member or stuff of it, or what it is one of
-					if sym == "#p" {
-						s.wholes = append(s.wholes, t)
-					}
-				}
+				l.ptrs = append(l.ptrs, p)
 			}
 			i += 4
 		}
-		out[off] = s
+		fn(l)
 	}
-	return out, sc.Err()
+	return sc.Err()
 }
 
 // readIndex reads an index file: "lemma pos synset_cnt p_cnt [ptr_symbol…] sense_cnt

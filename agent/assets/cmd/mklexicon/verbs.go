@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -208,54 +207,17 @@ func readExceptions(path string) (map[string][]string, error) {
 	return out, sc.Err()
 }
 
-// readVerbData reads data.verb's lexicographer files and verb hypernyms (wndb(5WN)).
+// readVerbData reads data.verb's lexicographer files, lemmas and verb hypernyms.
 func readVerbData(path string) (map[int]*verbSynset, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("open WordNet verbs: %w", err)
-	}
-	defer f.Close()
 	out := map[int]*verbSynset{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "  ") {
-			continue
-		}
-		data, _, _ := strings.Cut(line, " | ")
-		fs := strings.Fields(data)
-		if len(fs) < 4 {
-			continue
-		}
-		off, err1 := strconv.Atoi(fs[0])
-		lex, err2 := strconv.Atoi(fs[1])
-		wc, err3 := strconv.ParseInt(fs[3], 16, 32)
-		if err1 != nil || err2 != nil || err3 != nil {
-			return nil, fmt.Errorf("%s: bad synset line %.40q", path, line)
-		}
-		s := &verbSynset{lexfile: lex}
-		for k := 0; k < int(wc) && 4+2*k < len(fs); k++ {
-			s.lemmas = append(s.lemmas, strings.ToLower(strings.ReplaceAll(fs[4+2*k], "_", " ")))
-		}
-		i := 4 + 2*int(wc)
-		if i >= len(fs) {
-			return nil, fmt.Errorf("%s: short synset line at %d", path, off)
-		}
-		pc, err := strconv.Atoi(fs[i])
-		if err != nil {
-			return nil, fmt.Errorf("%s: pointer count at %d: %w", path, off, err)
-		}
-		i++
-		for k := 0; k < pc && i+3 < len(fs); k++ {
-			if fs[i] == "@" && fs[i+2] == "v" {
-				if t, err := strconv.Atoi(fs[i+1]); err == nil {
-					s.hyper = append(s.hyper, t)
-				}
+	err := eachSynset(path, func(l synsetLine) {
+		s := &verbSynset{lexfile: l.lex, lemmas: l.lemmas}
+		for _, p := range l.ptrs {
+			if p.sym == "@" && p.pos == "v" {
+				s.hyper = append(s.hyper, p.target)
 			}
-			i += 4
 		}
-		out[off] = s
-	}
-	return out, sc.Err()
+		out[l.off] = s
+	})
+	return out, err
 }
