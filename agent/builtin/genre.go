@@ -259,6 +259,9 @@ var genres = []genreRow{
 		Example: `A workout timer counting down from 0:20 to 0:00 in a shrinking ring with the word REST above it`,
 		Shows:   []string{"0:20", "0:00", "REST"}},
 	{Name: "subscribe end card", Cues: regexp.MustCompile(`\bsubscribe\b|\bend (?:card|screen)\b|\blike and (?:follow|share)\b|\bsmash (?:that|the) like\b`),
+		// A video channel's end screen: an ad's "end card" is its closing words, no
+		// subscribe button.
+		Also:  regexp.MustCompile(`\bsubscri\w*|\byoutube\b|\bchannel\b|\bvideos?\b|\bwatch next\b|\bplaylist\b|\blike and\b|\bsmash\b`),
 		Slots: []string{"channel", "button text", "bell", "video slots"}, build: (*genreFill).subscribe,
 		Example: `YouTube end screen for "Daily Dough": a subscribe button that gets clicked, a bell that rings, and two video slots`,
 		Shows:   []string{"Daily Dough", "SUBSCRIBE", "SUBSCRIBED"}},

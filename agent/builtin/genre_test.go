@@ -107,6 +107,8 @@ func TestGenreNotChosen(t *testing.T) {
 		// Three figures side by side are data; "vs" between two things is no matchup.
 		"Compare the heights of three towers side by side, to scale: Eiffel Tower 330 m, Empire State Building 443 m, Burj Khalifa 828 m",
 		"A cat vs a dog: the cat hisses and the dog wags its tail",
+		// An ad's end card is its closing words, not a channel's subscribe screen.
+		`Ad for a bakery: a croissant rises from the oven, end card "Fresh every morning"`,
 	} {
 		if g := builtin.Explain(p).Genre; g != nil {
 			t.Errorf("%q chose the %s layout", p, g.Name)
