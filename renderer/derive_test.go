@@ -2,6 +2,7 @@ package renderer_test
 
 import (
 	"context"
+	"github.com/kodahq/koda/internal/kodatest"
 	"image"
 	"math"
 	"os"
@@ -76,7 +77,7 @@ func TestDerivedOutputs(t *testing.T) {
 			if _, _, err := render(t, r, koda.RenderRequest{Dir: fixture(page), Preset: half, DurationS: 2, VideoPath: direct}); err != nil {
 				t.Fatalf("direct render: %v", err)
 			}
-			db := psnr(t, direct, outs[1].VideoPath)
+			db := kodatest.PSNR(t, direct, outs[1].VideoPath)
 			t.Logf("%s: derived 640x360@15 against a direct render: PSNR %.1f dB", page, db)
 			if db < derivedPSNR {
 				t.Errorf("derived 640x360@15 differs from a direct render: PSNR %.1f dB < %d", db, derivedPSNR)
@@ -122,7 +123,7 @@ func TestDerivedChunks(t *testing.T) {
 	if s := ffprobe(t, joined).Streams[0]; s.NbFrames != "30" || s.FrameRate != "15/1" {
 		t.Errorf("joined: %+v, want 30 frames at 15/1", s)
 	}
-	if db := psnr(t, whole.Outputs[0].VideoPath, joined); db < 45 {
+	if db := kodatest.PSNR(t, whole.Outputs[0].VideoPath, joined); db < 45 {
 		t.Errorf("joined chunks differ from the whole derived output: PSNR %.1f dB < 45", db)
 	}
 }

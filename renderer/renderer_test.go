@@ -428,29 +428,6 @@ func TestVirtualClock(t *testing.T) {
 	}
 }
 
-// psnr returns the average PSNR in dB of b against a, frame by frame.
-func psnr(t *testing.T, a, b string) float64 {
-	t.Helper()
-	out, err := exec.Command("ffmpeg", "-hide_banner", "-i", a, "-i", b, "-lavfi", "[0:v][1:v]psnr", "-f", "null", "-").CombinedOutput()
-	if err != nil {
-		t.Fatalf("psnr: %v\n%s", err, out)
-	}
-	s := string(out)
-	i := strings.LastIndex(s, "average:")
-	if i < 0 {
-		t.Fatalf("psnr: no average in %s", s)
-	}
-	f := strings.Fields(s[i+len("average:"):])
-	if f[0] == "inf" {
-		return math.Inf(1)
-	}
-	v, err := strconv.ParseFloat(f[0], 64)
-	if err != nil {
-		t.Fatalf("psnr %q: %v", f[0], err)
-	}
-	return v
-}
-
 // TestChunksConcat renders a video whole and in two frame-range chunks joined by
 // Concat without re-encoding: same frame count, no duplicated or missing frame at the
 // seams, and the same pictures.
@@ -484,7 +461,7 @@ func TestChunksConcat(t *testing.T) {
 	if s := ffprobe(t, joined).Streams[0]; s.CodecName != "h264" || s.NbFrames != "30" || s.FrameRate != "15/1" {
 		t.Errorf("joined: %+v, want h264 with 30 frames at 15/1", s)
 	}
-	if db := psnr(t, whole.VideoPath, joined); db < 45 {
+	if db := kodatest.PSNR(t, whole.VideoPath, joined); db < 45 {
 		t.Errorf("joined differs from the whole render: PSNR %.1f dB < 45", db)
 	}
 	// A shifted seam (a duplicated or dropped frame) shows as a big drop in PSNR right
@@ -713,7 +690,7 @@ func TestCanvasCapturePaths(t *testing.T) {
 		videos[c.name] = req.VideoPath
 	}
 	for _, name := range []string{"raw", "jpeg"} {
-		db := psnr(t, videos["screenshot"], videos[name])
+		db := kodatest.PSNR(t, videos["screenshot"], videos[name])
 		t.Logf("%s against screenshots: PSNR %.1f dB", name, db)
 		if db < 35 {
 			t.Errorf("%s frames differ from screenshots: PSNR %.1f dB, want ≥ 35", name, db)
@@ -867,7 +844,7 @@ func TestBeginFrameMatchesScreenshots(t *testing.T) {
 		}
 		if slices.Equal(frameHashes(t, videos[true]), frameHashes(t, videos[false])) {
 			t.Logf("%s: frames identical", page)
-		} else if db := psnr(t, videos[false], videos[true]); db < 45 {
+		} else if db := kodatest.PSNR(t, videos[false], videos[true]); db < 45 {
 			t.Errorf("%s: begin-frame video differs from screenshots: PSNR %.1f dB < 45", page, db)
 		} else {
 			t.Logf("%s: PSNR %.1f dB", page, db)
@@ -916,7 +893,7 @@ func TestBeginFrameFallback(t *testing.T) {
 		}
 		if slices.Equal(frameHashes(t, videos[true]), frameHashes(t, videos[false])) {
 			t.Logf("%s: frames identical", page)
-		} else if db := psnr(t, videos[true], videos[false]); db < 45 {
+		} else if db := kodatest.PSNR(t, videos[true], videos[false]); db < 45 {
 			t.Errorf("%s: fallback video differs from begin-frame capture: PSNR %.1f dB < 45", page, db)
 		} else {
 			t.Logf("%s: PSNR %.1f dB", page, db)

@@ -3,6 +3,7 @@ package renderer_test
 import (
 	"context"
 	"fmt"
+	"github.com/kodahq/koda/internal/kodatest"
 	"net"
 	"net/http"
 	"os"
@@ -182,7 +183,7 @@ func TestSandboxRendersIdentically(t *testing.T) {
 	}
 	if strings.Join(ha, ",") == strings.Join(hb, ",") {
 		t.Log("frames identical (framemd5)")
-	} else if db := psnr(t, a.VideoPath, b.VideoPath); db < 45 {
+	} else if db := kodatest.PSNR(t, a.VideoPath, b.VideoPath); db < 45 {
 		t.Errorf("sandboxed video differs from the unsandboxed one: PSNR %.1f dB", db)
 	} else {
 		t.Logf("frames differ; PSNR %.1f dB", db)

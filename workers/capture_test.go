@@ -3,8 +3,8 @@ package workers
 import (
 	"context"
 	"fmt"
+	"github.com/kodahq/koda/internal/kodatest"
 	"io"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -81,7 +81,7 @@ func TestOneCaptureForManyPresets(t *testing.T) {
 		DurationS: run.p.DurationS, VideoPath: direct}, nil); err != nil {
 		t.Fatalf("direct 720p render: %v", err)
 	}
-	db := videoPSNR(t, direct, local["720p"])
+	db := kodatest.PSNR(t, direct, local["720p"])
 	t.Logf("720p from the 1080p60 capture against a direct 720p render: PSNR %.1f dB", db)
 	if db < derivedPSNR {
 		t.Errorf("720p from the 1080p60 capture differs from a direct render: PSNR %.1f dB < %d", db, derivedPSNR)
@@ -102,29 +102,6 @@ func fetch(t *testing.T, run *sameSpecRun, key, path string) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// videoPSNR returns the average PSNR in dB of b against a (ffmpeg's psnr filter).
-func videoPSNR(t *testing.T, a, b string) float64 {
-	t.Helper()
-	out, err := exec.Command("ffmpeg", "-hide_banner", "-i", a, "-i", b, "-lavfi", "[0:v][1:v]psnr", "-f", "null", "-").CombinedOutput()
-	if err != nil {
-		t.Fatalf("psnr: %v\n%s", err, out)
-	}
-	s := string(out)
-	i := strings.LastIndex(s, "average:")
-	if i < 0 {
-		t.Fatalf("psnr: no average in %s", s)
-	}
-	f := strings.Fields(s[i+len("average:"):])
-	if f[0] == "inf" {
-		return math.Inf(1)
-	}
-	v, err := strconv.ParseFloat(f[0], 64)
-	if err != nil {
-		t.Fatalf("psnr %q: %v", f[0], err)
-	}
-	return v
 }
 
 // TestSplitCaptureReleasesItsRenders: in a batch of 720p and 1080p, 1080p (the larger,
