@@ -163,7 +163,8 @@ func TestUnsignableLinkIs503(t *testing.T) {
 }
 
 // TestSameSpecRendersDownloadOneFile: POST /v1/projects/{id}/renders for youtube,
-// final, 1080p and 720p queues two render tasks. Once the 1080p60 job stored its
+// final, 1080p and tiktok queues two render tasks (tiktok is another frame shape, so
+// no capture serves it and the 1080p60 renders together). Once the 1080p60 job stored its
 // video, youtube, final and 1080p each answer with their own ID and preset, the same
 // size, and a download link (presigned on a real S3 server process, signed /files/ on
 // the local folder) to that one stored file; the batch counts all three done.
@@ -193,7 +194,7 @@ func TestSameSpecRendersDownloadOneFile(t *testing.T) {
 			}
 			var bt batchJSON
 			r := b.do("acme", http.MethodPost, "/v1/projects/"+p.ID+"/renders",
-				map[string]any{"presets": []string{"youtube", "final", "1080p", "720p"}})
+				map[string]any{"presets": []string{"youtube", "final", "1080p", "tiktok"}})
 			r.decode(t, &bt)
 			if r.Status != http.StatusAccepted || bt.Total != 4 || bt.Queued != 4 {
 				t.Fatalf("request renders: %d %s", r.Status, r.Body)
