@@ -529,6 +529,9 @@ func place(d *scene.Description, e *scene.Element, f Frame, t float64) pose {
 	cx, cy := RX+RW/2+x*RW/2+orbitX, RY+RH/2+y*RH/2+offY*e.Size*U+orbitY
 	r := e.Size * U
 	hw, hh := extent(e, r, cx-RX, RW, U, t, &p)
+	if e.Type == scene.TypeChart && gridChart(e.Variant) && RH > RW*1.3 {
+		hh *= 1.45 // runtime.js chartBox: a tall frame's chart stands taller
+	}
 	hw *= math.Abs(scale * sx)
 	hh *= math.Abs(scale * sy)
 	if math.Mod(math.Abs(rot), 180) > 1 && !p.text {
@@ -576,6 +579,12 @@ func orF(v, d float64) float64 {
 	return v
 }
 
+// gridChart reports a chart variant drawn inside runtime.js's chartBox, title, labels
+// and legend included.
+func gridChart(variant string) bool {
+	return variant == scene.ChartWaterfall || variant == scene.ChartRadar || variant == scene.ChartHeatmap
+}
+
 // extent is an element's half width and height in pixels at scale 1.
 func extent(e *scene.Element, r, cx, W, U, t float64, p *pose) (hw, hh float64) {
 	switch e.Type {
@@ -591,6 +600,9 @@ func extent(e *scene.Element, r, cx, W, U, t float64, p *pose) (hw, hh float64) 
 				return r * 1.9, r * 1.05 // legend beside the pie
 			}
 			return r, r * 1.3 // legend under it
+		}
+		if gridChart(e.Variant) {
+			return math.Min(r*orF(e.Aspect, 1.6), room), r * 1.2 // runtime.js chartBox
 		}
 		hh = r
 		if e.Text != "" || len(e.Labels) > 0 {

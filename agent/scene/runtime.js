@@ -1479,11 +1479,251 @@
     if (e.sub) label(e.sub, -hw, -h / 2 - fs * 0.85, fs * 0.8, rgba(tc, 0.85), 'left', 600, hw * 1.2);
   }
 
+  // label2 draws a name in up to two lines within maxW, the first line's middle at y: a
+  // category of a few words ("lost contract") keeps a readable size under a narrow bar
+  // instead of shrinking to one thin line.
+  function label2(text, x, y, size, color, align, weight, maxW) {
+    text = String(text);
+    ctx.font = font(size, weight || 700);
+    var words = text.split(' ');
+    if (words.length < 2 || ctx.measureText(text).width <= maxW) { label(text, x, y, size, color, align, weight, maxW); return 1; }
+    var cut = 1, widest = Infinity;
+    for (var k = 1; k < words.length; k++) {
+      var w = Math.max(ctx.measureText(words.slice(0, k).join(' ')).width, ctx.measureText(words.slice(k).join(' ')).width);
+      if (w < widest) { widest = w; cut = k; }
+    }
+    var fs = widest > maxW ? size * maxW / widest : size;
+    label(words.slice(0, cut).join(' '), x, y, fs, color, align, weight, maxW);
+    label(words.slice(cut).join(' '), x, y + fs * 1.1, fs, color, align, weight, maxW);
+    return 2;
+  }
+
+  // chartBox is the room the grid-like variants draw in, in the element's units: the
+  // half-width of a bar chart and its height with title and labels (the box the critic
+  // reads), taller in a tall frame where height is to spare.
+  function chartBox(e, s, r) {
+    var tall = RH > RW * 1.3 ? 1.45 : 1;
+    return { hw: Math.min(r * (e.aspect || 1.6), halfRoom(s)), hh: r * 1.2 * tall, tall: tall };
+  }
+
+  // drawWaterfall: a bridge from a start total to an end total. Each change floats from
+  // the running total, up or down, and drops in after the one before it, a dotted
+  // connector carrying the level across; the totals stand on the axis.
+  function drawWaterfall(e, s, t, r) {
+    var vals = e.values || [1], n = vals.length, bx = chartBox(e, s, r), cw = bx.hw, tall = bx.tall, tc = textColor(e);
+    var labels = e.labels || [], dec = decimalsOf(vals), prog = clamp(s.prog, 0, 1);
+    var from = [], to = [], run = 0, lo = Infinity, hi = -Infinity;
+    for (var i = 0; i < n; i++) {
+      var total = i === 0 || i === n - 1;
+      from.push(total ? 0 : run); to.push(total ? vals[i] : run + vals[i]); run = to[i];
+      hi = Math.max(hi, from[i], to[i]);
+      lo = Math.min(lo, to[i], total ? to[i] : from[i]);
+    }
+    // The changes of a bridge are small beside its totals: the axis starts below the
+    // lowest level, far enough that the changes read, and the totals show it is cut.
+    var floor = Math.min(0, lo), cut = false;
+    if (lo > 0 && lo > (hi - lo) * 1.5) {
+      var st = niceStep(hi - lo, 4);
+      floor = Math.max(0, Math.floor((lo - (hi - lo) * 0.8) / st) * st);
+      cut = floor > 0;
+    }
+    if (hi <= floor) hi = floor + 1;
+    var gap = cw * 2 / n, bw = gap * 0.64, fs = Math.min(r * 0.11, gap * 0.3);
+    var top = -bx.hh + (e.text ? r * 0.3 : r * 0.05) + fs * 1.3, base = bx.hh - fs * 2.6, span = base - top;
+    function py(v) { return base - span * (v - floor) / (hi - floor); }
+    chartTitle(e, -bx.hh + r * 0.1, r, cw, tc);
+    ctx.strokeStyle = rgba(tc, 0.6); ctx.lineWidth = Math.max(1.5, r * 0.015);
+    ctx.beginPath(); ctx.moveTo(-cw, base); ctx.lineTo(cw, base); ctx.stroke();
+    var slot = 1 / (n + 0.6);
+    for (var b = 0; b < n; b++) {
+      // One bar after another, each starting as the one before it lands.
+      var raw = clamp((prog - b * slot) / (slot * 1.2), 0, 1), bp = ease('easeOutCubic')(raw);
+      if (raw <= 0) continue;
+      var isTotal = b === 0 || b === n - 1, up = vals[b] >= 0, x0 = -cw + gap * b + (gap - bw) / 2;
+      var col = e.colors && e.colors[b] ? e.colors[b] : isTotal ? (e.color || '#94a3b8') : up ? '#22c55e' : '#ef4444';
+      var ya = py(isTotal ? floor : from[b]), yb = py(to[b]), yEnd = lerp(ya, yb, bp);
+      var y0 = Math.min(ya, yEnd), h = Math.abs(yEnd - ya);
+      if (b > 0) {
+        // The connector from the previous bar's level is drawn as this bar begins.
+        var cy = py(to[b - 1]), cx0 = x0 - (gap - bw), cx1 = lerp(cx0, x0 + (isTotal ? bw : 0), clamp(raw * 2.5, 0, 1));
+        ctx.save(); ctx.strokeStyle = rgba(tc, 0.55); ctx.lineWidth = Math.max(1, r * 0.01); ctx.setLineDash([r * 0.025, r * 0.02]);
+        ctx.beginPath(); ctx.moveTo(cx0, cy); ctx.lineTo(cx1, cy); ctx.stroke(); ctx.restore();
+      }
+      var g = ctx.createLinearGradient(0, y0, 0, y0 + Math.max(h, 1));
+      g.addColorStop(0, shade(col, 0.12)); g.addColorStop(1, shade(col, -0.12));
+      ctx.fillStyle = g; shadowOn(e, r * 0.2);
+      if (h > 0.5) { roundRect(x0, y0, bw, h, Math.min(bw * 0.1, h / 2)); ctx.fill(); }
+      shadowOff();
+      if (isTotal && cut && h > r * 0.1) {
+        // Two slashes across a total's foot: its bar does not start at zero.
+        ctx.save(); ctx.strokeStyle = e.color2 || '#ffffff'; ctx.lineWidth = Math.max(1.5, r * 0.014);
+        for (var k = 0; k < 2; k++) {
+          var sy = base - r * (0.07 + k * 0.045);
+          ctx.beginPath(); ctx.moveTo(x0 - bw * 0.05, sy + bw * 0.08); ctx.lineTo(x0 + bw * 1.05, sy - bw * 0.08); ctx.stroke();
+        }
+        ctx.restore();
+      }
+      ctx.save(); ctx.globalAlpha *= clamp(raw * 3, 0, 1);
+      var txt = isTotal ? fmtValue(e, vals[b], dec) : (up ? '+' : '−') + fmtValue(e, Math.abs(vals[b]), dec);
+      var below = !isTotal && !up;
+      label(txt, x0 + bw / 2, below ? y0 + h + fs * 0.75 : y0 - fs * 0.75, fs, isTotal ? tc : shade(col, lum(tc) > 0.5 ? 0.35 : -0.2), 'center', 800, gap * 0.98);
+      if (labels[b]) label2(labels[b], x0 + bw / 2, base + fs * 0.85, fs * 0.85, rgba(tc, 0.85), 'center', 600, gap * 0.96);
+      ctx.restore();
+    }
+  }
+
+  // drawRadar: a spider chart. Axes spread from the centre with rings of the scale;
+  // each series is a translucent polygon growing out from the centre, one after the
+  // other, with a legend of the series' names under it.
+  function drawRadar(e, s, t, r) {
+    var labels = e.labels || [], k = Math.max(3, labels.length), vals = e.values || [], ns = Math.max(1, Math.floor(vals.length / k));
+    var bx = chartBox(e, s, r), tc = textColor(e), prog = clamp(s.prog, 0, 1), names = e.series || [];
+    var fs = r * 0.1, legend = names.length ? fs * 1.8 : 0, titleH = e.text ? r * 0.28 : 0;
+    // The polygon takes what the axis names around it leave.
+    ctx.font = font(fs, 600);
+    var widest = 0;
+    for (var li = 0; li < labels.length; li++) widest = Math.max(widest, Math.min(ctx.measureText(labels[li]).width, bx.hw * 0.6));
+    var R = Math.max(r * 0.3, Math.min(bx.hw - widest - fs * 0.6, bx.hh - (titleH + legend) / 2 - fs * 1.6));
+    var cy = (titleH - legend) / 2;
+    var top = e.to > 0 ? e.to : 0;
+    for (var q = 0; q < vals.length; q++) top = Math.max(top, vals[q]);
+    var step = niceStep(top || 1, 4);
+    if (!(e.to > 0)) top = Math.ceil((top || 1) / step) * step;
+    chartTitle(e, -bx.hh + r * 0.1, r, bx.hw, tc);
+    function pt(i, f) { var a = -Math.PI / 2 + 2 * Math.PI * i / k; return [Math.cos(a) * R * f, cy + Math.sin(a) * R * f]; }
+    var grid = clamp(prog * 5, 0, 1);
+    ctx.save(); ctx.globalAlpha *= grid;
+    ctx.lineWidth = Math.max(1, r * 0.008);
+    for (var ring = step; ring <= top + step * 0.01; ring += step) {
+      ctx.strokeStyle = rgba(tc, ring >= top - step * 0.01 ? 0.4 : 0.16);
+      ctx.beginPath();
+      for (var a = 0; a <= k; a++) { var p = pt(a % k, ring / top); if (a === 0) ctx.moveTo(p[0], p[1]); else ctx.lineTo(p[0], p[1]); }
+      ctx.stroke();
+      label(fmtNumber(ring, step < 1 ? decimalsOf([step]) : 0), fs * 0.25, pt(0, ring / top)[1], fs * 0.6, rgba(tc, 0.6), 'left', 600, fs * 3);
+    }
+    for (var ax = 0; ax < k; ax++) {
+      var e1 = pt(ax, 1), lp = pt(ax, 1 + (fs * 0.7) / R), c = Math.cos(-Math.PI / 2 + 2 * Math.PI * ax / k);
+      ctx.strokeStyle = rgba(tc, 0.22); ctx.beginPath(); ctx.moveTo(0, cy); ctx.lineTo(e1[0], e1[1]); ctx.stroke();
+      var al = Math.abs(c) < 0.2 ? 'center' : c > 0 ? 'left' : 'right', sin = Math.sin(-Math.PI / 2 + 2 * Math.PI * ax / k);
+      var room = al === 'center' ? R * 1.2 : bx.hw - Math.abs(lp[0]);
+      if (labels[ax]) label(labels[ax], lp[0], lp[1] + sin * fs * 0.45, fs, rgba(tc, 0.9), al, 600, Math.max(fs * 2, room));
+    }
+    ctx.restore();
+    for (var si = 0; si < ns; si++) {
+      // Series grow in turn, so the second reads as laid over the first.
+      var u = ease('easeOutBack')(clamp((prog - 0.12 - si * 0.3) / 0.4, 0, 1));
+      if (u <= 0) continue;
+      var col = seriesColor(e, si), pts = [];
+      for (var j = 0; j < k; j++) pts.push(pt(j, clamp((vals[si * k + j] || 0) / top, 0, 1.05) * u));
+      ctx.beginPath();
+      for (var m = 0; m < k; m++) { if (m === 0) ctx.moveTo(pts[m][0], pts[m][1]); else ctx.lineTo(pts[m][0], pts[m][1]); }
+      ctx.closePath();
+      ctx.fillStyle = rgba(col, 0.3); ctx.fill();
+      ctx.strokeStyle = col; ctx.lineWidth = r * 0.028; ctx.lineJoin = 'round'; ctx.stroke();
+      for (var d = 0; d < k; d++) { ctx.fillStyle = col; ctx.beginPath(); ctx.arc(pts[d][0], pts[d][1], r * 0.03, 0, 6.283); ctx.fill(); }
+    }
+    if (names.length) {
+      // Legend: a swatch and a name per series, centred under the chart.
+      ctx.font = font(fs, 700);
+      var ws = [], total = 0;
+      for (var n = 0; n < names.length; n++) { ws.push(Math.min(ctx.measureText(names[n]).width, bx.hw * 0.8) + fs * 1.4); total += ws[n] + (n ? fs * 1.2 : 0); }
+      var sc = Math.min(1, bx.hw * 2 / total), lx = -total * sc / 2, ly = bx.hh - fs * 0.8;
+      for (var n2 = 0; n2 < names.length; n2++) {
+        var appear = clamp((prog - 0.12 - n2 * 0.3) * 4, 0, 1);
+        ctx.save(); ctx.globalAlpha *= appear;
+        ctx.fillStyle = seriesColor(e, n2); roundRect(lx, ly - fs * 0.4 * sc, fs * 0.8 * sc, fs * 0.8 * sc, fs * 0.2 * sc); ctx.fill();
+        label(names[n2], lx + fs * 1.1 * sc, ly, fs * sc, tc, 'left', 700, (ws[n2] - fs * 1.4) * sc);
+        ctx.restore();
+        lx += (ws[n2] + fs * 1.2) * sc;
+      }
+    }
+  }
+
+  // drawHeatmap: a grid of rows (series) by columns (labels), each cell coloured by its
+  // value on a scale; the cells fill in row by row, then the cells the element counts
+  // (the highest, or the lowest) are outlined.
+  function drawHeatmap(e, s, t, r) {
+    var cols = (e.labels || []).length || 1, rows = (e.series || []).length || 1, vals = e.values || [];
+    var bx = chartBox(e, s, r), tc = textColor(e), prog = clamp(s.prog, 0, 1);
+    var lo = Infinity, hi = -Infinity;
+    for (var q = 0; q < vals.length; q++) { lo = Math.min(lo, vals[q]); hi = Math.max(hi, vals[q]); }
+    // Without a scale, the element's colour from a pale tint (low) to full (high).
+    var scale = e.color_scale && e.color_scale.length === 2 ? e.color_scale : [mixHex(e.color || '#6366f1', '#ffffff', 0.85), e.color || '#6366f1'];
+    var titleH = e.text ? r * 0.3 : 0, fs = r * 0.1;
+    ctx.font = font(fs, 600);
+    var rowW = 0;
+    for (var i = 0; i < rows; i++) rowW = Math.max(rowW, ctx.measureText((e.series || [])[i] || '').width);
+    rowW = Math.min(rowW + fs * 0.5, bx.hw * 0.5);
+    var keyH = fs * 1.9, gw = bx.hw * 2 - rowW, gh = bx.hh * 2 - titleH - fs * 1.6 - keyH;
+    var cell = Math.min(gw / cols, gh / rows), pad = cell * 0.08;
+    fs = Math.min(fs, cell * 0.42);
+    var x0 = -bx.hw + rowW + (gw - cell * cols) / 2, y0 = -bx.hh + titleH + fs * 1.6 + (gh - cell * rows) / 2;
+    chartTitle(e, -bx.hh + r * 0.1, r, bx.hw, tc);
+    for (var c = 0; c < cols; c++) {
+      ctx.save(); ctx.globalAlpha *= clamp(prog * 6, 0, 1);
+      label(e.labels[c] || '', x0 + cell * (c + 0.5), y0 - fs * 0.8, fs, rgba(tc, 0.85), 'center', 600, cell * 0.98);
+      ctx.restore();
+    }
+    var dec = decimalsOf(vals), showVals = false;
+    ctx.font = font(fs * 0.9, 700);
+    for (var m = 0; m < vals.length; m++) if (ctx.measureText(fmtValue(e, vals[m], dec)).width > cell * 0.8) break;
+    // Levels the prompt told in words are no numbers to print: the key's words say them.
+    showVals = m === vals.length && cell > r * 0.16 && !(e.items && e.items.length);
+    for (var rr = 0; rr < rows; rr++) {
+      ctx.save(); ctx.globalAlpha *= clamp(prog * 6 - rr * 0.3, 0, 1);
+      label((e.series || [])[rr] || '', x0 - fs * 0.4, y0 + cell * (rr + 0.5), fs, rgba(tc, 0.85), 'right', 600, rowW - fs * 0.4);
+      ctx.restore();
+      for (var cc = 0; cc < cols; cc++) {
+        // Row by row, each row sweeping left to right.
+        var u = clamp((prog - 0.05) * 1.5 * (rows + 2) - rr - cc / cols, 0, 1);
+        if (u <= 0) continue;
+        var v = vals[rr * cols + cc], kk = hi > lo ? (v - lo) / (hi - lo) : 1, col = mixHue(scale[0], scale[1], kk);
+        var sz = (cell - pad) * (0.6 + 0.4 * ease('easeOutBack')(u));
+        ctx.save(); ctx.globalAlpha *= clamp(u * 2, 0, 1);
+        ctx.fillStyle = col; roundRect(x0 + cell * (cc + 0.5) - sz / 2, y0 + cell * (rr + 0.5) - sz / 2, sz, sz, cell * 0.12); ctx.fill();
+        if (showVals) label(fmtValue(e, v, dec), x0 + cell * (cc + 0.5), y0 + cell * (rr + 0.5), fs * 0.9, lum(col) > 0.55 ? '#111827' : '#ffffff', 'center', 700, cell * 0.8);
+        ctx.restore();
+      }
+    }
+    // The key: the scale as a bar under the grid, its ends named by the prompt's words
+    // (quiet, packed) or by the lowest and highest values.
+    var kw = Math.min(cell * cols, bx.hw * 1.2), ky = y0 + cell * rows + keyH * 0.55, kx = x0 + (cell * cols - kw) / 2;
+    var lw = Math.min(kw * 0.3, fs * 6), bw = kw - lw * 2 - fs;
+    ctx.save(); ctx.globalAlpha *= clamp(prog * 4 - 0.5, 0, 1);
+    var kg = ctx.createLinearGradient(kx + lw + fs * 0.5, 0, kx + lw + fs * 0.5 + bw, 0);
+    for (var ks = 0; ks <= 4; ks++) kg.addColorStop(ks / 4, mixHue(scale[0], scale[1], ks / 4));
+    ctx.fillStyle = kg; roundRect(kx + lw + fs * 0.5, ky - fs * 0.3, bw, fs * 0.6, fs * 0.3); ctx.fill();
+    var ends = e.items && e.items.length >= 2 ? [e.items[0], e.items[e.items.length - 1]] : [fmtValue(e, lo, dec), fmtValue(e, hi, dec)];
+    label(ends[0], kx + lw, ky, fs * 0.85, rgba(tc, 0.85), 'right', 600, lw);
+    label(ends[1], kx + lw + fs + bw, ky, fs * 0.85, rgba(tc, 0.85), 'left', 600, lw);
+    ctx.restore();
+    var want = e.count || 0;
+    if (want) {
+      // The outlined cells: the highest values (or lowest, counted negative), ties in
+      // grid order, so the same cells are marked on every frame.
+      var order = [];
+      for (var o = 0; o < vals.length; o++) order.push(o);
+      order.sort(function (a, b) { return want > 0 ? vals[b] - vals[a] || a - b : vals[a] - vals[b] || a - b; });
+      var w = clamp((prog - 0.8) / 0.15, 0, 1), ring = e.color2 || '#facc15';
+      if (w > 0) {
+        ctx.save(); ctx.strokeStyle = ring; ctx.lineWidth = Math.max(2, cell * 0.09); ctx.globalAlpha *= w;
+        for (var h = 0; h < Math.min(Math.abs(want), order.length); h++) {
+          var ci = order[h], gx = x0 + cell * (ci % cols), gy = y0 + cell * Math.floor(ci / cols), g2 = pad * 0.2 * (1 - w);
+          roundRect(gx + pad / 2 - g2, gy + pad / 2 - g2, cell - pad + g2 * 2, cell - pad + g2 * 2, cell * 0.14); ctx.stroke();
+        }
+        ctx.restore();
+      }
+    }
+  }
+
   function drawChart(e, s, t, r) {
     switch (e.variant) {
       case 'pie': case 'donut': drawPie(e, s, t, r); break;
       case 'line': drawLine(e, s, t, r); break;
       case 'hbar': drawHBars(e, s, t, r); break;
+      case 'waterfall': drawWaterfall(e, s, t, r); break;
+      case 'radar': drawRadar(e, s, t, r); break;
+      case 'heatmap': drawHeatmap(e, s, t, r); break;
       default: drawBars(e, s, t, r);
     }
   }

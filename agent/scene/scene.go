@@ -167,9 +167,23 @@ const (
 	ChartDonut = "donut"
 	ChartLine  = "line"
 	ChartHBar  = "hbar" // bars lying down, growing from a left axis: a poll, a ranking
+	// ChartWaterfall is a bridge from one total to another: the first and last values
+	// are totals standing on the axis, those between are signed changes floating from
+	// the running total (up in the first colour of Colors or green, down in red).
+	ChartWaterfall = "waterfall"
+	// ChartRadar is a spider chart: Labels name its 3–8 axes, Values hold one run of
+	// len(Labels) scores per series (Series names them), To is the scale's top (0: the
+	// highest value, rounded up).
+	ChartRadar = "radar"
+	// ChartHeatmap is a grid coloured by value: Series name its rows, Labels its
+	// columns, Values run row by row; ColorScale goes from low to high; Count outlines
+	// the Count highest cells, a negative Count the lowest ("the best time" of a
+	// busyness grid is its quietest); Items, when given, are the words of the scale's
+	// ends (quiet, packed): the values are levels told in words, so no cell prints one.
+	ChartHeatmap = "heatmap"
 )
 
-var chartVariants = []string{"", ChartBar, ChartPie, ChartDonut, ChartLine, ChartHBar}
+var chartVariants = []string{"", ChartBar, ChartPie, ChartDonut, ChartLine, ChartHBar, ChartWaterfall, ChartRadar, ChartHeatmap}
 
 var elementTypes = []string{TypeCircle, TypeRect, TypeStar, TypeHeart, TypeTriangle, TypeRing,
 	TypeWave, TypeText, TypeParticles, TypeChart, TypeCounter, TypeLogo, TypeCard, TypeIcon, TypeImage,
@@ -224,13 +238,17 @@ type Element struct {
 	// bar takes the first colour, the highest the last, those between their place on
 	// the scale, so colour and height tell the same thing whatever the bars' order.
 	ColorScale []string `json:"color_scale,omitempty"`
-	From       float64  `json:"from,omitempty"` // counter
-	To         float64  `json:"to,omitempty"`
-	Prefix     string   `json:"prefix,omitempty"`
-	Suffix     string   `json:"suffix,omitempty"`
-	Variant    string   `json:"variant,omitempty"` // particles: stars, confetti, bubbles, sparkles, snow, rain, spiral, dust, fireworks, popcorn (kernels popping out of x, y); wave: line (default) or fill; ring: spinner (an open arc)
-	Seed       int      `json:"seed,omitempty"`
-	Depth      float64  `json:"depth,omitempty"` // camera parallax factor; 0 means 1 (moves with the camera)
+	// Series name the runs of a chart whose values form a grid: a radar's polygons (two
+	// products), a heatmap's rows (weekdays). Values hold len(Labels) values per series,
+	// one series after another.
+	Series  []string `json:"series,omitempty"`
+	From    float64  `json:"from,omitempty"` // counter
+	To      float64  `json:"to,omitempty"`
+	Prefix  string   `json:"prefix,omitempty"`
+	Suffix  string   `json:"suffix,omitempty"`
+	Variant string   `json:"variant,omitempty"` // particles: stars, confetti, bubbles, sparkles, snow, rain, spiral, dust, fireworks, popcorn (kernels popping out of x, y); wave: line (default) or fill; ring: spinner (an open arc)
+	Seed    int      `json:"seed,omitempty"`
+	Depth   float64  `json:"depth,omitempty"` // camera parallax factor; 0 means 1 (moves with the camera)
 	// In is the id of the element this one is in or on (a key in its lock, a fish in
 	// its bowl, a tag on its hook): drawn over it on purpose, so the pair may overlap.
 	In string `json:"in,omitempty"`
@@ -525,14 +543,15 @@ func (d *Description) Validate() error {
 				bad("%s: chart has no values", where)
 			}
 			if !contains(chartVariants, e.Variant) {
-				bad("%s: unknown chart variant %q (known: bar, pie, donut, line)", where, e.Variant)
+				bad("%s: unknown chart variant %q (known: bar, pie, donut, line, hbar, waterfall, radar, heatmap)", where, e.Variant)
 			}
-			if len(e.ColorScale) > 0 && (len(e.ColorScale) != 2 || e.Variant != "" && e.Variant != ChartBar) {
-				bad("%s: a colour scale is two colours on a bar chart, has %d on a %q chart", where, len(e.ColorScale), e.Variant)
+			if len(e.ColorScale) > 0 && (len(e.ColorScale) != 2 || e.Variant != "" && e.Variant != ChartBar && e.Variant != ChartHeatmap) {
+				bad("%s: a colour scale is two colours on a bar chart or heatmap, has %d on a %q chart", where, len(e.ColorScale), e.Variant)
 			}
 			if len(e.Labels) > len(e.Values) || len(e.Colors) > len(e.Values) {
 				bad("%s: %d labels and %d colours for %d values", where, len(e.Labels), len(e.Colors), len(e.Values))
 			}
+			gridChart(e, where, bad)
 			for _, v := range e.Values {
 				if !finite(v) || ((e.Variant == ChartPie || e.Variant == ChartDonut) && v < 0) {
 					bad("%s: value %g is not a finite number (or negative in a pie)", where, v)
@@ -869,7 +888,7 @@ func (d *Description) Repair() []string {
 		if len(e.Times) > len(e.Items) {
 			e.Times = e.Times[:len(e.Items)]
 		}
-		if e.Type == TypeChart {
+		if e.Type == TypeChart && e.Variant != ChartRadar && e.Variant != ChartHeatmap {
 			if len(e.Labels) > len(e.Values) {
 				e.Labels = e.Labels[:len(e.Values)]
 			}
@@ -898,6 +917,45 @@ func (d *Description) Repair() []string {
 		}
 	}
 	return notes
+}
+
+// gridChart checks the shape of the variants whose values are more than one row: a
+// waterfall's totals and changes, a radar's axes and series, a heatmap's rows and
+// columns. A mismatch would draw values against the wrong names, so it is an error.
+func gridChart(e *Element, where string, bad func(string, ...any)) {
+	switch e.Variant {
+	case ChartWaterfall:
+		if len(e.Values) < 3 {
+			bad("%s: a waterfall is a start total, changes and an end total: %d values", where, len(e.Values))
+		}
+	case ChartRadar:
+		k := len(e.Labels)
+		if k < 3 || k > 8 || len(e.Values)%k != 0 || len(e.Values)/k > 4 {
+			bad("%s: a radar has 3–8 axes (labels) and one to four series of a value each: %d labels, %d values", where, k, len(e.Values))
+		} else if len(e.Series) > len(e.Values)/k {
+			bad("%s: %d series names for %d series", where, len(e.Series), len(e.Values)/k)
+		}
+		for _, v := range e.Values {
+			if v < 0 {
+				bad("%s: a radar's value %g is below its centre", where, v)
+				break
+			}
+		}
+		if math.IsNaN(e.To) || math.IsInf(e.To, 0) || e.To < 0 {
+			bad("%s: a radar's scale top %g is not a positive number", where, e.To)
+		}
+	case ChartHeatmap:
+		if len(e.Labels) == 0 || len(e.Series) == 0 || len(e.Values) != len(e.Labels)*len(e.Series) {
+			bad("%s: a heatmap is rows (series) × columns (labels): %d × %d, %d values", where, len(e.Series), len(e.Labels), len(e.Values))
+		}
+		if abs := max(e.Count, -e.Count); abs > len(e.Values) {
+			bad("%s: %d cells outlined of %d", where, abs, len(e.Values))
+		}
+	default:
+		if len(e.Series) > 0 {
+			bad("%s: series are a radar's or a heatmap's, not a %q chart's", where, e.Variant)
+		}
+	}
 }
 
 func orText(s, def string) string {

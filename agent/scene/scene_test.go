@@ -117,3 +117,55 @@ func TestAssetFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateGridCharts: the variants whose values are more than one row say how they
+// split, and a split that does not add up is refused rather than drawn against the
+// wrong names.
+func TestValidateGridCharts(t *testing.T) {
+	chart := func(variant string, set func(e *scene.Element)) error {
+		d := valid()
+		e := &scene.Element{ID: "c", Type: scene.TypeChart, Variant: variant, Size: 0.3}
+		set(e)
+		d.Elements = []*scene.Element{e}
+		return d.Validate()
+	}
+	six := []string{"a", "b", "c", "d", "e", "f"}
+	good := map[string]func(e *scene.Element){
+		scene.ChartWaterfall: func(e *scene.Element) { e.Values = []float64{12.4, 1.8, -0.9, 13.3} },
+		scene.ChartRadar: func(e *scene.Element) {
+			e.Labels, e.Values, e.Series, e.To = six, make([]float64, 12), []string{"A", "B"}, 10
+		},
+		scene.ChartHeatmap: func(e *scene.Element) {
+			e.Labels, e.Series, e.Values, e.Count = []string{"8am", "noon"}, []string{"Mon", "Tue", "Wed"}, make([]float64, 6), -2
+			e.ColorScale = []string{"#dbeafe", "#1e3a8a"}
+		},
+	}
+	for v, set := range good {
+		if err := chart(v, set); err != nil {
+			t.Errorf("%s: valid chart rejected: %v", v, err)
+		}
+	}
+	bad := map[string]func(e *scene.Element){
+		"waterfall without changes": func(e *scene.Element) { e.Variant, e.Values = scene.ChartWaterfall, []float64{1, 2} },
+		"radar of two axes":         func(e *scene.Element) { e.Variant, e.Labels, e.Values = scene.ChartRadar, six[:2], []float64{1, 2} },
+		"radar values not per axis": func(e *scene.Element) { e.Variant, e.Labels, e.Values = scene.ChartRadar, six, make([]float64, 7) },
+		"radar below its centre": func(e *scene.Element) {
+			e.Variant, e.Labels, e.Values = scene.ChartRadar, six[:3], []float64{1, -1, 2}
+		},
+		"heatmap not rows × columns": func(e *scene.Element) {
+			e.Variant, e.Labels, e.Series, e.Values = scene.ChartHeatmap, six[:2], six[:3], make([]float64, 5)
+		},
+		"heatmap outlines more cells than it has": func(e *scene.Element) {
+			e.Variant, e.Labels, e.Series, e.Values, e.Count = scene.ChartHeatmap, six[:2], six[:1], make([]float64, 2), 3
+		},
+		"series on a bar chart": func(e *scene.Element) { e.Values, e.Series = []float64{1, 2}, []string{"A"} },
+		"colour scale on a radar": func(e *scene.Element) {
+			e.Variant, e.Labels, e.Values, e.ColorScale = scene.ChartRadar, six[:3], make([]float64, 3), []string{"#000000", "#ffffff"}
+		},
+	}
+	for name, set := range bad {
+		if err := chart("", set); err == nil {
+			t.Errorf("%s: invalid chart accepted", name)
+		}
+	}
+}
