@@ -1528,7 +1528,7 @@
       cut = floor > 0;
     }
     if (hi <= floor) hi = floor + 1;
-    var gap = cw * 2 / n, bw = gap * 0.64, fs = Math.min(r * 0.11, gap * 0.3);
+    var gap = cw * 2 / n, bw = gap * 0.64, fs = Math.min(r * 0.11 * Math.sqrt(tall), gap * 0.34);
     var top = -bx.hh + (e.text ? r * 0.3 : r * 0.05) + fs * 1.3, base = bx.hh - fs * 2.6, span = base - top;
     function py(v) { return base - span * (v - floor) / (hi - floor); }
     chartTitle(e, -bx.hh + r * 0.1, r, cw, tc);
@@ -1581,9 +1581,12 @@
     var fs = r * 0.1, legend = names.length ? fs * 1.8 : 0, titleH = e.text ? r * 0.28 : 0;
     // The polygon takes what the axis names around it leave.
     ctx.font = font(fs, 600);
+    // The side names may take two lines, so a long one ("Waterproofing") does not
+    // shrink the polygon in a narrow frame.
     var widest = 0;
-    for (var li = 0; li < labels.length; li++) widest = Math.max(widest, Math.min(ctx.measureText(labels[li]).width, bx.hw * 0.6));
-    var R = Math.max(r * 0.3, Math.min(bx.hw - widest - fs * 0.6, bx.hh - (titleH + legend) / 2 - fs * 1.6));
+    for (var li = 0; li < labels.length; li++) widest = Math.max(widest, ctx.measureText(labels[li]).width);
+    var side = Math.min(widest, bx.hw * 0.3);
+    var R = Math.max(r * 0.3, Math.min(bx.hw - side - fs * 0.6, bx.hh - (titleH + legend) / 2 - fs * 1.6));
     var cy = (titleH - legend) / 2;
     var top = e.to > 0 ? e.to : 0;
     for (var q = 0; q < vals.length; q++) top = Math.max(top, vals[q]);
@@ -1606,7 +1609,13 @@
       ctx.strokeStyle = rgba(tc, 0.22); ctx.beginPath(); ctx.moveTo(0, cy); ctx.lineTo(e1[0], e1[1]); ctx.stroke();
       var al = Math.abs(c) < 0.2 ? 'center' : c > 0 ? 'left' : 'right', sin = Math.sin(-Math.PI / 2 + 2 * Math.PI * ax / k);
       var room = al === 'center' ? R * 1.2 : bx.hw - Math.abs(lp[0]);
-      if (labels[ax]) label(labels[ax], lp[0], lp[1] + sin * fs * 0.45, fs, rgba(tc, 0.9), al, 600, Math.max(fs * 2, room));
+      if (!labels[ax]) continue;
+      ctx.font = font(fs, 600);
+      if (al !== 'center' && ctx.measureText(labels[ax]).width > room && labels[ax].indexOf(' ') > 0) {
+        label2(labels[ax], lp[0], lp[1] + sin * fs * 0.45 - fs * 0.55, fs, rgba(tc, 0.9), al, 600, Math.max(fs * 2, room));
+      } else {
+        label(labels[ax], lp[0], lp[1] + sin * fs * 0.45, fs, rgba(tc, 0.9), al, 600, Math.max(fs * 2, room));
+      }
     }
     ctx.restore();
     for (var si = 0; si < ns; si++) {
@@ -1627,7 +1636,9 @@
       ctx.font = font(fs, 700);
       var ws = [], total = 0;
       for (var n = 0; n < names.length; n++) { ws.push(Math.min(ctx.measureText(names[n]).width, bx.hw * 0.8) + fs * 1.4); total += ws[n] + (n ? fs * 1.2 : 0); }
-      var sc = Math.min(1, bx.hw * 2 / total), lx = -total * sc / 2, ly = bx.hh - fs * 0.8;
+      // Under the polygon's lowest name, not at the box's foot: a tall frame's box has
+      // room to spare that would part the legend from its chart.
+      var sc = Math.min(1, bx.hw * 2 / total), lx = -total * sc / 2, ly = Math.min(bx.hh - fs * 0.8, cy + R + fs * 2.6);
       for (var n2 = 0; n2 < names.length; n2++) {
         var appear = clamp((prog - 0.12 - n2 * 0.3) * 4, 0, 1);
         ctx.save(); ctx.globalAlpha *= appear;
@@ -1655,18 +1666,20 @@
     for (var i = 0; i < rows; i++) rowW = Math.max(rowW, ctx.measureText((e.series || [])[i] || '').width);
     rowW = Math.min(rowW + fs * 0.5, bx.hw * 0.5);
     var keyH = fs * 1.9, gw = bx.hw * 2 - rowW, gh = bx.hh * 2 - titleH - fs * 1.6 - keyH;
-    var cell = Math.min(gw / cols, gh / rows), pad = cell * 0.08;
-    fs = Math.min(fs, cell * 0.42);
-    var x0 = -bx.hw + rowW + (gw - cell * cols) / 2, y0 = -bx.hh + titleH + fs * 1.6 + (gh - cell * rows) / 2;
+    // Cells are as tall as the rows allow and up to half as wide again, so a grid of
+    // many rows still spans a wide frame.
+    var cell = Math.min(gw / cols, gh / rows), cwid = Math.min(gw / cols, cell * 1.5), pad = cell * 0.08;
+    fs = Math.min(fs, cell * 0.42, cwid * 0.3);
+    var x0 = -bx.hw + rowW + (gw - cwid * cols) / 2, y0 = -bx.hh + titleH + fs * 1.6 + (gh - cell * rows) / 2;
     chartTitle(e, -bx.hh + r * 0.1, r, bx.hw, tc);
     for (var c = 0; c < cols; c++) {
       ctx.save(); ctx.globalAlpha *= clamp(prog * 6, 0, 1);
-      label(e.labels[c] || '', x0 + cell * (c + 0.5), y0 - fs * 0.8, fs, rgba(tc, 0.85), 'center', 600, cell * 0.98);
+      label(e.labels[c] || '', x0 + cwid * (c + 0.5), y0 - fs * 0.8, fs, rgba(tc, 0.85), 'center', 600, cwid * 0.98);
       ctx.restore();
     }
     var dec = decimalsOf(vals), showVals = false;
     ctx.font = font(fs * 0.9, 700);
-    for (var m = 0; m < vals.length; m++) if (ctx.measureText(fmtValue(e, vals[m], dec)).width > cell * 0.8) break;
+    for (var m = 0; m < vals.length; m++) if (ctx.measureText(fmtValue(e, vals[m], dec)).width > cwid * 0.8) break;
     // Levels the prompt told in words are no numbers to print: the key's words say them.
     showVals = m === vals.length && cell > r * 0.16 && !(e.items && e.items.length);
     for (var rr = 0; rr < rows; rr++) {
@@ -1678,16 +1691,19 @@
         var u = clamp((prog - 0.05) * 1.5 * (rows + 2) - rr - cc / cols, 0, 1);
         if (u <= 0) continue;
         var v = vals[rr * cols + cc], kk = hi > lo ? (v - lo) / (hi - lo) : 1, col = mixHue(scale[0], scale[1], kk);
-        var sz = (cell - pad) * (0.6 + 0.4 * ease('easeOutBack')(u));
+        var k2 = 0.6 + 0.4 * ease('easeOutBack')(u), sw = (cwid - pad) * k2, sh = (cell - pad) * k2;
+        var mx = x0 + cwid * (cc + 0.5), my = y0 + cell * (rr + 0.5);
         ctx.save(); ctx.globalAlpha *= clamp(u * 2, 0, 1);
-        ctx.fillStyle = col; roundRect(x0 + cell * (cc + 0.5) - sz / 2, y0 + cell * (rr + 0.5) - sz / 2, sz, sz, cell * 0.12); ctx.fill();
-        if (showVals) label(fmtValue(e, v, dec), x0 + cell * (cc + 0.5), y0 + cell * (rr + 0.5), fs * 0.9, lum(col) > 0.55 ? '#111827' : '#ffffff', 'center', 700, cell * 0.8);
+        ctx.fillStyle = col; roundRect(mx - sw / 2, my - sh / 2, sw, sh, cell * 0.12); ctx.fill();
+        // A hairline in the text's colour: a cell as dark as the background still reads.
+        ctx.strokeStyle = rgba(tc, 0.16); ctx.lineWidth = Math.max(1, cell * 0.02); ctx.stroke();
+        if (showVals) label(fmtValue(e, v, dec), mx, my, fs * 0.9, lum(col) > 0.55 ? '#111827' : '#ffffff', 'center', 700, cwid * 0.8);
         ctx.restore();
       }
     }
     // The key: the scale as a bar under the grid, its ends named by the prompt's words
     // (quiet, packed) or by the lowest and highest values.
-    var kw = Math.min(cell * cols, bx.hw * 1.2), ky = y0 + cell * rows + keyH * 0.55, kx = x0 + (cell * cols - kw) / 2;
+    var kw = Math.min(cwid * cols, bx.hw * 1.2), ky = y0 + cell * rows + keyH * 0.55, kx = x0 + (cwid * cols - kw) / 2;
     var lw = Math.min(kw * 0.3, fs * 6), bw = kw - lw * 2 - fs;
     ctx.save(); ctx.globalAlpha *= clamp(prog * 4 - 0.5, 0, 1);
     var kg = ctx.createLinearGradient(kx + lw + fs * 0.5, 0, kx + lw + fs * 0.5 + bw, 0);
@@ -1708,8 +1724,8 @@
       if (w > 0) {
         ctx.save(); ctx.strokeStyle = ring; ctx.lineWidth = Math.max(2, cell * 0.09); ctx.globalAlpha *= w;
         for (var h = 0; h < Math.min(Math.abs(want), order.length); h++) {
-          var ci = order[h], gx = x0 + cell * (ci % cols), gy = y0 + cell * Math.floor(ci / cols), g2 = pad * 0.2 * (1 - w);
-          roundRect(gx + pad / 2 - g2, gy + pad / 2 - g2, cell - pad + g2 * 2, cell - pad + g2 * 2, cell * 0.14); ctx.stroke();
+          var ci = order[h], gx = x0 + cwid * (ci % cols), gy = y0 + cell * Math.floor(ci / cols), g2 = pad * 0.2 * (1 - w);
+          roundRect(gx + pad / 2 - g2, gy + pad / 2 - g2, cwid - pad + g2 * 2, cell - pad + g2 * 2, cell * 0.14); ctx.stroke();
         }
         ctx.restore();
       }
