@@ -2,6 +2,8 @@ package builtin
 
 import (
 	"math"
+	"regexp"
+	"strings"
 
 	"github.com/kodahq/koda/agent/scene"
 )
@@ -114,6 +116,36 @@ func (c *composer) decorateData(e *scene.Element, s subject) {
 			e.Aspect = math.Min(1.8, 1.1+0.12*float64(len(d.Values)))
 		}
 		key(trackOf(e), "progress", 0, 0, "")
+	case dataWaterfall, dataRadar, dataHeatmap:
+		e.Values, e.Labels, e.Series, e.Prefix, e.Suffix, e.Text = d.Values, d.Labels, d.Series, d.Prefix, d.Suffix, d.Title
+		e.Size, e.Aspect = 0.34, 1.6
+		switch d.Kind {
+		case dataWaterfall:
+			e.Variant = scene.ChartWaterfall
+			e.Aspect = math.Min(1.8, 1.1+0.1*float64(len(d.Values)))
+			// Totals take the subject's colour unless the prompt names theirs; ups and
+			// downs keep the runtime's green and red unless it names others.
+			e.Colors = d.Colors
+			e.Color2 = pal.Text // the slashes on a total whose axis is cut
+		case dataRadar:
+			e.Variant, e.To = scene.ChartRadar, d.To
+			e.Colors = dataColors(max(1, len(d.Values)/max(1, len(d.Labels))), d.Colors, e.Color, bg)
+			e.Color = e.Colors[0]
+		case dataHeatmap:
+			e.Variant, e.Count, e.Items = scene.ChartHeatmap, d.Count, d.Items
+			e.ColorScale = d.Scale
+			if e.ColorScale == nil {
+				// A pale tint of the subject's colour to the colour itself, the low end
+				// lifted off the background so the quiet cells still read as cells.
+				e.ColorScale = []string{mixHex(e.Color, mix(bg[0], bg[1]), 0.6), e.Color}
+			}
+			e.Color2 = "#facc15" // the outline of the cells the prompt asks to find
+			if c, ok := outlineColor(c.b.Prompt); ok {
+				e.Color2 = c
+			}
+			e.Aspect = 1.7
+		}
+		key(trackOf(e), "progress", 0, 0, "")
 	case dataCounter:
 		e.From, e.To, e.Prefix, e.Suffix = d.From, d.To, d.Prefix, d.Suffix
 		e.Sub = orDefault(c.quoteFor(c.subjectIndex(s)), d.Label)
@@ -176,4 +208,19 @@ func (c *composer) subjectIndex(s subject) int {
 		}
 	}
 	return -1
+}
+
+// outlineColorRE: the colour of the box a prompt draws around cells ("outlining the
+// weekday 10–2 cells with a yellow box", "circled in white").
+var outlineColorRE = regexp.MustCompile(`(?i)\b(?:outlin\w+|highlight\w*|circl\w+|box\w*|mark\w*)\b[^.]*?\b(?:with|in)\s+(?:a|an|the)?\s*((?:[a-z]+\s+)?[a-z]+)\s+(?:box|outline|border|frame|ring|stroke)\b|\b(?:outlin\w+|circl\w+|box\w*)\s+in\s+((?:[a-z]+\s+)?[a-z]+)\b`)
+
+func outlineColor(prompt string) (string, bool) {
+	for _, m := range outlineColorRE.FindAllStringSubmatch(prompt, -1) {
+		for _, g := range m[1:] {
+			if c, ok := colorPhrase(strings.ToLower(g)); ok && g != "" {
+				return c, true
+			}
+		}
+	}
+	return "", false
 }

@@ -42,6 +42,11 @@ type dataSpec struct {
 	Hour   float64   // clock: time shown at the start, in hours (10.17 = 10:10)
 	// Across: the bars lie down, as the prompt asks ("horizontal bars", "sideways").
 	Across bool
+	// Series name a radar's polygons or a heatmap's rows; Values hold a run of
+	// len(Labels) per series. Count outlines a heatmap's highest cells (negative: the
+	// lowest), and Items name its scale's ends when its levels are told in words.
+	Series []string
+	Count  int
 }
 
 // acrossRE asks for bars that lie down.
@@ -436,7 +441,9 @@ func dataKinds(s string) []string {
 			hits = append(hits, hit{dataCountdown, loc})
 		}
 	}
-	if loc := chartRE.FindStringIndex(s); loc != nil {
+	if kind, at := namedChart(s); kind != "" {
+		hits = append(hits, hit{kind, at})
+	} else if loc := chartRE.FindStringIndex(s); loc != nil {
 		kind := dataBar
 		switch {
 		case pieRE.MatchString(s):
@@ -502,6 +509,12 @@ func readData(kind, s string) *dataSpec {
 	case dataBar, dataPie, dataDonut, dataLine:
 		readChart(d, s, nums)
 		d.Across = kind == dataBar && acrossRE.MatchString(s)
+	case dataWaterfall:
+		readWaterfall(d, s)
+	case dataRadar:
+		readRadar(d, s)
+	case dataHeatmap:
+		readHeatmap(d, s)
 	case dataCounter:
 		readCounter(d, s, nums)
 	case dataCountdown:
@@ -802,7 +815,7 @@ func chartTitle(s string, listStart int) string {
 
 var (
 	sentenceEndRE = regexp.MustCompile(`[.!?](?:\s+|$)|\n`)
-	chartNounRE   = regexp.MustCompile(`\b(?:(?:line|bar|column|pie|donut|doughnut|area)\s+)?(?:chart|graph|plot|histogram)s?\b`)
+	chartNounRE   = regexp.MustCompile(`\b(?:(?:line|bar|column|pie|donut|doughnut|area|waterfall|bridge|radar|spider|polar)\s+)?(?:chart|graph|plot|histogram)s?\b|\bheat[\s-]?maps?\b`)
 	titleLeadRE   = regexp.MustCompile(`(?i)^\s*(?:of|showing|for|with|about|on)\b\s*`)
 	titleTailRE   = regexp.MustCompile(`(?i)\b(?:rising|growing|falling|climbing|dropping|went|grew|rose|fell|climbed|dropped|jumped|increased|decreased|doubled|tripled|shrank|that (?:rises|grows|falls)|animated|animating|drawing|draws|drawn|tracing|which|where|with|showing|comparing|compares|versus|vs)\b.*$`)
 	titleLeadAdj  = regexp.MustCompile(`(?i)^(?:(?:a|an|the|my|our|your|show|shows|animate|create|make|draw|smooth|simple|minimal|clean|playful|animated|elegant|cinematic|neon|pastel|bold|colou?rful|big|small|nice|modern|vertical|horizontal|square|portrait|landscape|story|stories|reel|reels|tiktok|instagram|youtube|post|video|clip|short|shorts)(?:\s+|$))+`)
@@ -1170,6 +1183,9 @@ var dataNouns = map[string][]string{
 	dataBar:       {"chart", "graph", "plot", "bars", "bar", "histogram", "statistics", "stats", "data", "revenue", "sales", "growth", "metrics"},
 	dataLine:      {"chart", "graph", "plot", "line", "trend", "data", "revenue", "sales", "growth", "metrics"},
 	dataPie:       {"chart", "graph", "pie", "data"},
+	dataWaterfall: {"chart", "graph", "waterfall", "bridge", "walk", "data", "profit", "revenue"},
+	dataRadar:     {"chart", "graph", "plot", "radar", "spider", "web", "data"},
+	dataHeatmap:   {"chart", "heatmap", "map", "grid", "data"},
 	dataDonut:     {"chart", "graph", "donut", "doughnut", "ring", "data"},
 	dataCounter:   {"counter", "number", "numbers", "score", "percentage", "percent", "odometer", "tally"},
 	dataCountdown: {"countdown", "timer", "counter", "number", "numbers"},
@@ -1181,11 +1197,13 @@ var dataNouns = map[string][]string{
 // dataElement is the scene element type that draws a data kind.
 var dataElement = map[string]string{
 	dataBar: "chart", dataLine: "chart", dataPie: "chart", dataDonut: "chart", dataCounter: "counter",
+	dataWaterfall: "chart", dataRadar: "chart", dataHeatmap: "chart",
 	dataCountdown: "countdown", dataChecklist: "checklist", dataClock: "clock", dataProgress: "progress",
 }
 
 var dataSubjectNoun = map[string]string{
 	dataBar: "chart", dataLine: "graph", dataPie: "pie chart", dataDonut: "donut chart", dataCounter: "counter",
+	dataWaterfall: "waterfall chart", dataRadar: "radar chart", dataHeatmap: "heatmap",
 	dataCountdown: "countdown", dataChecklist: "checklist", dataClock: "clock", dataProgress: "progress bar",
 }
 
@@ -1221,7 +1239,7 @@ func (b *brief) attachData(data []*dataSpec) {
 	// Words of the data are not subjects: "Sun 260" is a day, not a sun.
 	labels := map[string]bool{}
 	for _, d := range data {
-		for _, l := range append(append([]string(nil), d.Labels...), d.Items...) {
+		for _, l := range append(append(append([]string(nil), d.Labels...), d.Items...), d.Series...) {
 			for _, w := range strings.Fields(strings.ToLower(l)) {
 				labels[w] = true
 			}
@@ -1248,6 +1266,18 @@ func (b *brief) attachData(data []*dataSpec) {
 				}
 				b.Subjects[i].Kind = "" // dropped below
 				break
+			}
+		}
+	}
+	// A word for a part of a chart drawn by its shape (a radar's axes, a heatmap's cells
+	// or the box around some, a waterfall's connectors) is that chart's own drawing.
+	for _, d := range data {
+		if d.Kind != dataWaterfall && d.Kind != dataRadar && d.Kind != dataHeatmap {
+			continue
+		}
+		for i, s := range b.Subjects {
+			if !used[i] && gridChartParts[strings.ToLower(s.Noun)] {
+				b.Subjects[i].Kind = "" // dropped below
 			}
 		}
 	}

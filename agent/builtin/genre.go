@@ -407,6 +407,11 @@ func Genres() []Genre {
 // detectGenre returns the genre table's row for a prompt, or nil.
 func detectGenre(prompt string) *genreRow {
 	low := strings.ToLower(ratioRE.ReplaceAllString(prompt, ""))
+	if kind, _ := namedChart(prompt); kind != "" {
+		// A chart named by its shape is that chart, drawn from its data: the words of the
+		// data are no layout's cue ("+€3.1M price increases" is no price tag).
+		return nil
+	}
 	for i := range genres {
 		g := &genres[i]
 		if g.Cues.MatchString(low) && (g.Also == nil || g.Also.MatchString(low)) && (g.Unless == nil || !g.Unless.MatchString(low)) && strings.Count(prompt, "«q")+quoteCount(prompt) >= g.MinQuotes && (g.Fits == nil || g.Fits(prompt)) {
