@@ -138,7 +138,9 @@ func (c *composer) setup(title string) {
 			Size: kindSize[s.Kind], Color: c.bd.Palette.subjectColor(c.b, i), Seed: 11 + i*7}
 		bouncy := false
 		for _, a := range c.subjectActions(i) {
-			bouncy = bouncy || groundAction(a)
+			// A chart's bars that "drop in" are its data arriving: the chart stays where
+			// it is read, not on a floor line.
+			bouncy = bouncy || groundAction(a) && s.Data == nil
 		}
 		home := pose{}
 		if s.Kind == "particles" {
