@@ -133,8 +133,16 @@ func (c *composer) decorateData(e *scene.Element, s subject) {
 			e.Color = e.Colors[0]
 		case dataHeatmap:
 			e.Variant, e.Count, e.Items = scene.ChartHeatmap, d.Count, d.Items
-			e.ColorScale = d.Scale
-			if e.ColorScale == nil {
+			e.ColorScale = append([]string(nil), d.Scale...)
+			for i, col := range e.ColorScale {
+				// An end of the scale as dark (or light) as the background would draw its
+				// cells as holes: it is moved towards the text's colour until it reads.
+				for k := 0; k < 6 && colorDist(col, mix(bg[0], bg[1])) < 80; k++ {
+					col = mixHex(col, pal.Text, 0.15)
+				}
+				e.ColorScale[i] = col
+			}
+			if len(e.ColorScale) == 0 {
 				// A pale tint of the subject's colour to the colour itself, the low end
 				// lifted off the background so the quiet cells still read as cells.
 				e.ColorScale = []string{mixHex(e.Color, mix(bg[0], bg[1]), 0.6), e.Color}

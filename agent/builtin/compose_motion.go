@@ -62,6 +62,9 @@ func (c *composer) particlesIn(bt *beat) bool {
 // travel moves e along the ground during [a0, a1]: across the frame, or in from the
 // side to where it stands ("drives in and stops").
 func (c *composer) travel(e *scene.Element, bt *beat, clause string, a0, a1 float64) {
+	if isDataType(e.Type) {
+		return // "a chart from 120 users … to 140": its numbers go from one to the other, not the chart
+	}
 	x := value(trackOf(e), "x", e.X)
 	if bt.Enter {
 		// From beyond the edge to where it stands, braking as it arrives. (A track, so

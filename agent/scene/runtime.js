@@ -1585,7 +1585,7 @@
     // shrink the polygon in a narrow frame.
     var widest = 0;
     for (var li = 0; li < labels.length; li++) widest = Math.max(widest, ctx.measureText(labels[li]).width);
-    var side = Math.min(widest, bx.hw * 0.3);
+    var side = Math.min(widest, bx.hw * 0.36);
     var R = Math.max(r * 0.3, Math.min(bx.hw - side - fs * 0.6, bx.hh - (titleH + legend) / 2 - fs * 1.6));
     var cy = (titleH - legend) / 2;
     var top = e.to > 0 ? e.to : 0;
@@ -1638,7 +1638,7 @@
       for (var n = 0; n < names.length; n++) { ws.push(Math.min(ctx.measureText(names[n]).width, bx.hw * 0.8) + fs * 1.4); total += ws[n] + (n ? fs * 1.2 : 0); }
       // Under the polygon's lowest name, not at the box's foot: a tall frame's box has
       // room to spare that would part the legend from its chart.
-      var sc = Math.min(1, bx.hw * 2 / total), lx = -total * sc / 2, ly = Math.min(bx.hh - fs * 0.8, cy + R + fs * 2.6);
+      var sc = Math.min(1, bx.hw * 2 / total), lx = -total * sc / 2, ly = Math.min(bx.hh - fs * 0.8, cy + R + fs * 3);
       for (var n2 = 0; n2 < names.length; n2++) {
         var appear = clamp((prog - 0.12 - n2 * 0.3) * 4, 0, 1);
         ctx.save(); ctx.globalAlpha *= appear;
