@@ -176,8 +176,8 @@ var aspectWords = map[string]string{
 }
 
 // squareAloneRE: "square" set off by commas or brackets qualifies the video ("quote
-// card, square, for Instagram"), not a shape.
-var squareAloneRE = regexp.MustCompile(`(?:^|[,(;:—–]\s*)(?:in\s+|as\s+a\s+)?square\s*(?:[,);:—–.]|$)`)
+// card, square, for Instagram"), not a shape; so does "square for insta".
+var squareAloneRE = regexp.MustCompile(`(?:^|[,(;:—–]\s*)(?:in\s+|as\s+a\s+)?square\s*(?:[,);:—–.]|$)|\bsquare\s+for\s+(?:the\s+)?(?:instagram|insta|ig|feed|linkedin|facebook)\b`)
 
 // storyFormatRE: "story" names the vertical format only beside a platform or a format
 // word ("an Instagram story", "a 9:16 story", "story format", "a story for TikTok").
