@@ -19,8 +19,8 @@ import (
 // noun before its preposition (readWays), the composer lays the landmark out and plays
 // the journey (placeWays, playWay).
 
-// The verbs of going WordNet knows beyond the hand-made vocabulary ("scampers",
-// "tumbles", "clambers"), played in their manner; a word the vocabulary has keeps its
+// The verbs of going WordNet knows beyond the hand-made vocabulary ("climbs",
+// "glides", "wanders"), played in their manner; a word the vocabulary has keeps its
 // meaning there.
 func init() {
 	for form, act := range assets.GoingVerbs() {
@@ -112,6 +112,9 @@ func (b *brief) readWays(bt *beat) {
 		pm := wayPrepRE.FindStringSubmatch(bt.Text[:m.at])
 		if pm == nil || (pm[1] == "from" && bt.To >= 0) || b.Subjects[m.si].Scenery || !wayRowOf(pm[1]).plays(bt.Actions) {
 			continue // scenery (mountains, a city) is where it all happens, not a landmark
+		}
+		if ws := strings.Fields(pm[0][len(pm[1]):]); len(ws) > 0 && ws[0] == "to" {
+			continue // "walks over to a waterhole", "runs up to the door": to it, not over it
 		}
 		for j := k - 1; j >= 0; j-- {
 			mover := ms[j].si

@@ -203,3 +203,19 @@ func TestVerbsOfGoingFromWordNet(t *testing.T) {
 		}
 	}
 }
+
+// TestOverToIsNoWayOver: "walks over to a pond" goes to the pond, not over it.
+func TestOverToIsNoWayOver(t *testing.T) {
+	d, _, _ := generateWithMessages(t, "A duck walks over to a pond")
+	for _, e := range d.Elements {
+		if e.Label == "duck" && len(e.Tracks["y"]) > 0 {
+			top := math.Inf(1)
+			for _, k := range e.Tracks["y"] {
+				top = math.Min(top, k.V)
+			}
+			if p := d.Element(e.In); p != nil && top < p.Y-0.3 {
+				t.Errorf("the duck leaps over the pond (y %.2f, pond at %.2f)", top, p.Y)
+			}
+		}
+	}
+}
