@@ -2,6 +2,7 @@ package assets_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/kodahq/koda/agent/assets"
@@ -156,5 +157,17 @@ func TestPeopleFigures(t *testing.T) {
 	}
 	if m, ok := assets.NounSense("visitor"); ok {
 		t.Errorf("visitor drawn as %s", m.Asset.ID)
+	}
+}
+
+// TestClosedCompound: a two-word lemma written as one word is that word ("firetruck"
+// is WordNet's "fire truck"), never a misspelling of another drawing's name
+// ("waterhole" is no water polo).
+func TestClosedCompound(t *testing.T) {
+	if m, ok := assets.Find("firetruck"); !ok || m.Asset.ID != "fluent:fire-engine" {
+		t.Errorf("firetruck: %v %v, want the fire engine", m.Asset, ok)
+	}
+	if m, ok := assets.Find("waterhole"); ok && strings.Contains(m.Asset.ID, "polo") {
+		t.Errorf("waterhole drawn as %s", m.Asset.ID)
 	}
 }

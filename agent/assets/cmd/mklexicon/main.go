@@ -238,6 +238,24 @@ func run(dir, out, sensesOut, looseOut, verbsOut, partsOut string, report bool) 
 			entries = append(entries, entry{lemma: lemma, id: id})
 		}
 	}
+	// A two-word lemma written closed ("waterhole" for WordNet's "water hole",
+	// "firetruck") is the same word, not a misspelling of another ("waterpolo").
+	closed := map[string]bool{}
+	for _, e := range entries {
+		ws := strings.Fields(e.lemma)
+		if len(ws) != 2 || strings.ContainsAny(e.lemma, "-'.") {
+			continue
+		}
+		c := ws[0] + ws[1]
+		if _, lemma := index[c]; lemma || onlyOther[c] || closed[c] {
+			continue
+		}
+		if _, own := lib.NamedOnly(c); own {
+			continue
+		}
+		closed[c] = true
+		entries = append(entries, entry{c, e.id, e.via, e.depth})
+	}
 	for w := range onlyOther {
 		if _, own := lib.NamedOnly(w); !own {
 			entries = append(entries, entry{lemma: w, id: "~"})
