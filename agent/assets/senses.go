@@ -190,6 +190,9 @@ func PartOf(noun string) []string {
 	return nil
 }
 
+// Clothing reports whether the drawing is of something worn (a vest, a coat, a hat).
+func (a *Asset) Clothing() bool { return a.Category == "objects/clothing" }
+
 // Living is the kind of living thing the drawing shows, by its category: "animal",
 // "person", "plant", or "" for anything else.
 func (a *Asset) Living() string {

@@ -578,7 +578,7 @@ func (b *brief) wornBy() {
 		bt := &b.Beats[k]
 		bt.Rels = slices.DeleteFunc(bt.Rels, func(r relation) bool {
 			g, ok := lib.Get(b.Subjects[r.Place].Asset)
-			if r.Prep != "in" || !ok || g.Category != "objects/clothing" || !livingSubject(r.Actor) {
+			if r.Prep != "in" || !ok || !g.Clothing() || !livingSubject(r.Actor) {
 				return false
 			}
 			b.Subjects[r.Place].Absorbed = true

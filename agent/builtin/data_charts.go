@@ -368,11 +368,7 @@ func readRadar(d *dataSpec, s string) {
 	var names []string
 	var runs [][]float64
 	for _, m := range seriesRunRE.FindAllStringSubmatch(s, -1) {
-		var run []float64
-		for _, f := range regexp.MustCompile(`\d+(?:\.\d+)?`).FindAllString(m[2], -1) {
-			v, _ := strconv.ParseFloat(f, 64)
-			run = append(run, v)
-		}
+		run := runValues(m[2])
 		if (axes != nil && len(run) != len(axes)) || (runs != nil && len(run) != len(runs[0])) || len(run) > 8 {
 			continue
 		}
@@ -702,11 +698,7 @@ func readHeatmap(d *dataSpec, s string) {
 	var names []string
 	var runs [][]float64
 	for _, m := range seriesRunRE.FindAllStringSubmatch(s, -1) {
-		var run []float64
-		for _, f := range regexp.MustCompile(`\d+(?:\.\d+)?`).FindAllString(m[2], -1) {
-			v, _ := strconv.ParseFloat(f, 64)
-			run = append(run, v)
-		}
+		run := runValues(m[2])
 		if runs != nil && len(run) != len(runs[0]) {
 			continue
 		}
@@ -852,4 +844,17 @@ func heatLevels(s string, rows []string, hours []int) []float64 {
 		}
 	}
 	return out
+}
+
+// runNumberRE is one figure of a run of values ("8, 7, 6").
+var runNumberRE = regexp.MustCompile(`\d+(?:\.\d+)?`)
+
+// runValues are the figures of a series' or a row's run of values, in order.
+func runValues(s string) []float64 {
+	var run []float64
+	for _, f := range runNumberRE.FindAllString(s, -1) {
+		v, _ := strconv.ParseFloat(f, 64)
+		run = append(run, v)
+	}
+	return run
 }
