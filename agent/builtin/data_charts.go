@@ -521,7 +521,6 @@ var (
 	timeRangeRE = regexp.MustCompile(`(?i)\b(\d{1,2})(?::\d\d)?\s*(am|pm)?\s*(?:–|—|-|to|until|till)\s*(\d{1,2})(?::\d\d)?\s*(am|pm)?\b`)
 	timeListRE  = regexp.MustCompile(`(?i)\b\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\bnoon\b|\bmidnight\b`)
 	blockRE     = regexp.MustCompile(`(?i)\b(\d|one|two|three|four)[\s-]*hours?\s+(?:blocks?|slots?|intervals?|steps?|chunks?)|\bhour(?:ly| by hour)\b|\bevery hour\b|\beach hour\b`)
-	dayPartRE   = regexp.MustCompile(`(?i)\b(early mornings?|mornings?|lunch(?:time)?|noon|afternoons?|evenings?|nights?|late nights?)\b`)
 	// busyRE and quietRE: the words that say a part of a grid is high or low.
 	busyRE  = regexp.MustCompile(`(?i)\b(?:busiest|busy|peaks?|peak hours|rush(?: hours?)?|packed|crowded|hottest|highest|most|heaviest|max(?:imum)?)\b`)
 	quietRE = regexp.MustCompile(`(?i)\b(?:quietest|quiet|calm(?:est)?|empty|emptiest|lowest|least(?: busy)?|coolest|dead|min(?:imum)?)\b`)
@@ -577,20 +576,11 @@ func hourSpan(s string) (int, int, bool) {
 		}
 		return from, to, true
 	}
-	if m := dayPartRE.FindString(strings.ToLower(s)); m != "" {
-		switch {
-		case strings.HasPrefix(m, "early"):
-			return 5, 8, true
-		case strings.HasPrefix(m, "morning"):
-			return 6, 12, true
-		case strings.HasPrefix(m, "lunch") || m == "noon":
-			return 12, 14, true
-		case strings.HasPrefix(m, "afternoon"):
-			return 12, 17, true
-		case strings.HasPrefix(m, "evening"):
-			return 17, 22, true
-		default:
-			return 20, 24, true
+	if m := dayPartRE.FindStringSubmatch(strings.ToLower(s)); m != nil {
+		for k, p := range dayParts {
+			if m[k+1] != "" {
+				return p.From, p.To, true
+			}
 		}
 	}
 	return 0, 0, false
@@ -858,3 +848,27 @@ func runValues(s string) []float64 {
 	}
 	return run
 }
+
+// dayParts are the parts of a day a grid's words may name, with their hours (24 h);
+// the first that matches wins, so "early morning" stands before "morning".
+var dayParts = []struct {
+	Pattern  string
+	From, To int
+	Example  string
+}{
+	{`early mornings?`, 5, 8, "busiest early mornings"},
+	{`mornings?`, 6, 12, "quiet on weekday mornings"},
+	{`lunch(?:time)?|noon`, 12, 14, "packed at lunchtime"},
+	{`afternoons?`, 12, 17, "calm afternoons"},
+	{`evenings?`, 17, 22, "Sunday evening is the quietest"},
+	{`(?:late )?nights?`, 20, 24, "busy late nights"},
+}
+
+// dayPartRE finds a part of the day, one group per row of dayParts.
+var dayPartRE = func() *regexp.Regexp {
+	var alts []string
+	for _, p := range dayParts {
+		alts = append(alts, `\b(`+p.Pattern+`)\b`)
+	}
+	return regexp.MustCompile(`(?i)` + strings.Join(alts, "|"))
+}()
