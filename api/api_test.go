@@ -684,7 +684,9 @@ func TestBatchesRetryAndCancel(t *testing.T) {
 		b.complete("acme", p.ID)
 		ids = append(ids, p.ID)
 	}
-	presets := []any{map[string]any{"width": 160, "height": 90, "fps": 5}, "720p"}
+	// A square preset and a wide one never share a capture (TestCaptureGroupRetryAndRelease
+	// covers that): each render here is started and finished on its own, as its own job.
+	presets := []any{map[string]any{"width": 90, "height": 90, "fps": 5}, "720p"}
 	r := b.do("acme", "POST", "/v1/batches", map[string]any{"project_ids": ids, "presets": presets, "callback_url": publicHook})
 	var bt struct {
 		ID         string   `json:"id"`
