@@ -175,9 +175,10 @@ var aspectWords = map[string]string{
 	"landscape": "landscape", "widescreen": "landscape", "16:9": "landscape", "horizontal": "landscape",
 }
 
-// squareAloneRE: "square" set off by commas or brackets qualifies the video ("quote
-// card, square, for Instagram"), not a shape; so does "square for insta".
-var squareAloneRE = regexp.MustCompile(`(?:^|[,(;:—–]\s*)(?:in\s+|as\s+a\s+)?square\s*(?:[,);:—–.]|$)|\bsquare\s+for\s+(?:the\s+)?(?:instagram|insta|ig|feed|linkedin|facebook)\b`)
+// squareAloneRE: "square" set off by commas or brackets, or a sentence of its own
+// ("… off the frame. Square, about 7 seconds."), qualifies the video ("quote card,
+// square, for Instagram"), not a shape; so does "square for insta".
+var squareAloneRE = regexp.MustCompile(`(?:^|[,(;:—–]\s*|[.!?]\s+)(?:in\s+|as\s+a\s+)?square\s*(?:[,);:—–.]|$)|\bsquare\s+for\s+(?:the\s+)?(?:instagram|insta|ig|feed|linkedin|facebook)\b`)
 
 // storyFormatRE: "story" names the vertical format only beside a platform or a format
 // word ("an Instagram story", "a 9:16 story", "story format", "a story for TikTok").
@@ -380,6 +381,10 @@ var ordinalNextRE = regexp.MustCompile(`^\s+[a-z]{3,}`)
 // ("a 5-second timer bar", "a 30 second rest").
 var timedThingRE = regexp.MustCompile(`^[\s-]*(?:\w+\s+)?(?:timer|countdown|clock|stopwatch|break|pause|delay|rest|interval|wait)\b`)
 
+// perItemRE: what follows a length of time that is each item's, not the video's
+// ("about 3 seconds per line", "2 s each", "5 seconds for every slide").
+var perItemRE = regexp.MustCompile(`^\s*(?:per|each|apiece|for\s+(?:each|every)|every)\b`)
+
 func parseDuration(low string) float64 {
 	for _, loc := range durationRE.FindAllStringSubmatchIndex(low, -1) {
 		m := make([]string, 4)
@@ -410,6 +415,9 @@ func parseDuration(low string) float64 {
 		}
 		if timedThingRE.MatchString(low[loc[1]:]) {
 			continue // "a 5-second timer": a thing shown, not the video's length
+		}
+		if perItemRE.MatchString(low[loc[1]:]) {
+			continue // "3 seconds per line": each line's share, the whole said elsewhere or summed
 		}
 		if strings.HasPrefix(unit, "m") {
 			v *= 60

@@ -101,6 +101,10 @@ func TestAnalyzeExtraction(t *testing.T) {
 		{"intro for my gaming channel NULLSHIFT with RGB noise. the tagline \"retro games\" types out", nil, []string{"NULLSHIFT", "retro games"}, 0, "", nil},
 		// A length inside a step is the step's; "square" set off by commas is the format.
 		{"Recipe card, square, steps: 1. Boil noodles 4 min, 2. Melt the butter", nil, nil, 0, "square", []string{"card"}},
+		// "Square" as a sentence of its own is the format too; a length per line is no
+		// video's length when the whole is said.
+		{"A paper boat sails off the top of the frame. Square, about 7 seconds.", nil, nil, 7, "square", []string{"boat"}},
+		{"Two lines, \"Hello there\" and \"Good night\", about 3 seconds per line. 9 seconds total.", nil, []string{"Hello there", "Good night"}, 9, "", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.prompt, func(t *testing.T) {
