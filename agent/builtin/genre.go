@@ -245,6 +245,12 @@ var genres = []genreRow{
 		Slots: []string{"keys", "caption"}, build: (*genreFill).keyboardShortcut,
 		Example: `Keyboard shortcut tip: Cmd + Shift + 4 press one after another, caption "Screenshot any area"`,
 		Shows:   []string{"Cmd", "Shift", "4", "Screenshot any area"}},
+	// A song's lines, two or more, each shown whole and sung through; one line said a
+	// word or two at a time is captions.
+	{Name: "lyrics", Cues: regexp.MustCompile(`\blyrics?\b|\bsing-?along\b|\bkaraoke\b|\bchorus\b|\bsong'?s? (?:lines|words)\b`), MinQuotes: 2,
+		Slots: []string{"lines in order, one at a time", "the sung colour sweeping each line", "colours"}, Keeps: true, Backdrop: true, build: (*genreFill).lyrics,
+		Example: `Lyric video for our chorus: "Hold on to the light" / "Carry it home" / "Never let it go", one line at a time, each filling from white to pink as it's sung`,
+		Shows:   []string{"Hold on to the light", "Carry it home", "Never let it go"}},
 	{Name: "captions", Cues: regexp.MustCompile(`\bcaptions\b|\bsubtitles\b|\bkaraoke\b|\ba word or two at a time\b|\bkinetic (?:type|typography|text)\b`),
 		Fits:  func(p string) bool { return quoteWords(p) >= 4 },
 		Slots: []string{"line", "stressed word and its colour"}, Keeps: true, Backdrop: true, build: (*genreFill).captions,
@@ -285,9 +291,11 @@ var genres = []genreRow{
 		Slots: []string{"the drawing", "labels, one line each"}, Keeps: true, build: (*genreFill).callouts,
 		Example: `Our new kettle in the middle with lines out to labels: "1.7 litres", "Boils in 90 s", "Keep-warm mode"`,
 		Shows:   []string{"1.7 litres", "Boils in 90 s", "Keep-warm mode"}},
+	// Prices in rows are a board's (a fuel sign, a rate board), not one tag's.
 	{Name: "price tag", Cues: regexp.MustCompile(`\bprices?\b|\btags?\b|\bcrossed out\b|\bstrike ?through\b|\bwas\s+[$€£]\d`),
-		Also:  regexp.MustCompile(`\bsale\b|\boff\b|\bdiscount|\bwas\b|\bnow\b|\bold price\b|\bnew price\b|\bblack friday\b|\bcyber monday\b|\bdeal\b|[$€£¥]\s?\d[^$€£¥]*[$€£¥]\s?\d`),
-		Slots: []string{"old price", "new price", "discount", "label"}, build: (*genreFill).priceTag,
+		Unless: regexp.MustCompile(`\b(?:price|fuel|gas|petrol) (?:sign|board|display|list)s?\b|\brates? board\b|\bcolumns?\b`),
+		Also:   regexp.MustCompile(`\bsale\b|\boff\b|\bdiscount|\bwas\b|\bnow\b|\bold price\b|\bnew price\b|\bblack friday\b|\bcyber monday\b|\bdeal\b|[$€£¥]\s?\d[^$€£¥]*[$€£¥]\s?\d`),
+		Slots:  []string{"old price", "new price", "discount", "label"}, build: (*genreFill).priceTag,
 		Example: `A sale price tag: the old price $60 is crossed out and the new price $45 pops in, "Weekend only"`,
 		Shows:   []string{"$60", "$45", "Weekend only"}},
 	{Name: "board", Cues: boardCueRE, Fits: func(p string) bool { return len(boardRows(p)) >= 2 }, Also: regexp.MustCompile(`\d[^,;.]*[,;][^,;]*\d`), Unless: regexp.MustCompile(`\bbars?\b|\bcharts?\b|\bgraph\b`),
@@ -1642,8 +1650,12 @@ func (g *genreFill) valueElem(v string, x, y, size float64, color string) *scene
 		return g.text(v, x, y, size, color, 800)
 	}
 	num, _ := strconv.ParseFloat(strings.ReplaceAll(m[2], ",", ""), 64)
+	dec := 0
+	if _, frac, ok := strings.Cut(m[2], "."); ok {
+		dec = len(frac)
+	}
 	return g.add(&scene.Element{ID: g.id("value"), Type: scene.TypeCounter, X: round3(x), Y: round3(y), Size: size,
-		Color: color, From: 0, To: num, Prefix: m[1], Suffix: m[3]})
+		Color: color, From: 0, To: num, Prefix: m[1], Suffix: m[3], Decimals: dec})
 }
 
 var capListRE = regexp.MustCompile(`[A-Z][\w'’]*(?: [\w'’]+){0,3}(?:,\s*(?:and\s+)?[A-Z][\w'’]*(?: [\w'’]+){0,3}){2,}`)
@@ -2347,13 +2359,22 @@ func (g *genreFill) productShowcase() {
 }
 
 // boardCueRE names a board of rows: scores, rankings, departures, a schedule.
-var boardCueRE = regexp.MustCompile(`\bmenu\b|\btoday'?s specials\b|\bscore ?(?:board|graphic|card|line)\b|\bfinal score\b|\bleader ?board\b|\bstandings\b|\bleague table\b|\brankings?\b|\btop (?:\d|three|five|ten)\b|\bdepartures?\b|\barrivals?\b|\btimetable\b|\bschedule\b|\bagenda\b|\bline-?up\b|\bmenu board\b|\bprice list\b|\bresults? table\b`)
+var boardCueRE = regexp.MustCompile(`\bmenu\b|\btoday'?s specials\b|\bscore ?(?:board|graphic|card|line)\b|\bfinal score\b|\bleader ?board\b|\bstandings\b|\bleague table\b|\brankings?\b|\btop (?:\d|three|five|ten)\b|\bdepartures?\b|\barrivals?\b|\btimetable\b|\bschedule\b|\bagenda\b|\bline-?up\b|\bmenu board\b|\bprice list\b|\bresults? table\b|\b(?:exchange|currency|fx|interest|mortgage) rates?\b|\b(?:currency|exchange|rates?|price|fuel|gas|petrol|score|departures?|arrivals?) (?:board|sign|display)s?\b|\btable\b[^.]*\bcolumns?\b|\bcolumns?\b[^.]*\brows?\b|\brows?\b[^.]*\bcolumns?\b`)
 
 var (
 	// boardEntryRE: a name, then its figure and unit ("Harbor City Gulls 3", "Maya 42
 	// books", "Latte $4").
 	parenRE      = regexp.MustCompile(`\s*\([^)]*\)`)
 	boardEntryRE = regexp.MustCompile(`^([A-Za-z][\w'’&.\- ]{0,40}?)\s+(?:at\s+)?([$€£]?\d[\d,]*(?:\.\d+)?%?)(?:\s+([a-z]+))?$`)
+	// boardFiguresRE: a name, then a figure per column set apart by slashes or bars
+	// ("USD 1.27 / 1.31"), or a figure that changes ("Diesel $4.05 → $4.52", "Oats 3 to
+	// 5"): the board shows the second, counting on from the first.
+	boardFiguresRE = regexp.MustCompile(`^((?:\d+\s+)?[A-Za-z][\w'’&.\- ]{0,40}?)\s+(` + boardFigure + `(?:\s*(?:/|\|)\s*` + boardFigure + `)+)$`)
+	boardChangeRE  = regexp.MustCompile(`^((?:\d+\s+)?[A-Za-z][\w'’&.\- ]{0,40}?)\s+(?:from\s+)?(` + boardFigure + `)\s*(?:→|->|⟶|to)\s*(` + boardFigure + `)$`)
+	boardFigSepRE  = regexp.MustCompile(`\s*[/|]\s*`)
+	// boardHeadsRE: the columns a prompt names ("columns \"We Buy\" and \"We Sell\"",
+	// "Columns: Pos, Team, Pts"), up to the sentence's end, a dash or a colon.
+	boardHeadsRE = regexp.MustCompile(`(?i)\bcolumns?\b(?:\s+(?:for|of|are|named|called|headed|reading))?\s*:?\s*([^.—–:]+)`)
 	// boardTimedRE: a time, then the row's columns ("08:15 Marlow — Platform 2 — On time").
 	boardTimedRE = regexp.MustCompile(`^(\d{1,2}[:.]\d{2}(?:\s?[ap]m)?)\s+(.+)$`)
 	boardColRE   = regexp.MustCompile(`\s+[—–-]\s+|\s*\|\s*`)
@@ -2367,10 +2388,18 @@ var (
 	highlightRE  = regexp.MustCompile(`\bglow|\bhighlight|\bpulse|\bstands? out\b`)
 )
 
-// boardRow is one row of a board: its cells and the colour the prompt gives it.
+// boardFigure is one figure of a board's cell: an amount, a rate, a share.
+const boardFigure = `[$€£]?\d[\d,]*(?:\.\d+)?%?`
+
+// boardFigureRE: a cell that is one figure, which counts up like the others.
+var boardFigureRE = regexp.MustCompile(`^` + boardFigure + `$`)
+
+// boardRow is one row of a board: its cells, the colour the prompt gives it and, for a
+// figure that changes, the figure its last cell counts from.
 type boardRow struct {
 	cells []string
 	color string
+	from  string
 }
 
 // boardRows reads the longest run of entries the prompt lists, each between commas or
@@ -2393,7 +2422,7 @@ func boardRows(prompt string) []boardRow {
 			// 6 - with a puff of dust": the piece that is an entry.
 			for _, piece := range listEndRE.Split(part, -1) {
 				bare := strings.TrimSpace(parenRE.ReplaceAllString(piece, ""))
-				if boardEntryRE.MatchString(bare) || boardTimedRE.MatchString(bare) {
+				if boardEntryRE.MatchString(bare) || boardTimedRE.MatchString(bare) || boardFiguresRE.MatchString(bare) || boardChangeRE.MatchString(bare) {
 					part = strings.TrimSpace(piece)
 					break
 				}
@@ -2408,6 +2437,10 @@ func boardRows(prompt string) []boardRow {
 			part = strings.TrimSpace(parenRE.ReplaceAllString(part, "")) // "Tiramisu 6 (euros)"
 			if m := boardTimedRE.FindStringSubmatch(part); m != nil {
 				r.cells = append([]string{m[1]}, boardColRE.Split(m[2], 3)...)
+			} else if m := boardFiguresRE.FindStringSubmatch(part); m != nil {
+				r.cells = append([]string{strings.TrimSpace(m[1])}, boardFigSepRE.Split(m[2], -1)...)
+			} else if m := boardChangeRE.FindStringSubmatch(part); m != nil {
+				r.cells, r.from = []string{strings.TrimSpace(m[1]), m[3]}, m[2]
 			} else if m := boardEntryRE.FindStringSubmatch(part); m != nil {
 				fig := m[2]
 				if m[3] != "" {
@@ -2429,13 +2462,89 @@ func boardRows(prompt string) []boardRow {
 	return best[:min(len(best), 6)]
 }
 
+// boardInkRE and boardPanelRE: a colour the prompt gives a board's figures ("red
+// digits", "gold numbers") or its rows ("on black panels").
+var (
+	boardInkRE   = regexp.MustCompile(`\b([a-z]+)\s+(?:led\s+)?(?:digits|numbers|numerals|figures|prices|rates)\b`)
+	boardPanelRE = regexp.MustCompile(`\b([a-z]+)\s+(?:panels?|rows?|stripes?|tiles?|boards?|signs?)\b`)
+)
+
+// boardColors returns the colours of a board's rows and figures: those the prompt ties
+// to them, else, of a pair of colours it names ("dark green and gold"), the darker for
+// the rows and the lighter for the figures. "" leaves the layout's own.
+func boardColors(low string, b *brief) (panel, ink string) {
+	tied := func(re *regexp.Regexp) string {
+		for _, m := range re.FindAllStringSubmatch(low, -1) {
+			if c, ok := colorOf(m[1]); ok {
+				return c
+			}
+		}
+		return ""
+	}
+	panel, ink = tied(boardPanelRE), tied(boardInkRE)
+	var cs []string
+	for _, c := range b.Colors {
+		if c != b.Background && c != b.Background2 && c != panel && c != ink {
+			cs = append(cs, c)
+		}
+	}
+	if panel == "" && ink == "" && len(cs) >= 2 {
+		panel, ink = cs[0], cs[1]
+		if luminance(ink) < luminance(panel) {
+			panel, ink = ink, panel
+		}
+	}
+	return panel, ink
+}
+
+// boardHeads reads the names the prompt gives a board's columns: its quotes after
+// "columns", else the listed words (at most three each).
+func boardHeads(prompt string) []string {
+	m := boardHeadsRE.FindStringSubmatch(prompt)
+	if m == nil {
+		return nil
+	}
+	if qs := quoteRE.FindAllStringSubmatch(m[1], -1); len(qs) >= 2 {
+		var out []string
+		for _, q := range qs {
+			for _, g := range q[1:] {
+				if g != "" {
+					out = append(out, strings.TrimSpace(g))
+					break
+				}
+			}
+		}
+		return out
+	}
+	var out []string
+	for _, part := range entrySplitRE.Split(m[1], -1) {
+		part = strings.TrimSpace(part)
+		if part == "" || len(strings.Fields(part)) > 3 {
+			return nil // a sentence, not a list of names
+		}
+		out = append(out, part)
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
 // board lays rows of names and figures (or times and columns) under a title, each row
 // a bar of its own that slides in from the right in turn; a figure counts up to its value.
 func (g *genreFill) board() {
 	rows := boardRows(g.prompt)
 	// A quote before the rows is the board's title; one after them ("and the word WIN
 	// flashes") comes later, under it.
+	// Else the name of whose board it is ("Ridgeway Fuel"), else what it is ("Price
+	// list"), but no cue that spans a phrase ("table with columns").
 	title := capitalize(boardCueRE.FindString(g.low))
+	if len(strings.Fields(title)) > 3 || strings.Contains(title, ",") {
+		title = ""
+	}
+	if g.b.Brand != "" {
+		title = g.b.Brand
+	}
 	if len(rows) > 0 {
 		first := strings.Index(g.prompt, rows[0].cells[0])
 		for i, q := range g.b.Texts {
@@ -2465,9 +2574,35 @@ func (g *genreFill) board() {
 	}
 	step := g.c.yUnits(rowH)
 	top := -float64(n-1)*step/2 + 0.08
-	panel := g.panel
+	// Column names the prompt gives head the columns: all of them, or those after the
+	// rows' names.
+	heads := boardHeads(g.prompt)
+	if len(heads) == cols-1 {
+		heads = append([]string{""}, heads...)
+	}
+	if len(heads) != cols {
+		heads = nil
+	}
+	headY := top - step*0.62
+	if heads != nil {
+		top += step * 0.3
+		headY += step * 0.3
+		for i, q := range g.b.Texts {
+			if slices.Contains(heads, q) {
+				g.used[i] = true
+			}
+		}
+	}
+	titleY := top - step/2 - 0.16
+	if heads != nil {
+		titleY = headY - 0.16
+	}
+	panel, figInk := boardColors(g.low, g.b)
+	if panel == "" {
+		panel = g.panel
+	}
 	for _, r := range rows {
-		if r.color != "" {
+		if r.color != "" && figInk == "" {
 			panel = "#1f2937" // a coloured status reads on a dark board, as at a station
 		}
 	}
@@ -2475,16 +2610,37 @@ func (g *genreFill) board() {
 	if luminance(panel) < 0.5 {
 		ink = "#ffffff"
 	}
-	head := g.text(title, 0, top-step/2-0.16, fit(title, g.c.xUnits(w), 0.06), g.ink, 900)
-	g.enter(head, "down", g.t, 0.6)
-	parts := []*scene.Element{head}
+	if figInk != "" {
+		figInk = readableOn(figInk, panel)
+	}
+	var parts []*scene.Element
+	if title != "" {
+		head := g.text(title, 0, titleY, fit(title, g.c.xUnits(w), 0.06), g.ink, 900)
+		g.enter(head, "down", g.t, 0.6)
+		parts = append(parts, head)
+	}
 	// Column centres: the first column (a name) takes the widest share.
 	share := []float64{0.55, 0.45}
 	if cols > 2 {
-		share = []float64{0.2}
-		for k := 1; k < cols; k++ {
-			share = append(share, 0.8/float64(cols-1))
+		// A time is short; a name ("Unleaded", "10 years") needs more of the row.
+		first := 0.32
+		if len(rows) > 0 && boardTimedRE.MatchString(strings.Join(rows[0].cells, " ")) {
+			first = 0.2
 		}
+		share = []float64{first}
+		for k := 1; k < cols; k++ {
+			share = append(share, (1-first)/float64(cols-1))
+		}
+	}
+	left := -w / 2
+	for c, h := range heads {
+		cw := w * share[c]
+		if h != "" {
+			e := g.text(h, g.c.xUnits(left+cw/2), headY, fit(h, cw*0.9, math.Min(0.045, rowH*0.3)), g.ink, 800)
+			g.enter(e, "fade", g.t+0.2, 0.5)
+			parts = append(parts, e)
+		}
+		left += cw
 	}
 	for k, r := range rows {
 		y := top + float64(k)*step
@@ -2501,13 +2657,19 @@ func (g *genreFill) board() {
 			x := g.c.xUnits(left + cw/2)
 			left += cw
 			col := ink
+			if figInk != "" && c > 0 {
+				col = figInk
+			}
 			if r.color != "" && c == len(r.cells)-1 {
 				col = readableOn(r.color, panel) // "Delayed (in amber)"
 			}
 			size := fit(cell, cw*0.9, math.Min(0.06, rowH*0.36))
 			var e *scene.Element
-			if c > 0 && cols == 2 {
+			if c > 0 && (cols == 2 || boardFigureRE.MatchString(cell)) {
 				e = g.figure(cell, x, y, size, col)
+				if r.from != "" && c == len(r.cells)-1 && e.Type == scene.TypeCounter {
+					e.From, _ = moneyValue(r.from) // "$4.05 → $4.52": the digits tick on from the old price
+				}
 			} else {
 				e = g.text(cell, x, y, size, col, map[bool]int{true: 800, false: 600}[c == 0])
 			}
@@ -2515,7 +2677,7 @@ func (g *genreFill) board() {
 			g.enter(e, "right", at+0.1, 0.5)
 			if e.Type == scene.TypeCounter {
 				g.progress(e, at+0.3, math.Min(g.out, at+1.6), false)
-				if to, ok := laterFigure(g.prompt, r.cells[0]); ok && to != e.To && e.To > 0 {
+				if to, ok := laterFigure(g.prompt, r.cells[0]); ok && to != e.To && e.To > 0 && r.from == "" {
 					// "…the Otters jump to 99": the row's figure counts on, late in the hold.
 					tr := trackOf(e)
 					// The runtime eases a counter's progress out (cubic): this progress

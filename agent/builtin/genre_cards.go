@@ -1537,6 +1537,78 @@ func (g *genreFill) captions() {
 	g.leave(parts...)
 }
 
+// sungRE: the clause that says how sung words change colour ("each word fills from
+// white to gold as it's sung").
+var sungRE = regexp.MustCompile(`\b(?:fill\w*|sung|sings?|highlight\w*|turns?|lights? up|glows?|sweeps?)\b[^.;]*`)
+
+// lyrics shows a song's lines one at a time in the middle, each whole as it comes, and
+// sweeps the sung colour across it over its share of the video, as a karaoke screen does.
+// The colours are the clause's "from A to B", else the layout's ink and accent.
+func (g *genreFill) lyrics() {
+	lines := g.rest()
+	if len(lines) == 0 {
+		return
+	}
+	bg := g.c.bd.Palette.Background[0]
+	ink, sung := g.ink, g.accent
+	if m := sungRE.FindString(g.low); m != "" {
+		var cs []string
+		for _, w := range wordRE.FindAllString(m, -1) {
+			if c, ok := colorOf(w); ok {
+				cs = append(cs, c)
+			}
+		}
+		if len(cs) > 0 {
+			sung = cs[len(cs)-1]
+		}
+		if len(cs) > 1 {
+			ink = cs[0]
+		}
+	}
+	if colorDist(ink, sung) < 120 {
+		ink = "#ffffff" // the unsung words must differ from the sung
+		if luminance(bg) > 0.5 {
+			ink = "#111827"
+		}
+	}
+	ink, sung = readableOn(ink, bg), readableOn(sung, bg)
+	var parts []*scene.Element
+	// A quote that a colon sets before the others is the song's title ("Night Bus":
+	// "…" / "…"): it stays small at the top while the lines are sung.
+	if len(lines) >= 3 {
+		i0, i1 := strings.Index(g.prompt, lines[0]), strings.Index(g.prompt, lines[1])
+		if i0 >= 0 && i1 > i0 && strings.Contains(g.prompt[i0+len(lines[0]):i1], ":") {
+			title := g.text(lines[0], 0, -0.36, fit(lines[0], 1.2, 0.05), ink, 700)
+			if g.c.tall() {
+				title.Y = -0.62
+			}
+			g.enter(title, "fade", g.t, 0.6)
+			parts = append(parts, title)
+			lines = lines[1:]
+		}
+	}
+	span := (g.out - g.t) / float64(len(lines))
+	for k, l := range lines {
+		at := g.t + span*float64(k)
+		e := g.text(l, 0, 0.05, fit(l, 1.5, 0.09), ink, 900)
+		e.Reveal, e.Color2, e.Shadow = "karaoke", sung, true
+		tr := trackOf(e)
+		key(tr, "opacity", 0, 0, "")
+		key(tr, "opacity", at, 0, "")
+		key(tr, "opacity", at+0.3, 1, "easeOutCubic")
+		key(tr, "progress", 0, 0, "")
+		key(tr, "progress", at+0.3, 0, "")
+		key(tr, "progress", math.Max(at+0.6, at+span-0.5), 1, "")
+		if k+1 < len(lines) {
+			key(tr, "opacity", at+span-0.25, 1, "")
+			key(tr, "opacity", at+span, 0, "")
+		} else {
+			parts = append(parts, e)
+		}
+	}
+	g.leave(parts...)
+}
+
 // headline is a line over a layout, at y (tallY on a tall frame), dropping in first.
 func (g *genreFill) headline(s string, y, tallY, size float64) *scene.Element {
 	if g.c.tall() {

@@ -16,6 +16,9 @@ func TestBoardRows(t *testing.T) {
 		"Bake-off standings, top 3: Priya 88 points, Sam 81 and Jo 79":                              {{"Priya", "88 points"}, {"Sam", "81"}, {"Jo", "79"}},
 		"Arrivals board: 14:05 Oslo | Gate 3 | Landed, 14:20 Riga | Gate 7 | Late (in red)":         {{"14:05", "Oslo", "Gate 3", "Landed"}, {"14:20", "Riga", "Gate 7", "Late"}},
 		"A leaderboard with nothing listed":                                                         nil,
+		// Several figures to a row, set apart by slashes; a figure that changes shows the new one.
+		"Currency board: GBP 0.86 / 0.89, CHF 0.95 / 0.98, CAD 1.48 / 1.53 — columns Buy and Sell": {{"GBP", "0.86", "0.89"}, {"CHF", "0.95", "0.98"}, {"CAD", "1.48", "1.53"}},
+		"Petrol price sign: Unleaded $1.52 → $1.61, Super $1.68 → $1.77, Diesel $1.59 to $1.70":    {{"Unleaded", "$1.61"}, {"Super", "$1.77"}, {"Diesel", "$1.70"}},
 		"Chalkboard menu: specials one by one - Wild mushroom risotto 14, Lemon & ricotta ravioli 13, Tiramisu 6 (euros) - with chalk dust": {
 			{"Wild mushroom risotto", "14"}, {"Lemon & ricotta ravioli", "13"}, {"Tiramisu", "6"}},
 	} {
@@ -30,6 +33,21 @@ func TestBoardRows(t *testing.T) {
 	}
 	if rows := boardRows("Arrivals board: 14:05 Oslo | Gate 3 | Landed, 14:20 Riga | Gate 7 | Late (in red)"); len(rows) == 2 && rows[1].color != namedColors["red"] {
 		t.Errorf("the late row's colour is %q, want red", rows[1].color)
+	}
+}
+
+// TestBoardHeads: the columns a prompt names, quoted or listed; a sentence after
+// "columns" names none.
+func TestBoardHeads(t *testing.T) {
+	for prompt, want := range map[string][]string{
+		`Rates board, columns "Buy" and "Sell" - GBP 0.86 / 0.89, CHF 0.95 / 0.98`: {"Buy", "Sell"},
+		"League table. Columns: Pos, Team, P, W, D, L, Pts. Rows slide in.":        {"Pos", "Team", "P", "W", "D", "L", "Pts"},
+		"Three columns of text that slowly fade into the night sky above a lake":   nil,
+		"A table with columns for name and score: Ava 9, Ben 7":                    {"name", "score"},
+	} {
+		if got := boardHeads(prompt); !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: heads %q, want %q", prompt, got, want)
+		}
 	}
 }
 

@@ -528,7 +528,7 @@
         var ch = line[i];
         if (ch !== ' ' && (i === 0 || line[i - 1] === ' ')) wi++;
         if (ch === ' ') continue;
-        var u = mode === 'fade' ? prog : mode === 'words' ? clamp(prog * (words + 0.8) - wi, 0, 1)
+        var u = mode === 'karaoke' ? 1 : mode === 'fade' ? prog : mode === 'words' ? clamp(prog * (words + 0.8) - wi, 0, 1)
           : clamp(prog * (total + overlap) - n, 0, overlap) / overlap;
         if (u <= 0) continue;
         var x = x0 + offs[i] + spacing * i, cw = offs[i + 1] - offs[i];
@@ -541,6 +541,9 @@
         var c0 = offs[1] / 2, c1 = (offs[line.length - 1] + offs[line.length]) / 2;
         var second = (offs[i] + cw / 2 - c0) / Math.max(1, c1 - c0) > 0.5 + 1e-6;
         ctx.fillStyle = e.color2 && second ? e.color2 : (e.color || '#ffffff');
+        // 'karaoke': the whole line shows, and its letters take the sung colour (color2)
+        // as progress sweeps across them, letter by letter as it is sung.
+        if (mode === 'karaoke') ctx.fillStyle = e.color2 && (n + 0.5) / Math.max(1, total) <= prog ? e.color2 : (e.color || '#ffffff');
         var alpha = 1, dy = 0, sc = 1;
         if (mode === 'pop') { sc = ease('easeOutBack')(u); alpha = clamp(u * 2, 0, 1); dy = (1 - u) * fs * 0.2; }
         else if (mode === 'rise') { var eu = ease('easeOutCubic')(u); alpha = eu; dy = (1 - eu) * fs * 0.45; }
@@ -1005,7 +1008,7 @@
       case 'counter': {
         var v = lerp(e.from || 0, e.to || 100, ease('easeOutCubic')(prog));
         // As many decimals as the target is written with (a price's two), at most two.
-        var dec = decimalsOf([e.to || 0]);
+        var dec = Math.max(decimalsOf([e.to || 0]), Math.min(2, e.decimals || 0));
         drawText({ text: (e.prefix || '') + fmtNumber(v, dec) + (e.suffix || ''), size: e.size, color: color, weight: 800, reveal: 'fade' },
           { scale: s.scale, sx: s.sx, prog: 1 }, t, cx);
         if (e.sub) {

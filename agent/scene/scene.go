@@ -223,7 +223,7 @@ type Element struct {
 	Text   string `json:"text,omitempty"`
 	Sub    string `json:"sub,omitempty"` // secondary line (cards, logos, counters)
 	Weight int    `json:"weight,omitempty"`
-	Reveal string `json:"reveal,omitempty"` // text reveal: "pop", "rise", "fade", "track", "type", "words" (one word after another)
+	Reveal string `json:"reveal,omitempty"` // text reveal: "pop", "rise", "fade", "track", "type", "words" (one word after another), "karaoke" (shown whole, Color2 sweeping across it with progress)
 	// Wrap is the widest a text's line may be, in sizes, for words that sit inside a
 	// shape (a circle of a Venn diagram, a box of an org chart); 0 wraps at the frame.
 	Wrap   float64   `json:"wrap,omitempty"`
@@ -241,14 +241,17 @@ type Element struct {
 	// Series name the runs of a chart whose values form a grid: a radar's polygons (two
 	// products), a heatmap's rows (weekdays). Values hold len(Labels) values per series,
 	// one series after another.
-	Series  []string `json:"series,omitempty"`
-	From    float64  `json:"from,omitempty"` // counter
-	To      float64  `json:"to,omitempty"`
-	Prefix  string   `json:"prefix,omitempty"`
-	Suffix  string   `json:"suffix,omitempty"`
-	Variant string   `json:"variant,omitempty"` // particles: stars, confetti, bubbles, sparkles, snow, rain, spiral, dust, fireworks, popcorn (kernels popping out of x, y); wave: line (default) or fill; ring: spinner (an open arc)
-	Seed    int      `json:"seed,omitempty"`
-	Depth   float64  `json:"depth,omitempty"` // camera parallax factor; 0 means 1 (moves with the camera)
+	Series []string `json:"series,omitempty"`
+	From   float64  `json:"from,omitempty"` // counter
+	To     float64  `json:"to,omitempty"`
+	Prefix string   `json:"prefix,omitempty"`
+	// Decimals a counter shows when its figure was written with more than its value
+	// keeps ("$1.70" is 1.7 written with two).
+	Decimals int     `json:"decimals,omitempty"`
+	Suffix   string  `json:"suffix,omitempty"`
+	Variant  string  `json:"variant,omitempty"` // particles: stars, confetti, bubbles, sparkles, snow, rain, spiral, dust, fireworks, popcorn (kernels popping out of x, y); wave: line (default) or fill; ring: spinner (an open arc)
+	Seed     int     `json:"seed,omitempty"`
+	Depth    float64 `json:"depth,omitempty"` // camera parallax factor; 0 means 1 (moves with the camera)
 	// In is the id of the element this one is in or on (a key in its lock, a fish in
 	// its bowl, a tag on its hook): drawn over it on purpose, so the pair may overlap.
 	In string `json:"in,omitempty"`
