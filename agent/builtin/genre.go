@@ -320,7 +320,7 @@ var genres = []genreRow{
 		Slots: []string{"the first question", "answers (yes/no or labelled) in order", "questions (diamonds)", "outcomes (boxes)"}, Keeps: true, build: (*genreFill).flowchart,
 		Example: `Recycling flowchart. Start: 'Can it go in the green bin?' → yes: 'Green bin'; no: 'Is it food?' → yes: 'Food caddy', no: 'General waste'`,
 		Shows:   []string{"Can it go in the green bin?", "Green bin", "Is it food?", "Food caddy", "General waste", "Yes", "No"}},
-	{Name: "steps timeline", Cues: regexp.MustCompile(datedTimelineRE.String() + `|\b(?:\d|two|three|four|five|six)\s+(?:easy\s+|simple\s+)?steps\b|\bsteps?\b[^.]*\b(?:1|first)\b|\bsteps\s*:|\btimeline\b|\broadmap\b|\bstep[- ]by[- ]step\b[^.]*\b1\b|\bhow it works\b|\bmilestones\b`),
+	{Name: "steps timeline", Cues: regexp.MustCompile(datedTimelineRE.String() + `|\b(?:\d|two|three|four|five|six)\s+(?:easy\s+|simple\s+)?steps\b|\bsteps?\b[^.]*\b(?:1|first)\b|\bsteps\s*:|\btimeline\b|\broadmap\b|\bstep[- ]by[- ]step\b[^.]*\b1\b|\bhow it works\b|\bmilestones\b|\b(?:order|delivery|shipping|package|parcel|application|claim|progress) (?:tracking|tracker|status)\b|\b(?:\d|two|three|four|five|six)\s+(?:stops|stages|phases)\b|\b(?:stops|stages|phases)\s*:`),
 		Slots: []string{"steps in order", "line colour"}, build: (*genreFill).steps,
 		Example: `Step-by-step timeline of ordering: 1 Pick a plan, 2 Add your address, 3 Enjoy your first box`,
 		Shows:   []string{"Pick a plan", "Add your address", "Enjoy your first box", "1", "2", "3"}},
@@ -412,9 +412,22 @@ func Genres() []Genre {
 	return out
 }
 
+// cueText is the prompt as the genre table's cues read it: a quoted sentence (four words
+// or more) is words to show, not a request ("Say yes to the invite you almost ignored"
+// asks for no invitation), while a short quote may name the layout ("a 'Starting soon'
+// screen").
+func cueText(prompt string) string {
+	return quoteRE.ReplaceAllStringFunc(prompt, func(m string) string {
+		if len(strings.Fields(m)) >= 4 {
+			return " «q» "
+		}
+		return m
+	})
+}
+
 // detectGenre returns the genre table's row for a prompt, or nil.
 func detectGenre(prompt string) *genreRow {
-	low := strings.ToLower(ratioRE.ReplaceAllString(prompt, ""))
+	low := strings.ToLower(cueText(ratioRE.ReplaceAllString(prompt, "")))
 	if kind, _ := namedChart(prompt); kind != "" {
 		// A chart named by its shape is that chart, drawn from its data: the words of the
 		// data are no layout's cue ("+€3.1M price increases" is no price tag).
@@ -1760,25 +1773,24 @@ func dated(prompt string) (years, items []string) {
 	return years, items
 }
 
-// stepItems reads numbered steps ("1 Browse online, 2 Meet and greet"), else the list
-// after a colon, else the quotes.
+// stepItems reads numbered steps ("1 Browse online, 2 Meet and greet"), else a run of
+// three capitalised items or more, else the quotes, else the list after a colon.
 func (g *genreFill) stepItems() []string {
 	if out := enumerated(g.prompt); len(out) >= 2 {
 		return out
 	}
 	var out []string
 	for _, m := range numberedRE.FindAllStringSubmatch(g.prompt, -1) {
-		out = append(out, strings.TrimSpace(m[2]))
+		if m[1] == strconv.Itoa(len(out)+1) { // numbered 1, 2, 3…: "by 8 PM" or "6 seconds" is no step
+			out = append(out, strings.TrimSpace(m[2]))
+		}
 	}
-	if len(out) >= 2 {
-		return out
-	}
-	out = g.rest()
 	if len(out) >= 2 {
 		return out
 	}
 	// A run of three or more short capitalised items ("— Sign up, Verify email, Connect
-	// bank, Start saving —"), wherever it stands.
+	// bank, Start saving —"), wherever it stands: stronger than two quotes, which may be
+	// a headline and the step a mover stops at.
 	if m := capListRE.FindString(g.prompt); m != "" {
 		out = nil
 		for _, p := range regexp.MustCompile(`,\s*(?:and\s+)?|\s+and\s+`).Split(m, -1) {
@@ -1789,6 +1801,10 @@ func (g *genreFill) stepItems() []string {
 		if len(out) >= 3 {
 			return out
 		}
+	}
+	out = g.rest()
+	if len(out) >= 2 {
+		return out
 	}
 	if _, list, ok := strings.Cut(g.prompt, ":"); ok {
 		out = nil
@@ -1810,6 +1826,11 @@ func (g *genreFill) steps() {
 		items = g.stepItems()
 	}
 	items = items[:min(len(items), 6)]
+	for i, q := range g.b.Texts {
+		if slices.Contains(items, q) {
+			g.used[i] = true // the step a thing stops at ("stopping at 'Shipped'") is on the line
+		}
+	}
 	n := len(items)
 	portrait := g.c.tall()
 	span := 1.5

@@ -51,6 +51,17 @@ func TestBoardHeads(t *testing.T) {
 	}
 }
 
+// TestStepItems: the stops of a tracker listed after a colon are its steps; a number
+// before words ("by 8 PM", "6 seconds") is no numbered step, and the quotes are a
+// headline and the stop reached.
+func TestStepItems(t *testing.T) {
+	prompt := `Delivery tracker: a progress line with four stages: Placed, Packed, On its way, Delivered. A scooter rides along, stopping at "On its way". Text on top: "Arrives by 8 PM". 6 seconds.`
+	g := &genreFill{prompt: prompt, b: &brief{Texts: []string{"On its way", "Arrives by 8 PM"}}, used: map[int]bool{}}
+	if got, want := g.stepItems(), []string{"Placed", "Packed", "On its way", "Delivered"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("steps %q, want %q", got, want)
+	}
+}
+
 // TestBarsAcross: bars asked to lie down are drawn across (the hbar variant).
 func TestBarsAcross(t *testing.T) {
 	for prompt, want := range map[string]bool{

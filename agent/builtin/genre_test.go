@@ -109,6 +109,8 @@ func TestGenreNotChosen(t *testing.T) {
 		"A cat vs a dog: the cat hisses and the dog wags its tail",
 		// An ad's end card is its closing words, not a channel's subscribe screen.
 		`Ad for a bakery: a croissant rises from the oven, end card "Fresh every morning"`,
+		// A cue inside a quoted sentence is words to show, not a request.
+		`Zodiac card, square. Scorpio, Oct 23 – Nov 21. Today: "Accept the invite you nearly turned down." Starry black background`,
 	} {
 		if g := builtin.Explain(p).Genre; g != nil {
 			t.Errorf("%q chose the %s layout", p, g.Name)

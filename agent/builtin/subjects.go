@@ -370,8 +370,10 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 			}
 		}
 		m, hit := lib.Find(tok)
-		if hit && m.Score < 99 && assets.NotNoun(tok) {
-			continue // "six diyas sit": a verb or adjective, whatever a drawing's keywords say
+		if hit && (m.Score < 99 || m.Substituted) && assets.NotNoun(tok) {
+			// "six diyas sit", "a robotic arm": a verb or adjective, whatever a drawing's
+			// keywords or a near spelling ("robot") say.
+			continue
 		}
 		if hit && !m.Substituted {
 			if phrase, other := otherSense(tokens, i); other {

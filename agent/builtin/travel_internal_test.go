@@ -75,8 +75,10 @@ func TestSubjectNames(t *testing.T) {
 		// A prompt opening on its subject without an article; a noun phrase's last noun
 		// is its head; a verb after a noun stays a verb.
 		// "branch" is only a keyword of the nest drawing: no branch is drawn.
-		"Chameleon sitting on a branch":                    {"fluent:lizard"},
-		"Evening: six clay diyas sit in a row":             {"fluent:diya-lamp"},
+		"Chameleon sitting on a branch":        {"fluent:lizard"},
+		"Evening: six clay diyas sit in a row": {"fluent:diya-lamp"},
+		// An adjective a drawing's name is near ("robotic" of the robot) draws nothing.
+		"A robotic arm lifts a box":                        {"fluent:package"},
 		"Juice pours into an empty glass until it is full": {"fluent:beverage-box", "fluent:glass-of-milk"},
 		"A snowman stands in falling snow":                 {"fluent:snowman", "particles:snow"},
 		"A watermelon slice on a sunny background":         {"fluent:watermelon"},
