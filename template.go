@@ -94,6 +94,9 @@ type TemplateStore interface {
 	// ECONFLICT when v.Version is not the current version plus one (a concurrent edit).
 	AddTemplateVersion(ctx context.Context, v *TemplateVersion) error
 	ListTemplates(ctx context.Context, f TemplateFilter) ([]*Template, error)
+	// DeleteTemplate removes a template and its versions, or ENOTFOUND. The rows of its
+	// batches stay: their projects render from their own copies of the files.
+	DeleteTemplate(ctx context.Context, id string) error
 
 	// CreateBatchRows stores the rows of a template batch; GetBatchRows lists them by number.
 	CreateBatchRows(ctx context.Context, rows []*BatchRow) error

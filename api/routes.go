@@ -73,6 +73,7 @@ func (s *Server) routes(app *fiber.App) {
 	v1.Get("/templates", s.listTemplates)
 	v1.Get("/templates/:id", s.getTemplate)
 	v1.Patch("/templates/:id", s.idempotent(s.patchTemplate))
+	v1.Delete("/templates/:id", s.deleteTemplate)
 	v1.Post("/templates/:id/batches", s.idempotent(s.createTemplateBatch))
 	v1.Get("/webhook-deliveries", s.listDeliveries)
 	v1.Get("/webhook-deliveries/:id", s.getDelivery)

@@ -46,6 +46,8 @@ type Projects interface {
 	GetTemplate(ctx context.Context, id string, presets []koda.PresetSpec) (*koda.Template, error)
 	ListTemplates(ctx context.Context, q koda.TemplateQuery) ([]*koda.Template, string, error)
 	PatchTemplate(ctx context.Context, id string, p koda.TemplatePatch) (*koda.Template, error)
+	// DeleteTemplate deletes a template; renders and batches made from it stay.
+	DeleteTemplate(ctx context.Context, id string) error
 	CreateTemplateBatch(ctx context.Context, req koda.TemplateBatchRequest) (*koda.Batch, error)
 	// BatchRows lists a batch's template rows (none for a batch of projects).
 	BatchRows(ctx context.Context, batchID string) ([]*koda.BatchRow, error)

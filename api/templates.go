@@ -165,6 +165,14 @@ func (s *Server) patchTemplate(c *fiber.Ctx) error {
 	return c.JSON(viewTemplate(t))
 }
 
+// deleteTemplate: DELETE /v1/templates/{id} → 204; what was rendered from it stays.
+func (s *Server) deleteTemplate(c *fiber.Ctx) error {
+	if err := s.Projects.DeleteTemplate(c.UserContext(), c.Params("id")); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
 // TemplateBatchRequest is the JSON body of POST /v1/templates/{id}/batches.
 type TemplateBatchRequest struct {
 	Rows        []map[string]json.RawMessage `json:"rows"`

@@ -438,3 +438,97 @@ func TestTemplateBatchLimits(t *testing.T) {
 		t.Errorf("1 + 1×2 renders (the bad row renders nothing) within 4 a day: %d %s", r.Status, r.Body)
 	}
 }
+
+// Deleting a template is the owner's alone (another tenant's delete is not found and
+// changes nothing); afterwards the template neither lists, reads, edits nor takes a
+// batch, and its files are gone, while what was made from it goes on: the rows'
+// projects keep their files, a render still queued finishes, and the batch and its
+// manifest (JSON and CSV) still download with every row's video.
+func TestTemplateDelete(t *testing.T) {
+	b := setup(t)
+	ctx := context.Background()
+	tj := b.newTemplate("acme")
+	r := b.do("acme", http.MethodPost, "/v1/templates/"+tj.ID+"/batches", map[string]any{
+		"rows":    []any{map[string]any{"price": "$5"}, map[string]any{"price": "$6"}, map[string]any{"nope": "x"}},
+		"presets": []string{"preview"}})
+	rows := batchRows(t, r)
+	var batch struct {
+		ID string `json:"id"`
+	}
+	r.decode(t, &batch)
+	if len(rows) != 3 || len(rows[0].RenderIDs) != 1 || len(rows[1].RenderIDs) != 1 || rows[2].Status != "invalid" {
+		t.Fatalf("rows %+v", rows)
+	}
+	b.finish(rows[0].RenderIDs[0], nil) // row 2's render is still queued when the template goes
+
+	if r := b.do("globex", http.MethodDelete, "/v1/templates/"+tj.ID, nil); r.Status != http.StatusNotFound || r.code() != koda.CodeNotFound {
+		t.Errorf("globex deletes acme's template: %d %s", r.Status, r.Body)
+	}
+	if r := b.do("acme", http.MethodGet, "/v1/templates/"+tj.ID, nil); r.Status != http.StatusOK {
+		t.Fatalf("after globex's delete acme's template reads %d %s", r.Status, r.Body)
+	}
+	if r := b.do("acme", http.MethodDelete, "/v1/templates/"+tj.ID, nil); r.Status != http.StatusNoContent || len(r.Body) != 0 {
+		t.Fatalf("delete: %d %s", r.Status, r.Body)
+	}
+
+	for _, c := range []struct {
+		method, path string
+		body         any
+	}{
+		{http.MethodGet, "/v1/templates/" + tj.ID, nil},
+		{http.MethodPatch, "/v1/templates/" + tj.ID, map[string]any{"name": "again"}},
+		{http.MethodPost, "/v1/templates/" + tj.ID + "/batches", map[string]any{"rows": []any{map[string]any{"price": "$7"}}, "presets": []string{"preview"}}},
+		{http.MethodDelete, "/v1/templates/" + tj.ID, nil},
+	} {
+		if r := b.do("acme", c.method, c.path, c.body); r.Status != http.StatusNotFound || r.code() != koda.CodeNotFound {
+			t.Errorf("%s %s after the delete: %d %s", c.method, c.path, r.Status, r.Body)
+		}
+	}
+	var page struct {
+		Templates []templateJSON `json:"templates"`
+	}
+	b.do("acme", http.MethodGet, "/v1/templates", nil).decode(t, &page)
+	if len(page.Templates) != 0 {
+		t.Errorf("the deleted template still lists: %+v", page.Templates)
+	}
+	if _, err := b.storage.Open(ctx, koda.CheckpointKey(koda.TemplateFolder(tj.ID))); koda.ErrorKind(err) != koda.ENOTFOUND {
+		t.Errorf("the deleted template's files: %v", err)
+	}
+
+	// What the template made stays: the rows' projects and their files, and a render
+	// queued before the delete still runs to the end.
+	for _, row := range rows[:2] {
+		if r := b.do("acme", http.MethodGet, "/v1/projects/"+row.ProjectID, nil); r.Status != http.StatusOK {
+			t.Errorf("row %d's project after the delete: %d %s", row.Row, r.Status, r.Body)
+		}
+	}
+	if d := rowScene(t, b.storage, rows[1].ProjectID); d.Element("tag").Text != "$6" {
+		t.Errorf("row 2 now renders %q", d.Element("tag").Text)
+	}
+	b.finish(rows[1].RenderIDs[0], nil)
+	var m struct {
+		Lines []koda.ManifestLine `json:"lines"`
+	}
+	b.do("acme", http.MethodGet, "/v1/batches/"+batch.ID+"/manifest", nil).decode(t, &m)
+	var got []string
+	for _, l := range m.Lines {
+		got = append(got, strings.Join([]string{strconv.Itoa(l.Row), l.Status, yes(l.VideoURL != "", "video"), yes(l.Error != "", "error")}, " "))
+	}
+	if want := []string{"1 succeeded video -", "2 succeeded video -", "3 invalid - error"}; !slices.Equal(got, want) {
+		t.Errorf("manifest after the delete\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if r := b.do("acme", http.MethodGet, "/v1/batches/"+batch.ID+"/manifest?format=csv", nil); r.Status != http.StatusOK || !bytes.Contains(r.Body, []byte("succeeded")) {
+		t.Errorf("CSV manifest after the delete: %d %s", r.Status, r.Body)
+	}
+	var done struct {
+		Status string    `json:"status"`
+		Rows   []rowJSON `json:"rows"`
+	}
+	b.do("acme", http.MethodGet, "/v1/batches/"+batch.ID, nil).decode(t, &done)
+	if done.Status != "completed" || len(done.Rows) != 3 || done.Rows[2].Errors[0].Field != "nope" {
+		t.Errorf("batch after the delete: %s %+v", done.Status, done.Rows)
+	}
+	if r := b.do("acme", http.MethodGet, "/v1/renders/"+rows[0].RenderIDs[0], nil); r.Status != http.StatusOK {
+		t.Errorf("row 1's render after the delete: %d %s", r.Status, r.Body)
+	}
+}

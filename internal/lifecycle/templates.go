@@ -234,6 +234,34 @@ func (s *Service) PatchTemplate(ctx context.Context, id string, patch koda.Templ
 	return ts.GetTemplate(ctx, id)
 }
 
+// DeleteTemplate deletes a template the caller may see, with its versions and files.
+// What was made from it stays: each row of its batches is a project with its own copy
+// of the files, so those renders, their batches and manifests go on as before; the
+// template no longer lists and takes no new batch.
+func (s *Service) DeleteTemplate(ctx context.Context, id string) error {
+	ts, err := s.templateStore(s.Store)
+	if err != nil {
+		return err
+	}
+	if _, err := s.loadTemplate(ctx, ts, id); err != nil {
+		return err
+	}
+	if err := ts.DeleteTemplate(ctx, id); err != nil {
+		if koda.ErrorKind(err) == koda.ENOTFOUND {
+			return koda.NotFound("template", id)
+		}
+		return err
+	}
+	if s.Storage != nil {
+		if err := s.Storage.DeletePrefix(ctx, koda.TemplateFolder(id)+"/"); err != nil {
+			// The rows are gone; leftover files are only disk space, so report success.
+			s.log().Warn("delete template files", "template", id, "err", err)
+		}
+	}
+	s.log().Info("template deleted", "template", id)
+	return nil
+}
+
 // CreateTemplateBatch renders every row of a template's current version to every
 // preset, without the agent: each valid row's values fill a copy of the scene, which
 // becomes a complete project of its own (its files the template's with that scene),
@@ -308,6 +336,11 @@ func (s *Service) CreateTemplateBatch(ctx context.Context, req koda.TemplateBatc
 			continue
 		}
 		if err := s.Templates.Copy(ctx, from, koda.CheckpointKey(koda.ProjectFolder(r.ProjectID)), scenes[i]); err != nil {
+			// A template deleted since it was loaded took its files with it: the
+			// caller learns it is gone, not that the server failed.
+			if _, gone := ts.GetTemplate(ctx, t.ID); koda.ErrorKind(gone) == koda.ENOTFOUND {
+				return nil, koda.NotFound("template", t.ID)
+			}
 			return nil, fmt.Errorf("row %d files: %w", r.Row, err)
 		}
 	}

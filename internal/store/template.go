@@ -167,6 +167,19 @@ func (s *Store) ListTemplates(ctx context.Context, f koda.TemplateFilter) ([]*ko
 	return out, nil
 }
 
+// DeleteTemplate deletes a template; its versions go with it (ON DELETE CASCADE, which
+// SQLite honours: the store opens it with _foreign_keys=1).
+func (s *Store) DeleteTemplate(ctx context.Context, id string) error {
+	res := s.conn(ctx).Where("id = ?", id).Delete(&templateRow{})
+	if res.Error != nil {
+		return dbError(res.Error, "template", id)
+	}
+	if res.RowsAffected == 0 {
+		return koda.NotFound("template", id)
+	}
+	return nil
+}
+
 // CreateBatchRows inserts the rows of a template batch.
 func (s *Store) CreateBatchRows(ctx context.Context, rows []*koda.BatchRow) error {
 	if len(rows) == 0 {

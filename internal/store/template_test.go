@@ -71,4 +71,27 @@ func testTemplateVersions(t *testing.T, s *store.Store) {
 		back[1].Row != 2 || back[1].Errors[0].Code != koda.CodeTextTooLong || string(back[1].Values["title"]) != `"a very long title"` {
 		t.Errorf("rows back %+v %+v", back[0], back[1])
 	}
+
+	// A deleted template takes its versions with it (the cascade, on either backend)
+	// and leaves its batches' rows, which its renders' manifests still read.
+	if err := s.DeleteTemplate(ctx, tp.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.GetTemplate(ctx, tp.ID); koda.ErrorKind(err) != koda.ENOTFOUND {
+		t.Errorf("deleted template: %v", err)
+	}
+	for _, v := range []int{1, 2} {
+		if _, err := s.GetTemplateVersion(ctx, tp.ID, v); koda.ErrorKind(err) != koda.ENOTFOUND {
+			t.Errorf("version %d of a deleted template: %v", v, err)
+		}
+	}
+	if err := s.DeleteTemplate(ctx, tp.ID); koda.ErrorKind(err) != koda.ENOTFOUND {
+		t.Errorf("deleting twice: %v", err)
+	}
+	if list, err := s.ListTemplates(ctx, koda.TemplateFilter{}); err != nil || len(list) != 1 || list[0].ID != other.ID {
+		t.Errorf("templates after the delete %v, %v", list, err)
+	}
+	if back, err := s.GetBatchRows(ctx, "bat_1"); err != nil || len(back) != 2 {
+		t.Errorf("rows after the delete %v, %v", back, err)
+	}
 }
