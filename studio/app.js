@@ -1,10 +1,12 @@
 // Koda Studio: sign-in, navigation and the project list and form. The project page is
-// project.js; the account's operations are ops.js.
+// project.js; templates and their batches are templates.js; the account's operations
+// are ops.js.
 
 import { api, session, setUnauthorizedHandler } from './api.js';
 import { h, replace, phaseBadge, presetChips, fmtAgo, toast, busy, card } from './dom.js';
 import { showProject } from './project.js';
 import { showOps } from './ops.js';
+import { showTemplates, showTemplate, showBatch } from './templates.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
@@ -35,10 +37,12 @@ function route() {
   if (!signedIn) return showSignIn();
   const hash = location.hash.replace(/^#/, '') || '/';
   for (const a of nav.querySelectorAll('a[data-route]')) {
-    a.classList.toggle('active', hash === a.dataset.route || (a.dataset.route === '/' && hash.startsWith('/p/')));
+    a.classList.toggle('active', hash === a.dataset.route || (a.dataset.route === '/' && hash.startsWith('/p/'))
+      || (a.dataset.route === '/templates' && /^\/[tb]\//.test(hash)));
   }
-  const m = hash.match(/^\/p\/([A-Za-z0-9_-]+)$/);
-  if (m) leave = showProject(main, m[1]);
+  const m = hash.match(/^\/([ptb])\/([A-Za-z0-9_-]+)$/);
+  if (m) leave = { p: showProject, t: showTemplate, b: showBatch }[m[1]](main, m[2]);
+  else if (hash === '/templates') leave = showTemplates(main);
   else if (hash === '/new') showForm();
   else if (hash === '/ops') leave = showOps(main);
   else showList();

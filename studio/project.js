@@ -22,14 +22,14 @@ export function showProject(main, id) {
   let closed = false;
   let streamState = 'connecting';
   const boxes = {};
-  for (const name of ['head', 'steps', 'status', 'error', 'question', 'plan', 'preview', 'finals', 'rerender',
+  for (const name of ['head', 'steps', 'status', 'error', 'question', 'plan', 'preview', 'finals', 'rerender', 'template',
     'live', 'work', 'messages', 'activity']) {
     boxes[name] = h('div', { class: `box box-${name}`, id: `box-${name}` });
   }
   replace(main, h('div', { class: 'page project', 'data-project': id },
     boxes.head, boxes.steps,
     h('div', { class: 'grid' },
-      h('div', { class: 'col-main' }, boxes.status, boxes.error, boxes.question, boxes.preview, boxes.finals, boxes.rerender, boxes.work, boxes.plan),
+      h('div', { class: 'col-main' }, boxes.status, boxes.error, boxes.question, boxes.preview, boxes.finals, boxes.rerender, boxes.template, boxes.work, boxes.plan),
       h('div', { class: 'col-side' }, boxes.live, boxes.messages, boxes.activity))));
 
   const live = liveSection(boxes.live, id);
@@ -44,6 +44,7 @@ export function showProject(main, id) {
     section(boxes.preview, (q) => (q.preview ? `${q.phase}|${q.preview.render_id}` : ''), previewView),
     section(boxes.finals, (q) => JSON.stringify(q.renders.filter((r) => r.kind === 'final').map((r) => [r.id, r.status, r.progress.percent, r.video_url ? 1 : 0])), finalsView),
     section(boxes.rerender, (q) => (q.phase === 'complete' ? 'on' : ''), rerenderView),
+    section(boxes.template, (q) => (q.phase === 'complete' ? 'on' : ''), templateView),
     section(boxes.work, (q) => JSON.stringify([q.execution.todos, q.execution.thinking, q.execution.files]), workView),
     section(boxes.messages, (q) => JSON.stringify([q.phase, q.execution.messages, messages]), messagesView),
   ];
@@ -294,6 +295,26 @@ export function showProject(main, id) {
       } })));
   }
 
+  // templateView offers a finished project as a template: its texts, numbers, charts
+  // and colours become fields a CSV's rows fill, one video per row.
+  function templateView(q) {
+    if (q.phase !== 'complete') return null;
+    const name = h('input', { id: 'template-name-input', maxlength: 200, required: true, value: templateName(q.prompt),
+      'aria-label': 'Template name' });
+    const make = h('button', { class: 'btn', id: 'make-template', type: 'submit', text: 'Use as template' });
+    return card('Use as template', { id: 'use-template' },
+      h('p', { class: 'muted', text: 'Make videos like this one from rows of data: its texts, numbers, charts and colours become fields.' }),
+      h('form', { class: 'inline', onsubmit: async (e) => {
+        e.preventDefault();
+        if (!name.value.trim()) return toast('Give the template a name.', 'error');
+        const t = await busy(make, () => api('POST', '/v1/templates', { project_id: id, name: name.value.trim() }));
+        if (t) {
+          toast(`Template “${t.name}” made with ${t.fields.length} field${t.fields.length === 1 ? '' : 's'}`);
+          location.hash = `#/t/${t.id}`;
+        }
+      } }, name, make));
+  }
+
   function workView(q) {
     const ex = q.execution;
     if (!ex.todos.length && !ex.files.length && !ex.thinking) return null;
@@ -338,6 +359,14 @@ export function showProject(main, id) {
     clearTimeout(refreshTimer);
     live.close();
   };
+}
+
+// templateName is a default name from the prompt: its first words, up to 60 characters.
+function templateName(prompt) {
+  const p = (prompt || '').trim().replace(/\s+/g, ' ');
+  if (p.length <= 60) return p;
+  const cut = p.slice(0, 60);
+  return `${cut.slice(0, cut.lastIndexOf(' ') > 20 ? cut.lastIndexOf(' ') : 60)}…`;
 }
 
 function streamLabel(s) {
