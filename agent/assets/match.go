@@ -261,9 +261,9 @@ func (l *Library) lexiconMatch(phrase string, noun bool) (Match, bool) {
 			m = substitute(m, phrase, s.Via, "")
 			m.Message += fmt.Sprintf(" (WordNet: a %s is a kind of %s)", f, s.Via)
 		case s.Depth < 0:
-			m.Score = 90
-			m = substitute(m, phrase, s.Via, "")
-			m.Message += fmt.Sprintf(" (WordNet: a %s is a kind of %s)", s.Via, f)
+			// The drawing is of a kind of the thing (a fridge for "a refrigerator"): it
+			// depicts one, so it stands as drawn, just below the thing's own name.
+			m.Score = 95
 		}
 		return m, true
 	}
