@@ -42,8 +42,9 @@ var ganttCueRE = regexp.MustCompile(`\bgantt\b|\b(?:project|production|release|l
 
 var (
 	// ganttPeriodRE: the period at the end of a task ("weeks 3-5", "1–2", "(Mar–May)",
-	// "from week 6 to week 8", "Q2-Q3", "Mar 3 - Mar 14", "week 9").
-	ganttPeriodRE = regexp.MustCompile(`(?i)(?:\b(?:from|in|during|on|at|over|across|by)\s+)?(?:\(\s*)?(?:\b(?:the\s+)?(` + ganttUnitW + `)\.?\s*)?\b(` + ganttPointW + `)(?:\s*(?:[–—-]|\bto\b|\bthrough\b|\bthru\b|\buntil\b|\btill\b)\s*(?:(?:` + ganttUnitW + `)\.?\s*)?\b(` + ganttPointW + `))?\s*\)?\s*$`)
+	// "from week 6 to week 8", "Q2-Q3", "Mar 3 - Mar 14", "week 9"), a unit glued to its
+	// number too ("wk2-4", "w3-w5").
+	ganttPeriodRE = regexp.MustCompile(`(?i)(?:\b(?:from|in|during|on|at|over|across|by)\s+)?(?:\(\s*)?(?:\b(?:the\s+)?(` + ganttUnitW + `)\.?\s*|\b)(` + ganttPointW + `)(?:\s*(?:[–—-]|\bto\b|\bthrough\b|\bthru\b|\buntil\b|\btill\b)\s*(?:(?:` + ganttUnitW + `)\.?\s*|\b)(` + ganttPointW + `))?\s*\)?\s*$`)
 	// ganttNameRE: a task's name, a few words ("Wireframes", "QA & fixes").
 	ganttNameRE = regexp.MustCompile(`^[A-Za-z][\w&'’/+.-]*(?:\s+[A-Za-z&][\w&'’/+.-]*){0,3}$`)
 	// ganttSplitRE parts a list of tasks.

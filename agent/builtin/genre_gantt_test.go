@@ -32,6 +32,9 @@ func TestGanttPlan(t *testing.T) {
 		{`Gantt chart for the website redesign kickoff slide. Weeks 1–10 across the top. Bars grow left to right in order: Discovery wk 1–2, Wireframes wk 2–4, Visual design wk 4–7, Build wk 5–9, QA & launch wk 9–10. A vertical red "Today" line sits at week 3, and a diamond milestone "Launch 14 Mar" pops in at the end of week 10.`,
 			ganttPlan{Unit: "week", Tasks: []tk{{"Discovery", 1, 2}, {"Wireframes", 2, 4}, {"Visual design", 4, 7}, {"Build", 5, 9}, {"QA & launch", 9, 10}},
 				Milestones: []tk{{"Launch 14 Mar", 10, 10}}, Today: 3}},
+		// A unit glued to its number, and quoted task names.
+		{`Gantt chart, sprints in weeks: "Research" w1-w3, "Design" wk3-5, "Build" wk5-9, "Go live" milestone at wk10, today at week 4`,
+			ganttPlan{Unit: "week", Tasks: []tk{{"Research", 1, 3}, {"Design", 3, 5}, {"Build", 5, 9}}, Milestones: []tk{{"Go live", 10, 10}}, Today: 4}},
 		{`Gantt chart in weeks: Design 1-3, Build 3-6, Party in May`,
 			ganttPlan{Unit: "week", Tasks: []tk{{"Design", 1, 3}, {"Build", 3, 6}}}},
 		{`Step-by-step timeline of ordering: 1 Pick a plan, 2 Add your address, 3 Enjoy your first box`,

@@ -77,6 +77,9 @@ var notSubjects = map[string]bool{"wordmark": true, "logotype": true,
 var compoundHeads = map[string]bool{"chart": true, "counter": true, "countdown": true, "clock": true,
 	"checklist": true, "logo": true, "card": true, "ring": true, "text": true}
 
+// reflexives follow a verb whose subject acts on itself.
+var reflexives = map[string]bool{"itself": true, "themselves": true, "himself": true, "herself": true, "yourself": true, "ourselves": true}
+
 // possessives introduce a part of a subject, not a new one ("a clock whose hands").
 var possessives = map[string]bool{"whose": true, "its": true, "their": true, "his": true, "her": true, "my": true, "our": true, "your": true}
 
@@ -445,7 +448,13 @@ func verbAfterOne(tokens []string, i, n int) bool {
 // verbBeforeObject: the word at i ends in a third-person -s between a noun and a
 // possessive ("a girl waves her hand", "a dog shakes its coat"), so it is the verb
 // that takes the object, not a thing to draw.
+//
+// A word a reflexive pronoun follows is a verb whatever its ending ("the laces tie
+// themselves", "the box opens itself"): nothing is drawn for it.
 func verbBeforeObject(tokens []string, i, n int) bool {
+	if n == 1 && i > 0 && i+1 < len(tokens) && reflexives[tokens[i+1]] {
+		return true
+	}
 	if n != 1 || i == 0 || i+1 >= len(tokens) || !possessives[tokens[i+1]] || tokens[i+1] == "whose" {
 		return false
 	}

@@ -74,11 +74,13 @@ func TestSubjectNames(t *testing.T) {
 		"A row of tiles flips over in sequence":             {"rect"},
 		// A prompt opening on its subject without an article; a noun phrase's last noun
 		// is its head; a verb after a noun stays a verb.
-		// "branch" is only a keyword of the nest drawing: no branch is drawn.
-		"Chameleon sitting on a branch":        {"fluent:lizard"},
+		// "branch" is drawn by a twig, a kind of branch (not by the nest its keyword names).
+		"Chameleon sitting on a branch":        {"fluent:lizard", "tabler:twig"},
 		"Evening: six clay diyas sit in a row": {"fluent:diya-lamp"},
 		// An adjective a drawing's name is near ("robotic" of the robot) draws nothing.
-		"A robotic arm lifts a box":                        {"fluent:package"},
+		"A robotic arm lifts a teddy bear": {"fluent:teddy-bear"},
+		// A word before a reflexive pronoun is the verb ("tie" of the laces, no necktie).
+		"A sneaker drops in and its laces tie themselves":  {"fluent:running-shoe"},
 		"Juice pours into an empty glass until it is full": {"fluent:beverage-box", "fluent:glass-of-milk"},
 		"A snowman stands in falling snow":                 {"fluent:snowman", "particles:snow"},
 		"A watermelon slice on a sunny background":         {"fluent:watermelon"},
