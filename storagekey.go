@@ -22,6 +22,8 @@ import (
 //	tenants/<tenant>/sandboxes/<project>/…         checkpoints of a tenant's API sandboxes
 //	templates/<template>/checkpoint.tar.gz         a template's files, copied from its
 //	                                               project so deleting the project keeps it
+//	assets/<tenant>/<sha256>.<format>              a tenant's checked asset bytes, shared by
+//	                                               every asset of the tenant with that content
 
 // ProjectFolder is the storage folder of a Koda project; deleting the project deletes
 // everything under ProjectFolder(id)+"/".
@@ -80,4 +82,13 @@ func StorageKeyOwner(key string) (projectID, renderID string, ok bool) {
 		renderID, _, _ = strings.Cut(renderID, ".")
 	}
 	return projectID, renderID, true
+}
+
+// AssetKey is where a tenant's asset bytes are kept, named by their SHA-256 so the
+// same content is stored once per tenant; the format's extension makes file servers
+// send the right Content-Type. Assets live outside tenants/ on purpose: the orphan
+// clean-up deletes files there whose tenant has no row, and a tenant served by a key
+// from configuration (the default tenant) may have none.
+func AssetKey(tenantID, sha256Hex, format string) string {
+	return "assets/" + tenantID + "/" + sha256Hex + "." + format
 }

@@ -45,6 +45,9 @@ type Limits struct {
 	// BatchRows bounds the rows of one template batch (each row is rendered once per
 	// preset, and those renders count against RendersPerDay too).
 	BatchRows int `json:"batch_rows"`
+	// AssetBytes bounds the bytes of the tenant's asset library, each distinct
+	// content counted once (an upload of bytes already stored adds nothing).
+	AssetBytes int64 `json:"asset_bytes"`
 }
 
 // Tenant is one customer of a deployment; every resource belongs to exactly one.

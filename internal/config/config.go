@@ -98,6 +98,7 @@ type Config struct {
 	LogFormat       string
 	Sandbox         Sandbox
 	Agent           Agent
+	Assets          Assets
 }
 
 // Flags returns every setting as a flag that also reads its KODA_* variable.
@@ -124,7 +125,7 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "pools", Value: strings.Join(AllPools, ","), Usage: "worker pools this process runs", Sources: cli.EnvVars("KODA_POOLS")},
 		&cli.StringFlag{Name: "concurrency", Usage: "per-pool concurrency, e.g. agent=4,render=1 (defaults: agent=4,preview=1,render=1,webhooks=10,maintenance=1)", Sources: cli.EnvVars("KODA_CONCURRENCY")},
 		&cli.StringFlag{Name: "limits", Usage: "resource slots, e.g. browser=2,encoder=2,llm=8,sandbox=8,sandbox_tenant=4,webhook_tenant=4 (browser, encoder, sandbox per node; llm per provider; sandbox_tenant and webhook_tenant, deliveries in flight, per tenant)", Sources: cli.EnvVars("KODA_LIMITS")},
-		&cli.StringFlag{Name: "tenant-limits", Value: DefaultTenantLimits, Usage: "limits of the default tenant and of tenants created without their own: concurrent_projects, live_sandboxes, renders_per_day, render_seconds_per_month (0: no limit)", Sources: cli.EnvVars("KODA_TENANT_LIMITS")},
+		&cli.StringFlag{Name: "tenant-limits", Value: DefaultTenantLimits, Usage: "limits of the default tenant and of tenants created without their own: concurrent_projects, live_sandboxes, renders_per_day, render_seconds_per_month, asset_bytes (0: no limit)", Sources: cli.EnvVars("KODA_TENANT_LIMITS")},
 		&cli.StringFlag{Name: "node", Usage: "name of this machine for per-node limits (default: the hostname)", Sources: cli.EnvVars("KODA_NODE")},
 		&cli.StringFlag{Name: "metrics-key", Usage: "key /metrics requires as Authorization: Bearer <key>, at least 16 characters (default: /metrics is open)", Sources: cli.EnvVars("KODA_METRICS_KEY")},
 		&cli.StringFlag{Name: "metrics-addr", Usage: "listen address for /metrics in a process without the API, e.g. :9090 (the API serves /metrics itself)", Sources: cli.EnvVars("KODA_METRICS_ADDR")},
@@ -134,7 +135,7 @@ func Flags() []cli.Flag {
 		&cli.DurationFlag{Name: "shutdown-timeout", Value: 30 * time.Second, Usage: "how long running tasks may take to finish on SIGTERM", Sources: cli.EnvVars("KODA_SHUTDOWN_TIMEOUT")},
 		&cli.StringFlag{Name: "log-level", Value: "info", Usage: "debug, info, warn or error", Sources: cli.EnvVars("KODA_LOG_LEVEL")},
 		&cli.StringFlag{Name: "log-format", Value: "text", Usage: "text or json", Sources: cli.EnvVars("KODA_LOG_FORMAT")},
-	}, append(sandboxFlags(), agentFlags()...)...)
+	}, append(append(sandboxFlags(), agentFlags()...), assetFlags()...)...)
 }
 
 // DefaultConcurrency is each pool's concurrency unless configured. Rendering is bounded
@@ -170,6 +171,7 @@ func FromCommand(cmd *cli.Command) (*Config, error) {
 		MaxAPIKeys:      int(cmd.Int("max-api-keys")),
 		Sandbox:         sandboxFromCommand(cmd),
 		Agent:           agentFromCommand(cmd),
+		Assets:          assetsFromCommand(cmd),
 	}
 	var err error
 	if c.Pools, err = ParsePools(cmd.String("pools")); err != nil {
@@ -208,6 +210,11 @@ func FromCommand(cmd *cli.Command) (*Config, error) {
 func (c *Config) Validate() error {
 	if err := c.Agent.validate(); err != nil {
 		return err
+	}
+	if c.Assets != (Assets{}) { // a Config built in code takes the assets package's defaults
+		if err := c.Assets.validate(); err != nil {
+			return err
+		}
 	}
 	if c.SecretKey != "" && len(c.SecretKey) < 32 {
 		return fmt.Errorf("KODA_SECRET_KEY must be at least 32 characters")

@@ -56,6 +56,8 @@ var behaviours = []struct {
 	{"QueuedMessages", testQueuedMessages},
 	{"APIKeyCapAndPages", testAPIKeyCapAndPages},
 	{"TemplateVersions", testTemplateVersions},
+	{"Assets", testAssets},
+	{"AssetQuotaRace", testAssetQuotaRace},
 }
 
 func TestStore(t *testing.T) {

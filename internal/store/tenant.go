@@ -25,6 +25,7 @@ type tenantRow struct {
 	LimitRendersPerDay      int        `gorm:"column:limit_renders_per_day"`
 	LimitRenderSecondsMonth float64    `gorm:"column:limit_render_seconds_month"`
 	LimitBatchRows          int        `gorm:"column:limit_batch_rows"`
+	LimitAssetBytes         int64      `gorm:"column:limit_asset_bytes"`
 	WebhookSecret           string     `gorm:"column:webhook_secret"`
 	PreviousSecret          string     `gorm:"column:previous_secret"`
 	PreviousExpiresAt       *time.Time `gorm:"column:previous_expires_at"`
@@ -49,6 +50,7 @@ func (s *Store) toTenantRow(t *koda.Tenant) *tenantRow {
 		LimitRendersPerDay:      t.Limits.RendersPerDay,
 		LimitRenderSecondsMonth: t.Limits.RenderSecondsPerMonth,
 		LimitBatchRows:          t.Limits.BatchRows,
+		LimitAssetBytes:         t.Limits.AssetBytes,
 		WebhookSecret:           s.seal(colWebhookSecret, t.WebhookSecret),
 		PreviousSecret:          s.seal(colPreviousSecret, t.PreviousSecret),
 		PreviousExpiresAt:       utcPtr(t.PreviousExpiresAt),
@@ -74,6 +76,7 @@ func (s *Store) toTenant(r *tenantRow) (*koda.Tenant, error) {
 			RendersPerDay:         r.LimitRendersPerDay,
 			RenderSecondsPerMonth: r.LimitRenderSecondsMonth,
 			BatchRows:             r.LimitBatchRows,
+			AssetBytes:            r.LimitAssetBytes,
 		},
 		WebhookSecret:     secret,
 		PreviousSecret:    previous,

@@ -207,7 +207,7 @@ func (s *Service) secretFor(id string) string {
 }
 
 func checkLimits(l koda.Limits) error {
-	if l.ConcurrentProjects < 0 || l.LiveSandboxes < 0 || l.RendersPerDay < 0 || l.RenderSecondsPerMonth < 0 || l.BatchRows < 0 {
+	if l.ConcurrentProjects < 0 || l.LiveSandboxes < 0 || l.RendersPerDay < 0 || l.RenderSecondsPerMonth < 0 || l.BatchRows < 0 || l.AssetBytes < 0 {
 		return koda.Errorf(koda.EINVALID, koda.CodeInvalidRequest, "limits must not be negative (0 means no limit)")
 	}
 	return nil
