@@ -18,6 +18,7 @@ import (
 
 	"github.com/kodahq/koda"
 	"github.com/kodahq/koda/api"
+	"github.com/kodahq/koda/internal/assets"
 	"github.com/kodahq/koda/internal/events"
 	"github.com/kodahq/koda/internal/kodatest"
 	"github.com/kodahq/koda/internal/lifecycle"
@@ -74,7 +75,8 @@ func setupWith(t *testing.T, stor koda.Storage) *bundle {
 	ten := &tenant.Service{Store: st, DefaultSecret: webhook.GenerateSecret(), NewSecret: webhook.GenerateSecret}
 	srv := &api.Server{Projects: life, Events: eventSource{st, broker}, Idempotency: st, Auth: ten, Tenants: ten,
 		TenantReader: st, AdminKey: adminKey, NewSecret: webhook.GenerateSecret, Storage: stor, EventPoll: 50 * time.Millisecond,
-		Live: &live.Preview{Secret: []byte("signing"), Storage: stor, WorkDir: filepath.Join(t.TempDir(), "live")}}
+		Live:   &live.Preview{Secret: []byte("signing"), Storage: stor, WorkDir: filepath.Join(t.TempDir(), "live")},
+		Assets: &assets.Service{Store: st, Storage: stor, Tenants: st, TempDir: t.TempDir()}}
 	b := &bundle{t: t, store: st, life: life, tenants: ten, server: srv, storage: stor, insp: insp,
 		keys: map[string]string{}, check: newSpecChecker(t)}
 	for _, id := range []string{"acme", "globex"} {

@@ -15,6 +15,7 @@ import (
 func (s *Server) routes(app *fiber.App) {
 	app.Use(baseHeaders)
 	app.Use(recover.New())
+	app.Use(limitBody)
 	app.Get("/healthz", s.healthz)
 	app.Get("/readyz", s.readyz)
 	app.Get("/files/*", s.file)
@@ -85,6 +86,13 @@ func (s *Server) routes(app *fiber.App) {
 	v1.Get("/keys", s.listKeys)
 	v1.Post("/keys", s.idempotent(s.createKey))
 	v1.Post("/keys/:id/revoke", s.idempotent(s.revokeKey))
+	// No Idempotency-Key on uploads: honouring it means hashing the body before the
+	// handler, which would hold it in memory. A retried upload stores its bytes once
+	// all the same (content addressing); it adds a second asset naming them.
+	v1.Post("/assets", s.createAsset)
+	v1.Get("/assets", s.listAssets)
+	v1.Get("/assets/:id", s.getAsset)
+	v1.Delete("/assets/:id", s.deleteAsset)
 	v1.Post("/sandboxes", s.createSandbox)
 	v1.Get("/sandboxes", s.listSandboxes)
 	v1.Get("/sandboxes/:id", s.getSandbox)

@@ -160,6 +160,8 @@ type Server struct {
 	Studio fs.FS
 	// Live serves the live preview at /live/{token}/; nil answers 503 to POST …/live.
 	Live LivePreview
+	// Assets serves /v1/assets, the tenant's media library; nil answers 503.
+	Assets Assets
 
 	once sync.Once
 	app  *fiber.App
@@ -176,9 +178,19 @@ func (s *Server) App() *fiber.App {
 		s.app = fiber.New(fiber.Config{
 			ErrorHandler:          s.errorHandler,
 			DisableStartupMessage: true,
-			BodyLimit:             1 << 20,
-			ReadTimeout:           30 * time.Second,
-			IdleTimeout:           2 * time.Minute,
+			// Bodies are streamed: fasthttp reads at most 8 KiB before a handler runs
+			// and hands it the rest as a reader. An asset upload (up to 100 MB) is
+			// read from that stream to a temporary file; every other request's body is
+			// read into memory by limitBody, at most bodyLimit bytes. Without
+			// streaming, fasthttp reads a whole body into memory before routing, so
+			// BodyLimit would have to be the largest upload for every route.
+			StreamRequestBody: true,
+			BodyLimit:         bodyLimit,
+			// fasthttp would otherwise parse a multipart body before any handler (and
+			// before authentication), writing its files to disk.
+			DisablePreParseMultipartForm: true,
+			ReadTimeout:                  30 * time.Second,
+			IdleTimeout:                  2 * time.Minute,
 		})
 		s.routes(s.app)
 	})

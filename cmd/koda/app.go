@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/kodahq/koda/agent/stills"
 	"github.com/kodahq/koda/agent/templates"
 	"github.com/kodahq/koda/api"
+	"github.com/kodahq/koda/internal/assets"
 	"github.com/kodahq/koda/internal/config"
 	"github.com/kodahq/koda/internal/embedredis"
 	"github.com/kodahq/koda/internal/events"
@@ -243,6 +245,36 @@ func (m *Main) startWorkers(ctx context.Context, redisURL string) error {
 	return err
 }
 
+// openAssets builds the tenants' asset library. Uploads are staged under the data
+// dir rather than /tmp, which is often a tmpfs: a 100 MB upload would sit in memory.
+func (m *Main) openAssets() (*assets.Service, error) {
+	c := m.Config
+	tmp := filepath.Join(c.DataDir, "work", "assets")
+	if err := os.MkdirAll(tmp, 0o700); err != nil {
+		return nil, fmt.Errorf("asset staging folder: %w", err)
+	}
+	// A process killed during an upload leaves its temporary file; an hour is
+	// longer than any upload may take to arrive and be checked.
+	if entries, err := os.ReadDir(tmp); err == nil {
+		for _, e := range entries {
+			if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > time.Hour {
+				_ = os.Remove(filepath.Join(tmp, e.Name()))
+			}
+		}
+	}
+	prober := &assets.Prober{FFprobe: c.Assets.FFprobe}
+	if c.Sandbox.Render {
+		// The same confinement as sandboxed rendering: ffprobe reads hostile files.
+		if bw, err := exec.LookPath("bwrap"); err == nil {
+			prober.Bwrap = bw
+		}
+	}
+	return &assets.Service{Store: m.store, Storage: m.storage, Tenants: m.store,
+		DefaultQuota: c.TenantLimits.AssetBytes, Prober: prober, Fetch: m.guard.Client(), TempDir: tmp,
+		Logger: m.Logger, Limits: assets.Limits{ImageMaxBytes: c.Assets.ImageMaxBytes, ImageMaxPixels: c.Assets.ImageMaxPixels,
+			FontMaxBytes: c.Assets.FontMaxBytes, AudioMaxBytes: c.Assets.AudioMaxBytes, AudioMaxLength: c.Assets.AudioMaxLength}}, nil
+}
+
 func (m *Main) startAPI(redisURL string, broker *events.Broker) error {
 	monOpt, err := asynq.ParseRedisURI(redisURL)
 	if err != nil {
@@ -258,7 +290,12 @@ func (m *Main) startAPI(redisURL string, broker *events.Broker) error {
 		Budget:  sandbox.Budget{Bytes: int64(m.Config.Sandbox.DiskMiB) << 20},
 		WorkDir: filepath.Join(m.Config.DataDir, "work", "live"), Logger: m.Logger,
 	}
+	lib, err := m.openAssets()
+	if err != nil {
+		return err
+	}
 	m.server = &api.Server{
+		Assets:      lib,
 		Projects:    m.lifecycle,
 		Events:      eventSource{m.store, broker},
 		Idempotency: m.store,
