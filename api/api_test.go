@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -76,7 +77,7 @@ func setupWith(t *testing.T, stor koda.Storage) *bundle {
 	srv := &api.Server{Projects: life, Events: eventSource{st, broker}, Idempotency: st, Auth: ten, Tenants: ten,
 		TenantReader: st, AdminKey: adminKey, NewSecret: webhook.GenerateSecret, Storage: stor, EventPoll: 50 * time.Millisecond,
 		Live:   &live.Preview{Secret: []byte("signing"), Storage: stor, WorkDir: filepath.Join(t.TempDir(), "live")},
-		Assets: &assets.Service{Store: st, Storage: stor, Tenants: st, TempDir: t.TempDir()}}
+		Assets: &assets.Service{Store: st, Storage: stor, Tenants: st, TempDir: t.TempDir(), Logger: slog.New(slog.DiscardHandler)}}
 	b := &bundle{t: t, store: st, life: life, tenants: ten, server: srv, storage: stor, insp: insp,
 		keys: map[string]string{}, check: newSpecChecker(t)}
 	for _, id := range []string{"acme", "globex"} {

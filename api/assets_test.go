@@ -391,36 +391,58 @@ func TestAssetsRefuseHostileFiles(t *testing.T) {
 }
 
 // An SVG with script, event handlers, foreignObject and external references is
-// stored rewritten without them; what is drawn stays.
-func TestAssetsSVGIsRewritten(t *testing.T) {
+// refused, naming them, and nothing is stored; an SVG with only editor leftovers is
+// stored rewritten without them, drawing the same.
+func TestAssetsSVGIsCheckedAndRewritten(t *testing.T) {
 	b := setup(t)
 	hostile := `<?xml version="1.0" encoding="UTF-8"?>
-<?xml-stylesheet href="http://evil.example/x.css"?>
 <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 120 60" onload="alert(1)">
   <script>alert(document.cookie)</script>
-  <style>@import url(http://evil.example/a.css); .c{fill:red}</style>
-  <defs><linearGradient id="g"><stop offset="0" stop-color="#f00"/></linearGradient></defs>
-  <rect id="r" width="120" height="60" fill="url(#g)" onclick="steal()"/>
-  <circle cx="10" cy="10" r="5" fill="url(http://evil.example/p.svg#x)" style="fill:blue;background:url(javascript:alert(1))"/>
-  <use xlink:href="file:///etc/passwd"/>
-  <use href="#r" x="5"/>
-  <image href="http://evil.example/track.png" width="1" height="1"/>
-  <a href="javascript:alert(1)"><text x="1" y="50">Hi &amp; bye</text></a>
+  <rect id="r" width="120" height="60"/>
+  <use xlink:href="file:///etc/passwd#x"/>
   <foreignObject width="10" height="10"><body xmlns="http://www.w3.org/1999/xhtml"><iframe src="http://evil.example"/></body></foreignObject>
-  <animate attributeName="href" to="javascript:alert(1)"/>
-  <text x="1" y="20" font-family="Go">Acme</text>
 </svg>`
-	a := b.uploadOK("acme", "logo.svg", "image/svg+xml", []byte(hostile))
+	r := b.upload("acme", "logo.svg", "image/svg+xml", []byte(hostile))
+	if r.Status != http.StatusUnprocessableEntity || r.code() != koda.CodeAssetUnsafe {
+		t.Fatalf("hostile SVG: %d %s", r.Status, r.Body)
+	}
+	var refusal struct {
+		Error struct{ Message string } `json:"error"`
+	}
+	r.decode(t, &refusal)
+	for _, named := range []string{"onload=", "<script>", "file:///etc/passwd", "<foreignObject>"} {
+		if !strings.Contains(refusal.Error.Message, named) {
+			t.Errorf("the refusal does not name %s: %s", named, refusal.Error.Message)
+		}
+	}
+	if n := b.objects("acme"); n != 0 {
+		t.Errorf("%d objects stored for a refused SVG", n)
+	}
+
+	exported := `<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"
+     xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape"
+     viewBox="0 0 120 60" sodipodi:docname="C:\\Users\\me\\logo.svg" inkscape:version="1.3" data-editor="x">
+  <sodipodi:namedview pagecolor="#ffffff"/>
+  <metadata><title>secret project name</title></metadata>
+  <style>.c{fill:red}</style>
+  <defs><linearGradient id="g"><stop offset="0" stop-color="#f00"/></linearGradient></defs>
+  <rect id="r" width="120" height="60" fill="url(#g)" inkscape:label="bg"/>
+  <use href="#r" x="5"/>
+  <a href="#r"><text x="1" y="50">Hi &amp; bye</text></a>
+  <text x="1" y="20" font-family="Go" class="c">Acme</text>
+</svg>`
+	a := b.uploadOK("acme", "logo.svg", "image/svg+xml", []byte(exported))
 	if a.Format != "svg" || a.MediaType != "image/svg+xml" || a.Width != 120 || a.Height != 60 {
 		t.Errorf("svg: %+v", a)
 	}
 	out := string(b.stored("acme", a))
-	for _, bad := range []string{"script", "onload", "onclick", "evil", "javascript", "foreignObject", "iframe", "passwd", "animate", "image", "@import", "stylesheet", "DOCTYPE"} {
-		if strings.Contains(strings.ToLower(out), strings.ToLower(bad)) {
-			t.Errorf("the stored SVG still has %q:\n%s", bad, out)
+	for _, gone := range []string{"sodipodi", "inkscape", "metadata", "secret", "data-editor", "Users"} {
+		if strings.Contains(out, gone) {
+			t.Errorf("the stored SVG still has %q:\n%s", gone, out)
 		}
 	}
-	for _, good := range []string{`viewBox="0 0 120 60"`, `fill="url(#g)"`, `xlink:href="#r"`, "Acme", "linearGradient", "stop-color"} {
+	for _, good := range []string{`viewBox="0 0 120 60"`, `fill="url(#g)"`, `xlink:href="#r"`, "Acme", "Hi &amp; bye", "linearGradient", "stop-color", ".c{fill:red}"} {
 		if !strings.Contains(out, good) {
 			t.Errorf("the stored SVG lost %q:\n%s", good, out)
 		}

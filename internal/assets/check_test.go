@@ -89,6 +89,7 @@ func TestSanitizeSVGKeepsDrawing(t *testing.T) {
 <style>.a{fill:#123456}</style>
 <g class="a" transform="translate(1 2)" inkscape:label="layer"><path d="M0 0L10 10Z" stroke="#000" stroke-width="2"/></g>
 <text xml:space="preserve" x="0" y="40">a &lt; b</text>
+<a href="#x"><circle r="1"/></a>
 </svg>`
 	var out bytes.Buffer
 	w, h, removed, err := sanitizeSVG(strings.NewReader(in), &out)
@@ -99,7 +100,7 @@ func TestSanitizeSVGKeepsDrawing(t *testing.T) {
 		t.Errorf("size %d×%d, want the width and height in pixels", w, h)
 	}
 	s := out.String()
-	for _, want := range []string{`<path d="M0 0L10 10Z" stroke="#000" stroke-width="2"/>`, `.a{fill:#123456}`, `xml:space="preserve"`, `a &lt; b`, `transform="translate(1 2)"`} {
+	for _, want := range []string{`<path d="M0 0L10 10Z" stroke="#000" stroke-width="2"/>`, `.a{fill:#123456}`, `xml:space="preserve"`, `a &lt; b`, `transform="translate(1 2)"`, `<g><circle r="1"/></g>`} {
 		if !strings.Contains(s, want) {
 			t.Errorf("lost %q:\n%s", want, s)
 		}
@@ -133,6 +134,40 @@ func TestSanitizeSVGRefuses(t *testing.T) {
 		var out bytes.Buffer
 		if _, _, _, err := sanitizeSVG(strings.NewReader(in), &out); err == nil {
 			t.Errorf("%s: accepted as\n%s", name, out.String())
+		}
+	}
+}
+
+// Active or external content is refused, each thing found named in the message.
+func TestSanitizeSVGRefusesActiveContent(t *testing.T) {
+	wrap := func(body string, attrs ...string) string {
+		return `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" ` + strings.Join(attrs, " ") + `>` + body + `</svg>`
+	}
+	for name, c := range map[string]struct{ in, named string }{
+		"script":             {wrap(`<script>alert(1)</script>`), "<script>"},
+		"script in metadata": {wrap(`<metadata><script>alert(1)</script></metadata>`), "<script>"},
+		"handler on root":    {wrap(`<rect/>`, `onload="x()"`), "onload="},
+		"handler uppercase":  {wrap(`<rect ONCLICK="x()"/>`), "ONCLICK="},
+		"foreignObject":      {wrap(`<foreignObject/>`), "<foreignObject>"},
+		"xhtml element":      {wrap(`<x:div xmlns:x="http://www.w3.org/1999/xhtml"/>`), "<div>"},
+		"host file href":     {wrap(`<use xlink:href="file:///etc/passwd"/>`), `xlink:href="file:///etc/passwd"`},
+		"remote href":        {wrap(`<use href="https://evil.example/a.svg#x"/>`), `href="https://evil.example/a.svg#x"`},
+		"link":               {wrap(`<a href="javascript:alert(1)"><rect/></a>`), `href="javascript:alert(1)"`},
+		"embedded image":     {wrap(`<image href="data:image/png;base64,AAAA"/>`), "<image>"},
+		"external fill":      {wrap(`<rect fill="url(http://evil.example/p#x)"/>`), `fill="url(http://evil.example/p#x)"`},
+		"style attribute":    {wrap(`<rect style="background:url(//evil.example/t.png)"/>`), "style="},
+		"style import":       {wrap(`<style>@import url(http://evil.example/a.css);</style>`), "<style>"},
+		"stylesheet":         {`<?xml-stylesheet href="http://evil.example/a.css"?>` + wrap(`<rect/>`), "<?xml-stylesheet?>"},
+		"animation":          {wrap(`<rect><set attributeName="href" to="javascript:alert(1)"/></rect>`), "<set>"},
+		"feImage":            {wrap(`<filter><feImage href="http://evil.example/x.png"/></filter>`), "<feImage>"},
+	} {
+		var out bytes.Buffer
+		_, _, _, err := sanitizeSVG(strings.NewReader(c.in), &out)
+		if koda.ErrorCode(err) != koda.CodeAssetUnsafe || !strings.Contains(koda.ErrorMessage(err), c.named) {
+			t.Errorf("%s: %v; want %s naming %s", name, err, koda.CodeAssetUnsafe, c.named)
+		}
+		if out.Len() != 0 {
+			t.Errorf("%s: wrote %d bytes", name, out.Len())
 		}
 	}
 }

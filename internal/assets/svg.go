@@ -120,9 +120,21 @@ type svgNode struct {
 
 type svgAttr struct{ name, value string } // name as written: "fill", "xlink:href", "xml:space"
 
+// svgActive are elements that run, embed or fetch something. An SVG holding one is
+// refused rather than rewritten without it: a logo whose script, embedded picture or
+// animation silently vanished would not be the file its owner meant, and a file
+// carrying them is more likely an attack than a logo.
+var svgActive = set("script", "foreignObject", "iframe", "embed", "object", "image", "feImage",
+	"animate", "animateMotion", "animateTransform", "animateColor", "set", "handler", "listener", "audio", "video")
+
+const xhtmlNS = "http://www.w3.org/1999/xhtml"
+
 // sanitizeSVG parses r and writes the sanitized document to out. It returns the
 // picture's size from the root's viewBox (or width and height in pixels), 0 when
-// it declares none, and what it removed, for the log.
+// it declares none, and what it dropped silently (editor metadata, unknown
+// attributes), for the log. An SVG with active or external content (svgActive,
+// event handlers, references outside the document, a style sheet that imports) is
+// refused with ASSET_UNSAFE_CONTENT naming what was found.
 func sanitizeSVG(r io.Reader, out io.Writer) (w, h int, removed []string, err error) {
 	dec := xml.NewDecoder(r)
 	dec.Strict = true
@@ -141,8 +153,16 @@ func sanitizeSVG(r io.Reader, out io.Writer) (w, h int, removed []string, err er
 		skip     int // depth inside a dropped element
 		elements int
 		dropped  = map[string]bool{}
+		unsafe   []string
+		seen     = map[string]bool{}
 	)
 	note := func(what string) { dropped[what] = true }
+	found := func(what string) {
+		if !seen[what] && len(unsafe) < 8 {
+			seen[what] = true
+			unsafe = append(unsafe, what)
+		}
+	}
 	for {
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
@@ -157,7 +177,7 @@ func sanitizeSVG(r io.Reader, out io.Writer) (w, h int, removed []string, err er
 				"the SVG has a DOCTYPE or another <!…> declaration; entities and DTDs are not accepted: remove it")
 		case xml.ProcInst:
 			if t.Target != "xml" {
-				note("<?" + t.Target + "?>") // e.g. xml-stylesheet, which would load CSS from elsewhere
+				found("<?" + t.Target + "?>") // xml-stylesheet loads CSS from elsewhere
 			}
 		case xml.Comment:
 		case xml.StartElement:
@@ -172,14 +192,27 @@ func sanitizeSVG(r io.Reader, out io.Writer) (w, h int, removed []string, err er
 			if root == nil && (t.Name.Space != svgNS || t.Name.Local != "svg") {
 				return 0, 0, nil, malformed("the file is XML but its root is <%s>, not an <svg> element in the SVG namespace (xmlns=%q)", t.Name.Local, svgNS)
 			}
-			if skip > 0 || t.Name.Space != svgNS || !svgElements[t.Name.Local] {
+			// Active content is looked for everywhere, inside dropped elements too.
+			if (t.Name.Space == svgNS || t.Name.Space == xhtmlNS) && svgActive[t.Name.Local] || t.Name.Space == xhtmlNS {
+				found("<" + t.Name.Local + ">")
+			}
+			for _, a := range t.Attr {
+				if what := unsafeAttribute(a); what != "" {
+					found(what)
+				}
+			}
+			name := t.Name.Local
+			if t.Name.Space == svgNS && name == "a" {
+				name = "g" // a link without its link: what it holds stays drawn
+			}
+			if skip > 0 || t.Name.Space != svgNS || !svgElements[name] {
 				if skip == 0 {
 					note("<" + t.Name.Local + ">")
 				}
 				skip++
 				continue
 			}
-			n := &svgNode{name: t.Name.Local}
+			n := &svgNode{name: name}
 			for _, a := range t.Attr {
 				if kept, ok := svgAttribute(n.name, a); ok {
 					n.attrs = append(n.attrs, kept)
@@ -202,9 +235,7 @@ func sanitizeSVG(r io.Reader, out io.Writer) (w, h int, removed []string, err er
 			n := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			if n.name == "style" && !safeStyle(n) {
-				note("<style> with external references")
-				parent := stack[len(stack)-1]
-				parent.children = parent.children[:len(parent.children)-1]
+				found("<style> with @import or a url() outside the file")
 			}
 		case xml.CharData:
 			if skip == 0 && len(stack) > 0 {
@@ -215,6 +246,11 @@ func sanitizeSVG(r io.Reader, out io.Writer) (w, h int, removed []string, err er
 	}
 	if root == nil {
 		return 0, 0, nil, malformed("the file has no <svg> element")
+	}
+	if len(unsafe) > 0 {
+		return 0, 0, nil, koda.Errorf(koda.EUNPROCESSABLE, koda.CodeAssetUnsafe,
+			"the SVG has content that runs, embeds or loads something: %s; an image asset must draw only: remove them and upload it again",
+			strings.Join(unsafe, ", "))
 	}
 	if err := checkUseNesting(root); err != nil {
 		return 0, 0, nil, err
@@ -230,6 +266,37 @@ func sanitizeSVG(r io.Reader, out io.Writer) (w, h int, removed []string, err er
 		removed = append(removed, what)
 	}
 	return w, h, removed, nil
+}
+
+// unsafeAttribute names an attribute that runs or fetches something, on any element:
+// an event handler, a reference outside the document, a value with javascript: or an
+// external url() in an attribute that would be kept. "" for any other.
+func unsafeAttribute(a xml.Attr) string {
+	quote := func(v string) string {
+		if len(v) > 60 {
+			v = v[:60] + "…"
+		}
+		return strconv.Quote(v)
+	}
+	name := a.Name.Local
+	if a.Name.Space == xlinkNS {
+		name = "xlink:" + name
+	}
+	switch {
+	case a.Name.Space == "xmlns" || a.Name.Local == "xmlns" && a.Name.Space == "":
+		return ""
+	case strings.HasPrefix(strings.ToLower(a.Name.Local), "on") && (a.Name.Space == "" || a.Name.Space == svgNS || a.Name.Space == xhtmlNS):
+		return a.Name.Local + "="
+	case a.Name.Local == "href" && (a.Name.Space == "" || a.Name.Space == xlinkNS):
+		if !localRef.MatchString(strings.TrimSpace(a.Value)) {
+			return name + "=" + quote(a.Value)
+		}
+	case a.Name.Space == "" && svgAttributes[a.Name.Local] && !safeValue(a.Value):
+		// Only attributes that would be kept: editors' own (sodipodi:docname with a
+		// Windows path) are dropped whatever they hold.
+		return name + "=" + quote(a.Value)
+	}
+	return ""
 }
 
 // svgAttribute keeps an allowed attribute, named as it will be written.
