@@ -81,6 +81,15 @@ package main
 // without the tenants' sandboxes being taken away (sandbox.TestPoolMaxLifetime covers
 // the tenants' sandbox lifetime).
 //
+// TestAttackHostileAssets (issue 25, assets_attack_test.go) — uploads over real HTTP:
+// a PNG declaring 60000² pixels over 16 MiB of zeros, a 2000² PNG whose IDAT inflates
+// to 64 MiB, an SVG with script and xlink:href to /etc/passwd and /etc/shadow, an SVG
+// with an external entity, goregular with 65535 tables and its cmap past the end, an
+// HLS playlist of a host MP3 and a loopback URL named .mp3 (bare, and behind an ID3
+// tag), a concat list of a host file, and a URL on a loopback listener: each refused
+// with 422 and its code, no host content in a message, the listener never reached,
+// nothing stored or listed, the server's heap within 96 MiB; a good font still passes.
+//
 // Smaller holes (issue 13, item 8), decided:
 //   - warm browsers shared across tenants: every tab now opens in a browser context of
 //     its own, disposed with it (renderer.TestWarmBrowsersForgetPages: a cookie, which
