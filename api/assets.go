@@ -57,10 +57,19 @@ func limitBody(c *fiber.Ctx) error {
 		c.Context().SetConnectionClose()
 		return fiber.NewError(fiber.StatusRequestEntityTooLarge, "the request body is larger than 1 MiB")
 	}
-	if req.Header.ContentLength() > bodyLimit {
+	n := req.Header.ContentLength()
+	if n > bodyLimit {
 		return tooLarge()
 	}
-	b, err := io.ReadAll(io.LimitReader(req.BodyStream(), bodyLimit+1))
+	var b []byte
+	var err error
+	if n >= 0 {
+		// The length is known: one buffer of that size, one copy.
+		b = make([]byte, n)
+		_, err = io.ReadFull(req.BodyStream(), b)
+	} else {
+		b, err = io.ReadAll(io.LimitReader(req.BodyStream(), bodyLimit+1)) // chunked
+	}
 	if err != nil {
 		c.Context().SetConnectionClose()
 		return fiber.NewError(fiber.StatusBadRequest, "the request body could not be read")
