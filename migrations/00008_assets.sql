@@ -3,8 +3,6 @@
 -- tenant may share them, so an upload of bytes already stored stores nothing new and
 -- deleting one row keeps the object while another refers to it. And a tenant limit on
 -- the bytes of the library, each distinct content counted once.
---
--- Numbered 00009 with no 00008: another change reserved that number.
 
 -- +goose Up
 CREATE TABLE assets (
