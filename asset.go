@@ -91,6 +91,17 @@ type AssetQuery struct {
 	Limit  int
 }
 
+// AssetQuotaError is the refusal of new bytes that would take a tenant's asset
+// library, holding used bytes, past maxBytes. Room appears only when the tenant deletes
+// something, so a retry soon will not succeed by itself.
+func AssetQuotaError(used, size, maxBytes int64) *Error {
+	err := Errorf(ELIMIT, CodeLimitAssetBytes,
+		"the asset library holds %d bytes and this file has %d; this account's library takes at most %d bytes: delete assets to make room",
+		used, size, maxBytes)
+	err.RetryAfter = 3600
+	return err
+}
+
 // AssetStore persists asset metadata (internal/store implements it). The bytes live
 // in Storage under AssetKey, shared by every asset of a tenant with the same content;
 // the methods that decide whether an object is needed run serialized per tenant (a

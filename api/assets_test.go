@@ -2,10 +2,8 @@ package api_test
 
 import (
 	"bytes"
-	"compress/zlib"
 	"context"
 	"encoding/binary"
-	"hash/crc32"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -25,6 +23,7 @@ import (
 	"github.com/kodahq/koda"
 	"github.com/kodahq/koda/api"
 	"github.com/kodahq/koda/internal/assets"
+	"github.com/kodahq/koda/internal/kodatest"
 )
 
 type assetJSON struct {
@@ -156,34 +155,6 @@ func wavBytes(seconds float64) []byte {
 	for i := range n {
 		w(int16(8000 * math.Sin(2*math.Pi*440*float64(i)/rate)))
 	}
-	return buf.Bytes()
-}
-
-// pngBomb declares a picture of w×h pixels in a file of a few dozen bytes: decoding
-// it would allocate w×h×4 bytes.
-func pngBomb(w, h uint32) []byte {
-	var buf bytes.Buffer
-	buf.WriteString("\x89PNG\r\n\x1a\n")
-	chunk := func(typ string, data []byte) {
-		_ = binary.Write(&buf, binary.BigEndian, uint32(len(data)))
-		c := crc32.NewIEEE()
-		c.Write([]byte(typ))
-		c.Write(data)
-		buf.WriteString(typ)
-		buf.Write(data)
-		_ = binary.Write(&buf, binary.BigEndian, c.Sum32())
-	}
-	ihdr := make([]byte, 13)
-	binary.BigEndian.PutUint32(ihdr, w)
-	binary.BigEndian.PutUint32(ihdr[4:], h)
-	ihdr[8], ihdr[9] = 8, 6 // 8-bit RGBA
-	chunk("IHDR", ihdr)
-	var z bytes.Buffer
-	zw := zlib.NewWriter(&z)
-	_, _ = zw.Write(make([]byte, 1<<16)) // zeros compress to almost nothing
-	_ = zw.Close()
-	chunk("IDAT", z.Bytes())
-	chunk("IEND", nil)
 	return buf.Bytes()
 }
 
@@ -340,8 +311,8 @@ func TestAssetsRefuseHostileFiles(t *testing.T) {
 		data                    []byte
 		code                    string
 	}{
-		{"decompression bomb", "bomb.png", "image/png", pngBomb(100_000, 100_000), koda.CodeAssetDimensions},
-		{"bomb within one side", "strip.png", "image/png", pngBomb(40_000, 1), koda.CodeAssetDimensions},
+		{"decompression bomb", "bomb.png", "image/png", kodatest.PNGBomb(100_000, 100_000, 1<<16), koda.CodeAssetDimensions},
+		{"bomb within one side", "strip.png", "image/png", kodatest.PNGBomb(40_000, 1, 1<<16), koda.CodeAssetDimensions},
 		{"extension lies", "song.mp3", "", png8, koda.CodeAssetTypeMismatch},
 		{"declared type lies", "logo", "audio/mpeg", png8, koda.CodeAssetTypeMismatch},
 		{"font named as image", "logo.png", "", goregular.TTF, koda.CodeAssetTypeMismatch},

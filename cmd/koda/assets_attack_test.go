@@ -2,12 +2,10 @@ package main
 
 import (
 	"bytes"
-	"compress/zlib"
 	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -19,38 +17,8 @@ import (
 	"golang.org/x/image/font/gofont/goregular"
 
 	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/internal/kodatest"
 )
-
-// pngWith is a PNG whose header declares w×h RGBA pixels and whose IDAT inflates to
-// inflated zero bytes (a zlib stream of zeros is about a thousandth of its size).
-func pngWith(w, h uint32, inflated int) []byte {
-	var buf bytes.Buffer
-	buf.WriteString("\x89PNG\r\n\x1a\n")
-	chunk := func(typ string, data []byte) {
-		_ = binary.Write(&buf, binary.BigEndian, uint32(len(data)))
-		c := crc32.NewIEEE()
-		c.Write([]byte(typ))
-		c.Write(data)
-		buf.WriteString(typ)
-		buf.Write(data)
-		_ = binary.Write(&buf, binary.BigEndian, c.Sum32())
-	}
-	ihdr := make([]byte, 13)
-	binary.BigEndian.PutUint32(ihdr, w)
-	binary.BigEndian.PutUint32(ihdr[4:], h)
-	ihdr[8], ihdr[9] = 8, 6
-	chunk("IHDR", ihdr)
-	var z bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
-	zeros := make([]byte, 1<<20)
-	for left := inflated; left > 0; left -= len(zeros) {
-		_, _ = zw.Write(zeros[:min(left, len(zeros))])
-	}
-	_ = zw.Close()
-	chunk("IDAT", z.Bytes())
-	chunk("IEND", nil)
-	return buf.Bytes()
-}
 
 // crashFont is goregular with its table directory claiming 65535 tables and its
 // cmap pointing past the end of the file: what crashes parsers that trust offsets.
@@ -106,8 +74,8 @@ func TestAttackHostileAssets(t *testing.T) {
 		data       []byte
 		code       string
 	}{
-		{"zip bomb as PNG: 60000² declared, 16 MiB of zeros inflated", "logo.png", pngWith(60000, 60000, 16<<20), koda.CodeAssetDimensions},
-		{"zip bomb as PNG within the pixel bound: 64 MiB of zeros for 2000²", "logo.png", pngWith(2000, 2000, 64<<20), koda.CodeAssetMalformed},
+		{"zip bomb as PNG: 60000² declared, 16 MiB of zeros inflated", "logo.png", kodatest.PNGBomb(60000, 60000, 16<<20), koda.CodeAssetDimensions},
+		{"zip bomb as PNG within the pixel bound: 64 MiB of zeros for 2000²", "logo.png", kodatest.PNGBomb(2000, 2000, 64<<20), koda.CodeAssetMalformed},
 		{"SVG with script and xlink:href to a host file", "logo.svg", []byte(`<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">` +
 			`<script>fetch('/v1/keys')</script><use xlink:href="file:///etc/passwd#x"/><image xlink:href="file:///etc/shadow"/></svg>`), koda.CodeAssetUnsafe},
 		{"SVG with an external entity", "logo.svg", []byte(`<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>` +

@@ -287,11 +287,7 @@ func (s *Service) store(ctx context.Context, a *koda.Asset, file *hashedFile) er
 				return err
 			}
 			if used+a.Size > quota {
-				err := koda.Errorf(koda.ELIMIT, koda.CodeLimitAssetBytes,
-					"the asset library holds %d bytes and this file has %d; this account's library takes at most %d bytes: delete assets to make room",
-					used, a.Size, quota)
-				err.RetryAfter = 3600
-				return err
+				return koda.AssetQuotaError(used, a.Size, quota)
 			}
 		}
 		if err := put(); err != nil {

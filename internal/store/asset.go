@@ -104,13 +104,7 @@ func (s *Store) CreateAsset(ctx context.Context, a *koda.Asset, maxBytes int64, 
 				return err
 			}
 			if used+a.Size > maxBytes {
-				e := koda.Errorf(koda.ELIMIT, koda.CodeLimitAssetBytes,
-					"the asset library holds %d bytes and this file has %d; this account's library takes at most %d bytes: delete assets to make room",
-					used, a.Size, maxBytes)
-				// Room appears only when the tenant deletes something; a retry soon
-				// will not succeed by itself.
-				e.RetryAfter = 3600
-				return e
+				return koda.AssetQuotaError(used, a.Size, maxBytes)
 			}
 		}
 		row := assetRow{ID: a.ID, TenantID: a.TenantID, Kind: string(a.Kind), Format: a.Format,
