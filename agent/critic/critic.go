@@ -582,7 +582,11 @@ func orF(v, d float64) float64 {
 // gridChart reports a chart variant drawn inside runtime.js's chartBox, title, labels
 // and legend included.
 func gridChart(variant string) bool {
-	return variant == scene.ChartWaterfall || variant == scene.ChartRadar || variant == scene.ChartHeatmap
+	switch variant {
+	case scene.ChartWaterfall, scene.ChartRadar, scene.ChartHeatmap, scene.ChartScatter, scene.ChartTreemap, scene.ChartPyramid:
+		return true
+	}
+	return false
 }
 
 // extent is an element's half width and height in pixels at scale 1.

@@ -119,7 +119,9 @@ func CheckStills(d *scene.Description, f Frame, stills []Still) []Problem {
 			// A shape drawn as a part of another element (the gravel and glass of a fish
 			// bowl) fills little of its path box by design: it is seen with the whole.
 			part := e.In != "" && e.Type == scene.TypePath
-			if geo := ps.box.inter(box{0, 0, W, H}).area(); settled && !s.Text && !part && geo > 0 {
+			// So does a scatter plot: dots on an open plot, each one strong.
+			sparse := e.Type == scene.TypeChart && e.Variant == scene.ChartScatter
+			if geo := ps.box.inter(box{0, 0, W, H}).area(); settled && !s.Text && !part && !sparse && geo > 0 {
 				// Strong pixels are counted on the small still: scale to the frame.
 				k := W * H / math.Max(1, float64(st.W*st.H))
 				if float64(s.Strong)*k < faintShare*geo {

@@ -1735,6 +1735,259 @@
     }
   }
 
+  // scatterAxis is one value axis of a scatter: the extent the prompt gave, else the
+  // points' own, widened to round ticks (from zero when the points sit near it).
+  function scatterAxis(lo, hi, given) {
+    if (given) { var st0 = niceStep(given[1] - given[0], 5); return { lo: given[0], hi: given[1], step: st0 }; }
+    if (lo >= 0 && lo < (hi - lo) * 0.6) lo = 0;
+    if (hi === lo) { hi += 1; lo -= 1; }
+    var st = niceStep(hi - lo, 4);
+    return { lo: Math.floor(lo / st) * st, hi: Math.ceil(hi / st) * st, step: st };
+  }
+
+  // drawScatter: dots on two value axes, the axes' names beside them. The dots grow in
+  // left to right (or pop in one by one), then the line of best fit draws across and
+  // its label ("r = 0.82") fades in at its end.
+  function drawScatter(e, s, t, r) {
+    var vals = e.values || [], stride = e.count === 3 ? 3 : 2, n = Math.floor(vals.length / stride);
+    var bx = chartBox(e, s, r), tc = textColor(e), prog = clamp(s.prog, 0, 1), labels = e.labels || [];
+    var fs = r * 0.095 * Math.sqrt(bx.tall), titleH = e.text ? r * 0.3 : 0;
+    var xlo = Infinity, xhi = -Infinity, ylo = Infinity, yhi = -Infinity, smax = 0;
+    for (var i = 0; i < n; i++) {
+      var x = vals[i * stride], y = vals[i * stride + 1];
+      xlo = Math.min(xlo, x); xhi = Math.max(xhi, x); ylo = Math.min(ylo, y); yhi = Math.max(yhi, y);
+      if (stride === 3) smax = Math.max(smax, vals[i * stride + 2]);
+    }
+    var rg = e.range && e.range.length === 4 ? e.range : null;
+    var ax = scatterAxis(xlo, xhi, rg && [rg[0], rg[1]]), ay = scatterAxis(ylo, yhi, rg && [rg[2], rg[3]]);
+    var xdec = ax.step < 1 ? decimalsOf([ax.step]) : 0, ydec = ay.step < 1 ? decimalsOf([ay.step]) : 0;
+    // Room for the y ticks and the y axis' name on the left, the x ticks and name below.
+    ctx.font = font(fs * 0.85, 600);
+    var tickW = 0;
+    for (var tv = ay.lo; tv <= ay.hi + ay.step * 0.01; tv += ay.step) tickW = Math.max(tickW, ctx.measureText(fmtValue(e, tv, ydec)).width);
+    var left = -bx.hw + tickW + fs * (labels[1] ? 1.9 : 0.8), right = bx.hw - fs * 0.8;
+    var top = -bx.hh + titleH + fs * 0.9, base = bx.hh - fs * (labels[0] ? 2.6 : 1.5);
+    function px(v) { return left + (right - left) * (v - ax.lo) / (ax.hi - ax.lo); }
+    function py(v) { return base - (base - top) * (v - ay.lo) / (ay.hi - ay.lo); }
+    chartTitle(e, -bx.hh + r * 0.1, r, bx.hw, tc);
+    ctx.save(); ctx.globalAlpha *= clamp(prog * 6, 0, 1);
+    ctx.lineWidth = Math.max(1, r * 0.008);
+    for (var gy = ay.lo; gy <= ay.hi + ay.step * 0.01; gy += ay.step) {
+      ctx.strokeStyle = rgba(tc, Math.abs(gy - ay.lo) < ay.step * 0.01 ? 0.6 : 0.12);
+      ctx.beginPath(); ctx.moveTo(left, py(gy)); ctx.lineTo(right, py(gy)); ctx.stroke();
+      label(fmtValue(e, gy, ydec), left - fs * 0.4, py(gy), fs * 0.85, rgba(tc, 0.75), 'right', 600, tickW + fs * 0.2);
+    }
+    var slot = (right - left) * ax.step / (ax.hi - ax.lo);
+    for (var gx = ax.lo; gx <= ax.hi + ax.step * 0.01; gx += ax.step) {
+      ctx.strokeStyle = rgba(tc, Math.abs(gx - ax.lo) < ax.step * 0.01 ? 0.6 : 0.12);
+      ctx.beginPath(); ctx.moveTo(px(gx), top); ctx.lineTo(px(gx), base); ctx.stroke();
+      label(fmtNumber(gx, xdec), px(gx), base + fs * 0.8, fs * 0.85, rgba(tc, 0.75), 'center', 600, slot * 0.95);
+    }
+    if (labels[0]) label(labels[0], (left + right) / 2, base + fs * 1.95, fs, rgba(tc, 0.9), 'center', 700, right - left);
+    if (labels[1]) {
+      ctx.save(); ctx.translate(-bx.hw + fs * 0.55, (top + base) / 2); ctx.rotate(-Math.PI / 2);
+      label(labels[1], 0, 0, fs, rgba(tc, 0.9), 'center', 700, base - top);
+      ctx.restore();
+    }
+    ctx.restore();
+    // The dots: in order of x, growing together over the first half, or popping one by
+    // one when the prompt asks; a bubble's area is its size.
+    var order = [];
+    for (var o = 0; o < n; o++) order.push(o);
+    order.sort(function (a, b) { return vals[a * stride] - vals[b * stride] || a - b; });
+    var col = e.color || SERIES[0], pop = e.reveal === 'pop', dotsEnd = e.fit && e.fit.length === 2 ? 0.62 : 0.8;
+    var rmin = r * 0.045, rmax = Math.min(r * 0.16, (right - left) / Math.max(4, Math.sqrt(n) * 2.2));
+    for (var k = 0; k < n; k++) {
+      var id = order[k], u;
+      if (pop) u = clamp(((prog - 0.06) / (dotsEnd - 0.06)) * n - k, 0, 1);
+      else u = clamp((prog - 0.06 - 0.3 * k / n) / 0.22, 0, 1);
+      if (u <= 0) continue;
+      var sz = stride === 3 && smax > 0 ? Math.max(rmin * 0.8, rmax * Math.sqrt(Math.max(0, vals[id * stride + 2]) / smax)) : rmin;
+      var dx = px(vals[id * stride]), dy = py(vals[id * stride + 1]), g = sz * ease('easeOutBack')(u);
+      ctx.save(); ctx.globalAlpha *= clamp(u * 3, 0, 1) * (stride === 3 ? 0.78 : 0.95);
+      ctx.fillStyle = col; ctx.beginPath(); ctx.arc(dx, dy, Math.max(0.5, g), 0, 6.283); ctx.fill();
+      ctx.strokeStyle = shade(col, -0.3); ctx.lineWidth = Math.max(1, sz * 0.12); ctx.stroke();
+      ctx.restore();
+    }
+    if (e.fit && e.fit.length === 2) {
+      // The line across the plot, clipped where it leaves the y range.
+      var a = e.fit[0], b = e.fit[1], x0 = ax.lo, x1 = ax.hi;
+      if (a !== 0) {
+        var xa = (ay.lo - b) / a, xb = (ay.hi - b) / a;
+        x0 = Math.max(x0, Math.min(xa, xb)); x1 = Math.min(x1, Math.max(xa, xb));
+      }
+      var w = ease('easeInOutCubic')(clamp((prog - dotsEnd) / 0.18, 0, 1));
+      if (w > 0 && x1 > x0) {
+        var xe = lerp(x0, x1, w), lc = e.color2 || tc;
+        ctx.save(); ctx.strokeStyle = lc; ctx.lineWidth = r * 0.022; ctx.lineCap = 'round';
+        ctx.beginPath(); ctx.moveTo(px(x0), py(a * x0 + b)); ctx.lineTo(px(xe), py(a * xe + b)); ctx.stroke();
+        ctx.restore();
+        if (e.sub) {
+          // The label with a swatch of the line, in the top corner the line leaves
+          // empty (top left of a rising line, top right of a falling one).
+          ctx.save(); ctx.globalAlpha *= clamp((prog - dotsEnd - 0.15) * 8, 0, 1);
+          var up = a >= 0, lf = fs * 1.05, ly = top + lf * 0.9, sw = lf * 1.4;
+          ctx.font = font(lf, 800);
+          var tw = Math.min(ctx.measureText(e.sub).width, (right - left) * 0.45), lx = up ? left + lf * 0.5 : right - lf * 0.5 - tw - sw - lf * 0.4;
+          ctx.strokeStyle = lc; ctx.lineWidth = r * 0.022; ctx.beginPath(); ctx.moveTo(lx, ly); ctx.lineTo(lx + sw, ly); ctx.stroke();
+          label(e.sub, lx + sw + lf * 0.4, ly, lf, tc, 'left', 800, tw);
+          ctx.restore();
+        }
+      }
+    }
+  }
+
+  // squarify lays values (largest first, their sum the box's area) into rows along the
+  // box's shorter side, each row kept while adding a block makes its worst aspect ratio
+  // no worse (Bruls, Huizing and van Wijk's squarified treemap).
+  function squarify(vals, x, y, w, h) {
+    var out = [], row = [], i = 0;
+    function worst(rw, side) {
+      var sum = 0, mx = 0, mn = Infinity;
+      for (var k = 0; k < rw.length; k++) { sum += rw[k]; mx = Math.max(mx, rw[k]); mn = Math.min(mn, rw[k]); }
+      return Math.max(side * side * mx / (sum * sum), sum * sum / (side * side * mn));
+    }
+    function place(rw) {
+      var sum = 0;
+      for (var k = 0; k < rw.length; k++) sum += rw[k];
+      if (w >= h) {
+        var cw = sum / h, yy = y;
+        for (var a = 0; a < rw.length; a++) { out.push([x, yy, cw, rw[a] / cw]); yy += rw[a] / cw; }
+        x += cw; w -= cw;
+      } else {
+        var rh = sum / w, xx = x;
+        for (var b = 0; b < rw.length; b++) { out.push([xx, y, rw[b] / rh, rh]); xx += rw[b] / rh; }
+        y += rh; h -= rh;
+      }
+    }
+    while (i < vals.length) {
+      var side = Math.min(w, h), next = row.concat([vals[i]]);
+      if (!row.length || worst(next, side) <= worst(row, side)) { row = next; i++; } else { place(row); row = []; }
+    }
+    if (row.length) place(row);
+    return out;
+  }
+
+  // drawTreemap: the whole as a rectangle split into blocks by value, largest at the
+  // top left, each named with its amount where the words fit; the blocks grow in
+  // together, or one by one largest first, and the total (when asked) is written under.
+  function drawTreemap(e, s, t, r) {
+    var vals = e.values || [1], n = vals.length, bx = chartBox(e, s, r), tc = textColor(e), prog = clamp(s.prog, 0, 1);
+    var labels = e.labels || [], dec = decimalsOf(vals), fs = r * 0.1 * Math.sqrt(bx.tall);
+    var titleH = e.text ? r * 0.3 : 0, totalH = e.to > 0 ? fs * 1.8 : 0;
+    var x0 = -bx.hw, y0 = -bx.hh + titleH, w = bx.hw * 2, h = bx.hh * 2 - titleH - totalH;
+    chartTitle(e, -bx.hh + r * 0.1, r, bx.hw, tc);
+    var idx = [], sum = 0;
+    for (var i = 0; i < n; i++) { idx.push(i); sum += Math.max(0, vals[i]); }
+    idx.sort(function (a, b) { return vals[b] - vals[a] || a - b; });
+    var areas = idx.map(function (k) { return Math.max(0, vals[k]) / (sum || 1) * w * h; });
+    var rects = squarify(areas, x0, y0, w, h), pad = Math.max(1.5, r * 0.012), pop = e.reveal === 'pop';
+    for (var q = 0; q < rects.length; q++) {
+      var k = idx[q], rc = rects[q], u;
+      if (pop) u = clamp(((prog - 0.05) / 0.7) * n - q, 0, 1);
+      else u = clamp((prog - 0.05 - 0.12 * q / n) / 0.35, 0, 1);
+      if (u <= 0) continue;
+      var col = seriesColor(e, k), ue = ease('easeOutBack')(u);
+      var cx = rc[0] + rc[2] / 2, cy = rc[1] + rc[3] / 2, bw = Math.max(0, rc[2] - pad * 2) * (0.7 + 0.3 * ue), bh = Math.max(0, rc[3] - pad * 2) * (0.7 + 0.3 * ue);
+      ctx.save(); ctx.globalAlpha *= clamp(u * 2.5, 0, 1);
+      ctx.fillStyle = col; roundRect(cx - bw / 2, cy - bh / 2, bw, bh, Math.min(bw, bh, r * 0.3) * 0.08); ctx.fill();
+      // Words on the block: as large as its size allows, left-aligned at its top
+      // corner; the amount under the name; nothing a small block cannot hold.
+      var ink = lum(col) > 0.55 ? '#111827' : '#ffffff', bw0 = rc[2] - pad * 2, bh0 = rc[3] - pad * 2;
+      var f = Math.min(fs * 1.25, Math.sqrt(bw0 * bh0) * 0.16, bh0 * 0.3), inset = Math.max(f * 0.5, pad * 2);
+      if (f >= fs * 0.45 && labels[k]) {
+        ctx.globalAlpha *= clamp(u * 2 - 1, 0, 1);
+        ctx.font = font(f, 700);
+        var name = labels[k], room = bw0 - inset * 2, nw = ctx.measureText(name).width;
+        var amount = fmtValue(e, vals[k], dec), lines = 2;
+        if (nw > room && nw * 0.7 > room) lines = 0;
+        if (lines) {
+          var fit = nw > room ? f * room / nw : f;
+          var tall2 = bh0 >= fit * 2.8;
+          label(name, cx - bw0 / 2 + inset, cy - bh0 / 2 + inset + fit * 0.55, fit, ink, 'left', 700, room);
+          if (tall2) label(amount, cx - bw0 / 2 + inset, cy - bh0 / 2 + inset + fit * 1.75, fit * 0.9, rgba(ink, 0.85), 'left', 600, room);
+        } else if (bh0 > f * 1.4) {
+          label(amount, cx, cy, f * 0.9, ink, 'center', 700, bw0 * 0.9);
+        }
+      }
+      ctx.restore();
+    }
+    if (e.to > 0) {
+      ctx.save(); ctx.globalAlpha *= clamp((prog - 0.75) * 6, 0, 1);
+      label('Total ' + fmtValue(e, e.to, decimalsOf([e.to])), 0, bx.hh - totalH * 0.45, fs * 1.05, tc, 'center', 800, bx.hw * 2);
+      ctx.restore();
+    }
+  }
+
+  // drawPyramid: bands of two series going left and right from a centre column of the
+  // bands' names, each side's name over it; with a second period the bars morph to it
+  // while a counter runs from one year to the other.
+  function drawPyramid(e, s, t, r) {
+    var labels = e.labels || [], k = Math.max(1, labels.length), vals = e.values || [], two = vals.length >= 4 * k;
+    var bx = chartBox(e, s, r), tc = textColor(e), prog = clamp(s.prog, 0, 1), names = e.series || [];
+    var fs = Math.min(r * 0.1 * Math.sqrt(bx.tall), (bx.hh * 2) / (k + 4) * 0.55), titleH = e.text ? r * 0.3 : 0;
+    var counter = two && e.from && e.to, counterH = counter ? fs * 2.6 : e.items && e.items.length ? fs * 1.6 : 0, headH = names.length ? fs * 1.8 : 0;
+    var max = 0;
+    for (var q = 0; q < vals.length; q++) max = Math.max(max, vals[q]);
+    ctx.font = font(fs, 600);
+    var labW = fs * 2;
+    for (var li = 0; li < k; li++) labW = Math.max(labW, ctx.measureText(labels[li] || '').width + fs * 1.2);
+    labW = Math.min(labW, bx.hw * 0.5);
+    var dec = decimalsOf(vals);
+    ctx.font = font(fs * 0.85, 700);
+    var valW = ctx.measureText(fmtValue(e, max, dec)).width + fs * 0.5;
+    var span = Math.max(fs, bx.hw - labW / 2 - valW), top = -bx.hh + titleH + counterH + headH, bottom = bx.hh;
+    var gap = (bottom - top) / k, bh = gap * 0.8;
+    chartTitle(e, -bx.hh + r * 0.1, r, bx.hw, tc);
+    // The first period grows in band by band; then, with a second, the bars morph.
+    var grow = two ? clamp(prog / 0.35, 0, 1) : prog, m = two ? ease('easeInOutCubic')(clamp((prog - 0.45) / 0.45, 0, 1)) : 0;
+    // Shapes told in words (e.items) are no figures: their names are written instead of
+    // values, the second taking over from the first as the bars morph.
+    var words = e.items && e.items.length ? e.items : null;
+    if (counter) {
+      ctx.save(); ctx.globalAlpha *= clamp(prog * 5, 0, 1);
+      label(String(Math.round(lerp(e.from, e.to, m))), words ? -fs * 0.6 : 0, top - headH - counterH * 0.5, fs * 2.1, tc, words ? 'right' : 'center', 800, bx.hw);
+      ctx.restore();
+    }
+    if (words) {
+      for (var wi = 0; wi < Math.min(2, words.length); wi++) {
+        var wa = words.length > 1 ? (wi ? m : 1 - m) : 1;
+        ctx.save(); ctx.globalAlpha *= wa * clamp(prog * 5, 0, 1);
+        if (counter) label(words[wi], fs * 0.2, top - headH - counterH * 0.5, fs * 1.1, rgba(tc, 0.85), 'left', 700, bx.hw - fs);
+        else label(words[wi], 0, top - headH * 0.4 - fs * 1.2, fs * 1.0, rgba(tc, 0.85), 'center', 700, bx.hw * 2);
+        ctx.restore();
+      }
+    }
+    for (var side = 0; side < 2; side++) {
+      var col = seriesColor(e, side), dir = side ? 1 : -1;
+      if (names[side]) {
+        ctx.save(); ctx.globalAlpha *= clamp(prog * 5, 0, 1);
+        var hx = dir * (labW / 2 + fs * 0.3), hy = top - headH * 0.55;
+        ctx.fillStyle = col; roundRect(side ? hx : hx - fs * 0.7, hy - fs * 0.35, fs * 0.7, fs * 0.7, fs * 0.15); ctx.fill();
+        label(names[side], hx + dir * fs * 1.0, hy, fs, tc, side ? 'left' : 'right', 700, span + valW - fs * 1.2);
+        ctx.restore();
+      }
+      for (var b = 0; b < k; b++) {
+        var a = vals[side * k + b] || 0, v = two ? lerp(a, vals[(2 + side) * k + b] || 0, m) : a;
+        var u = ease('easeOutCubic')(clamp(grow * (k + 3) / 3 - (k - 1 - b) / 3, 0, 1));
+        if (u <= 0) continue;
+        var len = span * v / (max || 1) * u, y = top + gap * b + (gap - bh) / 2, x = dir * labW / 2;
+        var g = ctx.createLinearGradient(x, 0, x + dir * Math.max(len, 1), 0);
+        g.addColorStop(0, shade(col, -0.15)); g.addColorStop(1, shade(col, 0.12));
+        ctx.fillStyle = g;
+        if (len > 0.5) { roundRect(side ? x : x - len, y, len, bh, Math.min(bh * 0.2, len / 2)); ctx.fill(); }
+        if (bh > fs * 0.6 && !words) {
+          ctx.save(); ctx.globalAlpha *= clamp(u * 3 - 1, 0, 1);
+          label(fmtValue(e, v, dec), x + dir * (len + fs * 0.25), y + bh / 2, Math.min(fs * 0.85, bh * 0.8), rgba(tc, 0.85), side ? 'left' : 'right', 700, valW);
+          ctx.restore();
+        }
+      }
+    }
+    ctx.save(); ctx.globalAlpha *= clamp(prog * 5, 0, 1);
+    for (var c = 0; c < k; c++) label(labels[c] || '', 0, top + gap * (c + 0.5), Math.min(fs, gap * 0.7), rgba(tc, 0.9), 'center', 600, labW - fs * 0.4);
+    ctx.restore();
+  }
+
   function drawChart(e, s, t, r) {
     switch (e.variant) {
       case 'pie': case 'donut': drawPie(e, s, t, r); break;
@@ -1743,6 +1996,9 @@
       case 'waterfall': drawWaterfall(e, s, t, r); break;
       case 'radar': drawRadar(e, s, t, r); break;
       case 'heatmap': drawHeatmap(e, s, t, r); break;
+      case 'scatter': drawScatter(e, s, t, r); break;
+      case 'treemap': drawTreemap(e, s, t, r); break;
+      case 'pyramid': drawPyramid(e, s, t, r); break;
       default: drawBars(e, s, t, r);
     }
   }

@@ -181,9 +181,27 @@ const (
 	// busyness grid is its quietest); Items, when given, are the words of the scale's
 	// ends (quiet, packed): the values are levels told in words, so no cell prints one.
 	ChartHeatmap = "heatmap"
+	// ChartScatter is dots on two value axes: Values hold x, y pairs, or x, y, size
+	// triples when Count is 3 (a bubble chart); Labels name the x and y axes (and what a
+	// bubble's size is); Range, when given, is the axes' extent; Fit is the line of best
+	// fit drawn after the dots in Color2, Sub its label ("r = 0.82"). Reveal "pop" pops
+	// the dots in one by one instead of all growing together.
+	ChartScatter = "scatter"
+	// ChartTreemap is a rectangle split into blocks whose areas are the values
+	// (squarified, largest first); Labels name the blocks, Colors colour them, To > 0
+	// is a total written under them. Reveal "pop" brings the blocks in one by one,
+	// largest first.
+	ChartTreemap = "treemap"
+	// ChartPyramid is two series of bars going left and right from a centre column of
+	// band names (a population pyramid, a butterfly or tornado chart): Labels name the
+	// bands top to bottom, Series the left and right sides, Values hold the left run
+	// then the right run; two more runs (the left and right of a second period) make
+	// the bars morph from the first period to the second while a counter goes From one
+	// year To the other.
+	ChartPyramid = "pyramid"
 )
 
-var chartVariants = []string{"", ChartBar, ChartPie, ChartDonut, ChartLine, ChartHBar, ChartWaterfall, ChartRadar, ChartHeatmap}
+var chartVariants = []string{"", ChartBar, ChartPie, ChartDonut, ChartLine, ChartHBar, ChartWaterfall, ChartRadar, ChartHeatmap, ChartScatter, ChartTreemap, ChartPyramid}
 
 var elementTypes = []string{TypeCircle, TypeRect, TypeStar, TypeHeart, TypeTriangle, TypeRing,
 	TypeWave, TypeText, TypeParticles, TypeChart, TypeCounter, TypeLogo, TypeCard, TypeIcon, TypeImage,
@@ -242,9 +260,14 @@ type Element struct {
 	// products), a heatmap's rows (weekdays). Values hold len(Labels) values per series,
 	// one series after another.
 	Series []string `json:"series,omitempty"`
-	From   float64  `json:"from,omitempty"` // counter
-	To     float64  `json:"to,omitempty"`
-	Prefix string   `json:"prefix,omitempty"`
+	// Range is a scatter's axes as the prompt gives them: x from, x to, y from, y to.
+	Range []float64 `json:"range,omitempty"`
+	// Fit is a scatter's line of best fit, y = Fit[0]·x + Fit[1], worked out from its
+	// points by least squares where the scene is written, so the drawing only draws it.
+	Fit    []float64 `json:"fit,omitempty"`
+	From   float64   `json:"from,omitempty"` // counter
+	To     float64   `json:"to,omitempty"`
+	Prefix string    `json:"prefix,omitempty"`
 	// Decimals a counter shows when its figure was written with more than its value
 	// keeps ("$1.70" is 1.7 written with two).
 	Decimals int     `json:"decimals,omitempty"`
@@ -546,7 +569,7 @@ func (d *Description) Validate() error {
 				bad("%s: chart has no values", where)
 			}
 			if !contains(chartVariants, e.Variant) {
-				bad("%s: unknown chart variant %q (known: bar, pie, donut, line, hbar, waterfall, radar, heatmap)", where, e.Variant)
+				bad("%s: unknown chart variant %q (known: %s)", where, e.Variant, strings.Join(chartVariants[1:], ", "))
 			}
 			if len(e.ColorScale) > 0 && (len(e.ColorScale) != 2 || e.Variant != "" && e.Variant != ChartBar && e.Variant != ChartHeatmap) {
 				bad("%s: a colour scale is two colours on a bar chart or heatmap, has %d on a %q chart", where, len(e.ColorScale), e.Variant)
@@ -891,7 +914,7 @@ func (d *Description) Repair() []string {
 		if len(e.Times) > len(e.Items) {
 			e.Times = e.Times[:len(e.Items)]
 		}
-		if e.Type == TypeChart && e.Variant != ChartRadar && e.Variant != ChartHeatmap {
+		if e.Type == TypeChart && e.Variant != ChartRadar && e.Variant != ChartHeatmap && e.Variant != ChartScatter && e.Variant != ChartPyramid {
 			if len(e.Labels) > len(e.Values) {
 				e.Labels = e.Labels[:len(e.Values)]
 			}
@@ -954,10 +977,61 @@ func gridChart(e *Element, where string, bad func(string, ...any)) {
 		if abs := max(e.Count, -e.Count); abs > len(e.Values) {
 			bad("%s: %d cells outlined of %d", where, abs, len(e.Values))
 		}
-	default:
-		if len(e.Series) > 0 {
-			bad("%s: series are a radar's or a heatmap's, not a %q chart's", where, e.Variant)
+	case ChartScatter:
+		stride := 2
+		if e.Count == 3 {
+			stride = 3
+		} else if e.Count != 0 && e.Count != 2 {
+			bad("%s: a scatter's points are pairs or triples (count 2 or 3), not %d", where, e.Count)
 		}
+		if len(e.Values) < stride*2 || len(e.Values)%stride != 0 {
+			bad("%s: a scatter has two points or more of %d values each: %d values", where, stride, len(e.Values))
+		}
+		if len(e.Labels) > 3 {
+			bad("%s: a scatter's labels name its two axes and its bubbles' size: %d labels", where, len(e.Labels))
+		}
+		if len(e.Range) != 0 && (len(e.Range) != 4 || !(e.Range[0] < e.Range[1]) || !(e.Range[2] < e.Range[3])) {
+			bad("%s: a scatter's range is x from < x to, y from < y to: %v", where, e.Range)
+		}
+		if len(e.Fit) != 0 && (len(e.Fit) != 2 || math.IsNaN(e.Fit[0]+e.Fit[1]) || math.IsInf(e.Fit[0]+e.Fit[1], 0)) {
+			bad("%s: a line of best fit is a slope and an intercept: %v", where, e.Fit)
+		}
+		for i := 2; stride == 3 && i < len(e.Values); i += 3 {
+			if e.Values[i] < 0 {
+				bad("%s: a bubble's size %g is below zero", where, e.Values[i])
+				break
+			}
+		}
+	case ChartTreemap:
+		if len(e.Values) < 2 {
+			bad("%s: a treemap splits its whole into two blocks or more: %d values", where, len(e.Values))
+		}
+		for _, v := range e.Values {
+			if !(v > 0) {
+				bad("%s: a treemap's block of %g has no area", where, v)
+				break
+			}
+		}
+	case ChartPyramid:
+		k := len(e.Labels)
+		if k < 2 || (len(e.Values) != 2*k && len(e.Values) != 4*k) {
+			bad("%s: a pyramid has two bands or more and a left and a right value per band (for one period or two): %d labels, %d values", where, k, len(e.Values))
+		}
+		if len(e.Series) > 2 {
+			bad("%s: a pyramid has two sides, %d series names", where, len(e.Series))
+		}
+		for _, v := range e.Values {
+			if v < 0 {
+				bad("%s: a pyramid's bar of %g is shorter than nothing", where, v)
+				break
+			}
+		}
+	}
+	if len(e.Series) > 0 && e.Variant != ChartRadar && e.Variant != ChartHeatmap && e.Variant != ChartPyramid {
+		bad("%s: series are a radar's, a heatmap's or a pyramid's, not a %q chart's", where, e.Variant)
+	}
+	if (len(e.Range) > 0 || len(e.Fit) > 0) && e.Variant != ChartScatter {
+		bad("%s: a range and a line of best fit are a scatter's, not a %q chart's", where, e.Variant)
 	}
 }
 

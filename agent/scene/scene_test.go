@@ -139,6 +139,13 @@ func TestValidateGridCharts(t *testing.T) {
 			e.Labels, e.Series, e.Values, e.Count = []string{"8am", "noon"}, []string{"Mon", "Tue", "Wed"}, make([]float64, 6), -2
 			e.ColorScale = []string{"#dbeafe", "#1e3a8a"}
 		},
+		scene.ChartScatter: func(e *scene.Element) {
+			e.Values, e.Labels, e.Range, e.Fit = []float64{1, 52, 2, 55, 3, 61}, []string{"Hours", "Score"}, []float64{0, 10, 0, 100}, []float64{4.5, 47}
+		},
+		scene.ChartTreemap: func(e *scene.Element) { e.Values, e.Labels, e.To = []float64{19.2, 11.5, 8.3}, six[:3], 39 },
+		scene.ChartPyramid: func(e *scene.Element) {
+			e.Labels, e.Series, e.Values, e.From, e.To = six[:3], []string{"Men", "Women"}, make([]float64, 12), 1970, 2024
+		},
 	}
 	for v, set := range good {
 		if err := chart(v, set); err != nil {
@@ -159,6 +166,21 @@ func TestValidateGridCharts(t *testing.T) {
 			e.Variant, e.Labels, e.Series, e.Values, e.Count = scene.ChartHeatmap, six[:2], six[:1], make([]float64, 2), 3
 		},
 		"series on a bar chart": func(e *scene.Element) { e.Values, e.Series = []float64{1, 2}, []string{"A"} },
+		"scatter of odd values": func(e *scene.Element) { e.Variant, e.Values = scene.ChartScatter, []float64{1, 2, 3, 4, 5} },
+		"scatter range backwards": func(e *scene.Element) {
+			e.Variant, e.Values, e.Range = scene.ChartScatter, []float64{1, 2, 3, 4}, []float64{10, 0, 0, 100}
+		},
+		"bubble below zero": func(e *scene.Element) {
+			e.Variant, e.Count, e.Values = scene.ChartScatter, 3, []float64{1, 2, -3, 4, 5, 6}
+		},
+		"fit on a bar chart":    func(e *scene.Element) { e.Values, e.Fit = []float64{1, 2}, []float64{1, 0} },
+		"treemap block of zero": func(e *scene.Element) { e.Variant, e.Values = scene.ChartTreemap, []float64{3, 0} },
+		"pyramid one side short": func(e *scene.Element) {
+			e.Variant, e.Labels, e.Values = scene.ChartPyramid, six[:3], make([]float64, 5)
+		},
+		"pyramid of three sides": func(e *scene.Element) {
+			e.Variant, e.Labels, e.Values, e.Series = scene.ChartPyramid, six[:2], make([]float64, 4), six[:3]
+		},
 		"colour scale on a radar": func(e *scene.Element) {
 			e.Variant, e.Labels, e.Values, e.ColorScale = scene.ChartRadar, six[:3], make([]float64, 3), []string{"#000000", "#ffffff"}
 		},
