@@ -154,6 +154,41 @@ func (c *composer) decorateData(e *scene.Element, s subject) {
 			e.Aspect = 1.7
 		}
 		key(trackOf(e), "progress", 0, 0, "")
+	case dataScatter, dataTreemap, dataPyramid:
+		e.Values, e.Labels, e.Prefix, e.Suffix, e.Text = d.Values, d.Labels, d.Prefix, d.Suffix, d.Title
+		e.Size, e.Aspect = 0.34, 1.6
+		if d.OneByOne {
+			e.Reveal = "pop"
+		}
+		switch d.Kind {
+		case dataScatter:
+			e.Variant, e.Count, e.Range, e.Fit, e.Sub = scene.ChartScatter, d.Count, d.Range, d.Fit, d.Label
+			if len(d.Colors) > 0 && d.Colors[0] != "" {
+				e.Color = d.Colors[0]
+			} else if len(d.Colors) > 1 && colorDist(e.Color, d.Colors[1]) < 80 {
+				// The colour the prompt gave its line is the line's: the dots take
+				// another ("a trend line in orange" over orange dots would vanish).
+				e.Color = dataColors(1, nil, "", [2]string{d.Colors[1], mix(bg[0], bg[1])})[0]
+			}
+			// The line of best fit in the colour the prompt names, else one that
+			// stands apart from the dots and the background.
+			e.Color2 = dataColors(2, d.Colors, e.Color, bg)[1]
+		case dataTreemap:
+			e.Variant, e.To = scene.ChartTreemap, d.To
+			e.Colors = dataColors(len(d.Values), d.Colors, e.Color, bg)
+			for i, c := range e.Colors {
+				if i >= len(d.Colors) || d.Colors[i] == "" {
+					// Blocks side by side read as one whole in muted colours; a
+					// colour the prompt names stays as named.
+					e.Colors[i] = mixHex(c, "#808080", 0.3)
+				}
+			}
+		case dataPyramid:
+			e.Variant, e.Series, e.From, e.To, e.Items = scene.ChartPyramid, d.Series, d.From, d.To, d.Items
+			e.Colors = dataColors(2, d.Colors, e.Color, bg)
+			e.Aspect = 1.5
+		}
+		key(trackOf(e), "progress", 0, 0, "")
 	case dataCounter:
 		e.From, e.To, e.Prefix, e.Suffix = d.From, d.To, d.Prefix, d.Suffix
 		e.Sub = orDefault(c.quoteFor(c.subjectIndex(s)), d.Label)

@@ -47,6 +47,16 @@ type dataSpec struct {
 	// lowest), and Items name its scale's ends when its levels are told in words.
 	Series []string
 	Count  int
+	// Range and Fit are a scatter's axes (x from, x to, y from, y to) and its line of
+	// best fit (slope, intercept); Count is 3 when its points carry a bubble's size.
+	Range []float64
+	Fit   []float64
+	// OneByOne: the chart's parts come in turn ("dots pop in one by one", "largest
+	// first").
+	OneByOne bool
+	// Note says what the reading made up because the prompt did not give it ("the
+	// bars show the shape its words describe, not data"): the plan tells the person.
+	Note string
 }
 
 // acrossRE asks for bars that lie down.
@@ -515,6 +525,12 @@ func readData(kind, s string) *dataSpec {
 		readRadar(d, s)
 	case dataHeatmap:
 		readHeatmap(d, s)
+	case dataScatter:
+		readScatter(d, s)
+	case dataTreemap:
+		readTreemap(d, s)
+	case dataPyramid:
+		readPyramid(d, s)
 	case dataCounter:
 		readCounter(d, s, nums)
 	case dataCountdown:
@@ -815,9 +831,9 @@ func chartTitle(s string, listStart int) string {
 
 var (
 	sentenceEndRE = regexp.MustCompile(`[.!?](?:\s+|$)|\n`)
-	chartNounRE   = regexp.MustCompile(`\b(?:(?:line|bar|column|pie|donut|doughnut|area|waterfall|bridge|radar|spider|polar)\s+)?(?:chart|graph|plot|histogram)s?\b|\bheat[\s-]?maps?\b`)
+	chartNounRE   = regexp.MustCompile(`\b(?:(?:line|bar|column|pie|donut|doughnut|area|waterfall|bridge|radar|spider|polar|scatter|bubble|butterfly|tornado|x-?y)\s+)?(?:chart|graph|plot|histogram)s?\b|\bheat[\s-]?maps?\b|\btree[\s-]?maps?\b|\bscatter(?:plot|gram)s?\b|\b(?:population|age|age-sex|demographic)\s+pyramids?\b`)
 	titleLeadRE   = regexp.MustCompile(`(?i)^\s*(?:of|showing|for|with|about|on)\b\s*`)
-	titleTailRE   = regexp.MustCompile(`(?i)\b(?:rising|growing|falling|climbing|dropping|went|grew|rose|fell|climbed|dropped|jumped|increased|decreased|doubled|tripled|shrank|that (?:rises|grows|falls)|animated|animating|drawing|draws|drawn|tracing|which|where|with|showing|comparing|compares|versus|vs)\b.*$`)
+	titleTailRE   = regexp.MustCompile(`(?i)\b(?:rising|growing|falling|climbing|dropping|went|grew|rose|fell|climbed|dropped|jumped|increased|decreased|doubled|tripled|shrank|that (?:rises|grows|falls)|morph(?:s|ing)?|animated|animating|drawing|draws|drawn|tracing|which|where|with|showing|comparing|compares|versus|vs)\b.*$`)
 	titleLeadAdj  = regexp.MustCompile(`(?i)^(?:(?:a|an|the|my|our|your|show|shows|animate|create|make|draw|smooth|simple|minimal|clean|playful|animated|elegant|cinematic|neon|pastel|bold|colou?rful|big|small|nice|modern|vertical|horizontal|square|portrait|landscape|story|stories|reel|reels|tiktok|instagram|youtube|post|video|clip|short|shorts)(?:\s+|$))+`)
 	titlePrepRE   = regexp.MustCompile(`(?i)^(?:(?:from|over|to|between|for|by|in|of|on|across|during)(?:\s+|$))+|(?:\s+(?:from|over|to|between|for|by|in|of|on|across|during|as(?:\s+(?:a|an|the))?))+$`)
 	titleInRE     = regexp.MustCompile(`(?i)\s+in\s+[a-z]+(?:\s+[a-z]+)?$`)
@@ -826,7 +842,7 @@ var (
 
 // cleanTitle keeps what names the data: no ranges, trends, styles or counts.
 func cleanTitle(c string) string {
-	for _, re := range []*regexp.Regexp{rangeRE, quarterRE, yearsRE, titleTailRE} {
+	for _, re := range []*regexp.Regexp{ratioRE, rangeRE, quarterRE, yearsRE, titleTailRE} {
 		c = re.ReplaceAllString(c, "")
 	}
 	c = strings.TrimSpace(c)
@@ -1186,6 +1202,9 @@ var dataNouns = map[string][]string{
 	dataWaterfall: {"chart", "graph", "waterfall", "bridge", "walk", "data", "profit", "revenue"},
 	dataRadar:     {"chart", "graph", "plot", "radar", "spider", "web", "data"},
 	dataHeatmap:   {"chart", "heatmap", "map", "grid", "data"},
+	dataScatter:   {"chart", "graph", "plot", "scatter", "scatterplot", "dots", "dot", "points", "bubbles", "bubble", "data"},
+	dataTreemap:   {"chart", "treemap", "map", "tree", "blocks", "data"},
+	dataPyramid:   {"chart", "graph", "pyramid", "butterfly", "tornado", "bars", "data", "population"},
 	dataDonut:     {"chart", "graph", "donut", "doughnut", "ring", "data"},
 	dataCounter:   {"counter", "number", "numbers", "score", "percentage", "percent", "odometer", "tally"},
 	dataCountdown: {"countdown", "timer", "counter", "number", "numbers"},
@@ -1197,13 +1216,14 @@ var dataNouns = map[string][]string{
 // dataElement is the scene element type that draws a data kind.
 var dataElement = map[string]string{
 	dataBar: "chart", dataLine: "chart", dataPie: "chart", dataDonut: "chart", dataCounter: "counter",
-	dataWaterfall: "chart", dataRadar: "chart", dataHeatmap: "chart",
+	dataWaterfall: "chart", dataRadar: "chart", dataHeatmap: "chart", dataScatter: "chart", dataTreemap: "chart", dataPyramid: "chart",
 	dataCountdown: "countdown", dataChecklist: "checklist", dataClock: "clock", dataProgress: "progress",
 }
 
 var dataSubjectNoun = map[string]string{
 	dataBar: "chart", dataLine: "graph", dataPie: "pie chart", dataDonut: "donut chart", dataCounter: "counter",
 	dataWaterfall: "waterfall chart", dataRadar: "radar chart", dataHeatmap: "heatmap",
+	dataScatter: "scatter plot", dataTreemap: "treemap", dataPyramid: "population pyramid",
 	dataCountdown: "countdown", dataChecklist: "checklist", dataClock: "clock", dataProgress: "progress bar",
 }
 
@@ -1249,7 +1269,7 @@ func (b *brief) attachData(data []*dataSpec) {
 		}
 	}
 	for i, s := range b.Subjects {
-		if !used[i] && labels[strings.ToLower(s.Noun)] {
+		if !used[i] && (labels[strings.ToLower(s.Noun)] || inDataLabel(data, s.Noun)) {
 			b.Subjects[i].Kind = "" // dropped below
 		}
 	}
@@ -1272,7 +1292,7 @@ func (b *brief) attachData(data []*dataSpec) {
 	// A word for a part of a chart drawn by its shape (a radar's axes, a heatmap's cells
 	// or the box around some, a waterfall's connectors) is that chart's own drawing.
 	for _, d := range data {
-		if d.Kind != dataWaterfall && d.Kind != dataRadar && d.Kind != dataHeatmap {
+		if !shapeChart(d.Kind) {
 			continue
 		}
 		for i, s := range b.Subjects {
@@ -1308,6 +1328,23 @@ func (b *brief) attachData(data []*dataSpec) {
 		}
 		b.Subjects = keep
 	}
+}
+
+// inDataLabel reports a noun of two words or more that a data label holds whole ("ice
+// cream" of "Ice cream sales"): a compound of the data, no subject beside it.
+func inDataLabel(data []*dataSpec, noun string) bool {
+	n := " " + strings.ToLower(noun) + " "
+	if !strings.Contains(strings.TrimSpace(n), " ") {
+		return false
+	}
+	for _, d := range data {
+		for _, l := range append(append([]string(nil), d.Labels...), d.Series...) {
+			if strings.Contains(" "+strings.ToLower(l)+" ", n) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func containsFold(list []string, s string) bool {

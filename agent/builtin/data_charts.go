@@ -8,14 +8,20 @@ import (
 )
 
 // The charts people name by their shape: a waterfall (a bridge from one total to
-// another through signed changes), a radar (series of scores on 3–8 axes) and a heatmap
-// (a grid of rows by columns coloured by value). Each is chosen by the words of its
-// class (a bridge, a spider chart, a heat map); their data are read here.
+// another through signed changes), a radar (series of scores on 3–8 axes), a heatmap
+// (a grid of rows by columns coloured by value), a scatter plot (dots on two value
+// axes), a treemap (a whole split into blocks by size) and a population pyramid (two
+// series of bars going left and right from a column of bands). Each is chosen by the
+// words of its class (a bridge, a spider chart, a heat map) in the table below; their
+// data are read here and in data_charts_more.go.
 
 const (
 	dataWaterfall = "waterfall"
 	dataRadar     = "radar"
 	dataHeatmap   = "heatmap"
+	dataScatter   = "scatter"
+	dataTreemap   = "treemap"
+	dataPyramid   = "pyramid"
 )
 
 var (
@@ -26,15 +32,50 @@ var (
 	heatmapRE = regexp.MustCompile(`(?i)\bheat[\s-]?maps?\b|\bheat\s+(?:grid|chart|table)s?\b|\bpunch\s?card\s+(?:chart|graph)s?\b`)
 )
 
+// namedChartRow is one row of the table of charts named by their shape.
+type namedChartRow struct {
+	Kind string
+	// Cues select the row: a class of words that names the chart, never a word of one
+	// prompt. Fits, when set, must hold too (the cue alone may be something else).
+	Cues    *regexp.Regexp
+	Fits    func(prompt string) bool
+	Example string
+}
+
+// namedCharts is the table of charts named by their shape; the earliest cue in the
+// prompt wins. TestNamedChartTable feeds every row its example.
+var namedCharts = []namedChartRow{
+	{Kind: dataWaterfall, Cues: waterfallRE,
+		Example: "Waterfall chart of our profit bridge: from €12.4M, +1.8M new customers, −0.9M lost contract, to €13.3M"},
+	{Kind: dataRadar, Cues: radarRE,
+		Example: "a spider graph of my skills: design 8, code 6, writing 7"},
+	{Kind: dataHeatmap, Cues: heatmapRE,
+		Example: "Heatmap of how busy the gym is, weekdays by hour"},
+	{Kind: dataScatter, Cues: scatterRE, Fits: scatterFits,
+		Example: "Scatter plot of hours studied vs test score, x axis 0-10, y axis 0-100: (1, 52), (2, 55), (3, 61), (5, 70), (6, 74), (8, 85), (9, 91), with a red line of best fit and r = 0.82"},
+	{Kind: dataTreemap, Cues: treemapRE, Fits: treemapFits,
+		Example: "Treemap of our revenue by product: Cloud $19.2M, Devices $11.5M, Services $8.3M, Licensing $4.1M, Ads $2.6M, blocks appearing largest first, with the total"},
+	{Kind: dataPyramid, Cues: pyramidRE,
+		Example: "Population pyramid of Norway, men on the left in blue and women on the right in orange: 0–19: 11.9 and 11.3, 20–39: 13.6 and 13.0, 40–59: 13.4 and 12.8, 60–79: 9.6 and 10.1, 80+: 2.1 and 3.0 (% of the population)"},
+}
+
+// shapeChart reports a kind of the table: a chart drawn by its shape, whose parts'
+// words (axes, blocks, dots) are its own drawing.
+func shapeChart(kind string) bool {
+	for _, c := range namedCharts {
+		if c.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
 // namedChart is the chart a prompt names by its shape, and where, or "".
 func namedChart(s string) (string, int) {
 	kind, at := "", -1
-	for _, c := range []struct {
-		kind string
-		re   *regexp.Regexp
-	}{{dataWaterfall, waterfallRE}, {dataRadar, radarRE}, {dataHeatmap, heatmapRE}} {
-		if loc := c.re.FindStringIndex(s); loc != nil && (at < 0 || loc[0] < at) {
-			kind, at = c.kind, loc[0]
+	for _, c := range namedCharts {
+		if loc := c.Cues.FindStringIndex(s); loc != nil && (at < 0 || loc[0] < at) && (c.Fits == nil || c.Fits(s)) {
+			kind, at = c.Kind, loc[0]
 		}
 	}
 	if kind == "" && chartRE.MatchString(s) && bridgeShape(s) {
@@ -508,12 +549,14 @@ func seriesColorWords(s string, n int) []string {
 	return nil
 }
 
-// gridChartParts are the words for parts a waterfall, radar or heatmap draws itself.
+// gridChartParts are the words for parts a chart of the shape table draws itself.
 var gridChartParts = map[string]bool{"axes": true, "axe": true, "axis": true, "cell": true, "cells": true, "grid": true,
 	"block": true, "blocks": true, "box": true, "boxes": true, "connector": true, "connectors": true, "step": true,
 	"steps": true, "shape": true, "shapes": true, "polygon": true, "polygons": true, "bar": true, "bars": true,
 	"series": true, "legend": true, "web": true, "outline": true, "outlines": true, "scale": true, "key": true,
-	"spoke": true, "spokes": true, "ring": true, "rings": true, "line": true, "column": true, "columns": true}
+	"spoke": true, "spokes": true, "ring": true, "rings": true, "line": true, "column": true, "columns": true,
+	"dot": true, "dots": true, "point": true, "points": true, "bubble": true, "bubbles": true, "band": true,
+	"bands": true, "side": true, "sides": true, "rectangle": true, "rectangles": true, "tile": true, "tiles": true}
 
 var (
 	// timeRangeRE is a range of hours ("6–8am", "10am to 2pm", "10–2"); timeListRE a

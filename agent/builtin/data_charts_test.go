@@ -1,7 +1,9 @@
 package builtin
 
 import (
+	"math"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -142,6 +144,173 @@ func TestHourSpan(t *testing.T) {
 	} {
 		if a, b, ok := hourSpan(in); !ok || a != want[0] || b != want[1] {
 			t.Errorf("hourSpan(%q) = %d, %d, %v, want %v", in, a, b, ok, want)
+		}
+	}
+}
+
+// TestNamedChartTable feeds every row of the table of charts named by their shape its
+// own example: the row's kind is the one chosen, alone, and no genre layout takes it.
+func TestNamedChartTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, row := range namedCharts {
+		if seen[row.Kind] {
+			t.Errorf("row %q appears twice", row.Kind)
+		}
+		seen[row.Kind] = true
+		if got := dataKinds(row.Example); !reflect.DeepEqual(got, []string{row.Kind}) {
+			t.Errorf("the example of %q selects %v", row.Kind, got)
+		}
+		if g := detectGenre(row.Example); g != nil {
+			t.Errorf("the example of %q selects the %s layout", row.Kind, g.Name)
+		}
+	}
+}
+
+// TestShapeChartCues: each kind is chosen by the words of its class however a prompt
+// words it, and not by a prompt that only shares a word with it.
+func TestShapeChartCues(t *testing.T) {
+	tests := map[string][]string{
+		"scatterplot with about 20 dots roughly going up, trend line in orange, dots pop in one by one":                        {dataScatter},
+		"Bubble chart of countries: GDP per person vs life expectancy, bubbles sized by population: (12, 71, 30), (45, 80, 8)": {dataScatter},
+		"Show the correlation between ice cream sales and temperature as dots, no correlation":                                 {dataScatter},
+		"Plot test score against hours studied as points: (1, 50), (4, 66), (7, 80)":                                           {dataScatter},
+		"A tree map of where my budget goes: Rent 45%, Food 20%, Transport 12%, Fun 8%, Savings 15%":                           {dataTreemap},
+		"treemap: App Store 4.2, Search 12.5, Cloud 9.1, Hardware 6.3 (billions)":                                              {dataTreemap},
+		"Tree-map of disk usage — Photos 120 GB, Videos 310 GB, Apps 64 GB, Music 22 GB":                                       {dataTreemap},
+		"Age pyramid morphing from the 1970 shape, wide bottom and narrow top, to the 2024 shape, top-heavy":                   {dataPyramid},
+		"Butterfly chart comparing two teams: Team A on the left, Team B on the right. Passing 82 / 75, Shots 14 / 9":          {dataPyramid},
+		"Tornado chart of sensitivity: Price 12 and 9, Volume 7 and 6, Cost 15 and 11":                                         {dataPyramid},
+		// Not these charts: bars of two series, a map with a tree, the pyramids of Giza,
+		// a butterfly, a sentence about correlation, a tornado.
+		"A bar chart of sales vs costs: Q1 12, Q2 18, Q3 25": {dataBar},
+		"A tree map of the park with paths and benches":      nil,
+		"The pyramids of Giza at sunset, a camel walks by":   nil,
+		"A butterfly lands on a flower, then flies away":     nil,
+		"Correlation is not causation, says the title":       nil,
+		"A tornado spins across the plains towards a barn":   nil,
+		"A line graph of sales vs costs with 12 data points": {dataLine},
+	}
+	for in, want := range tests {
+		if got := dataKinds(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("dataKinds(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+func TestReadScatter(t *testing.T) {
+	d := readData(dataScatter, namedCharts[3].Example)
+	if !reflect.DeepEqual(d.Labels, []string{"Hours studied", "Test score"}) || !reflect.DeepEqual(d.Range, []float64{0, 10, 0, 100}) {
+		t.Errorf("axes %q range %v, want hours studied 0–10 by test score 0–100", d.Labels, d.Range)
+	}
+	if len(d.Values) != 14 || d.Count != 2 || d.Values[0] != 1 || d.Values[1] != 52 || d.Values[13] != 91 {
+		t.Errorf("points %v (count %d), want the seven pairs as written", d.Values, d.Count)
+	}
+	// The line of best fit is the least-squares line of those points, in the red asked
+	// for; the label is the prompt's own.
+	if len(d.Fit) != 2 || math.Abs(d.Fit[0]-4.8802) > 1e-3 || math.Abs(d.Fit[1]-46.0104) > 1e-3 {
+		t.Errorf("fit %v, want y = 4.880x + 46.010", d.Fit)
+	}
+	if len(d.Colors) != 2 || d.Colors[1] != namedColors["red"] || d.Label != "r = 0.82" || d.Note != "" {
+		t.Errorf("fit colour %q, label %q, note %q", d.Colors, d.Label, d.Note)
+	}
+	// Bubbles: triples, the axes named either side of "vs" ("per" inside a name).
+	d = readData(dataScatter, "Bubble chart of countries: GDP per person vs life expectancy, bubbles sized by population: (12, 71, 30), (45, 80, 8), (3, 62, 50)")
+	if d.Count != 3 || len(d.Values) != 9 || !reflect.DeepEqual(d.Labels, []string{"GDP per person", "Life expectancy"}) {
+		t.Errorf("bubbles: count %d values %v axes %q", d.Count, d.Values, d.Labels)
+	}
+	// "Y against X" puts Y upright.
+	if d = readData(dataScatter, "Plot test score against hours studied as points: (1, 50), (4, 66), (7, 80)"); !reflect.DeepEqual(d.Labels, []string{"Hours studied", "Test score"}) {
+		t.Errorf("against: axes %q, want hours studied across", d.Labels)
+	}
+	// No points: as many as asked, following the words' trend, the same every time,
+	// and said to be made up; no correlation label is invented.
+	for in, sign := range map[string]float64{
+		"scatterplot with about 20 dots roughly going up, trend line in orange":   1,
+		"scatter plot of 15 points showing a negative correlation, best fit line": -1,
+		"scatter chart, no correlation at all, 30 dots":                           0,
+	} {
+		d := readData(dataScatter, in)
+		fit := leastSquares(d.Values, d.Count)
+		n := len(d.Values) / 2
+		want := map[float64]int{1: 20, -1: 15, 0: 30}[sign]
+		if n != want || d.Note == "" || d.Label != "" {
+			t.Errorf("%q: %d points (want %d), note %q, label %q", in, n, want, d.Note, d.Label)
+		}
+		if sign != 0 && fit[0]*sign < 2 || sign == 0 && math.Abs(fit[0]) > 3 {
+			t.Errorf("%q: slope %g does not follow the words", in, fit[0])
+		}
+		if again := readData(dataScatter, in); !reflect.DeepEqual(again.Values, d.Values) {
+			t.Errorf("%q: points differ between two readings", in)
+		}
+	}
+	if d := readData(dataScatter, "scatterplot with about 20 dots, dots pop in one by one"); !d.OneByOne || d.Fit != nil {
+		t.Errorf("one by one %v, fit %v: want dots in turn and no line unasked", d.OneByOne, d.Fit)
+	}
+}
+
+func TestReadTreemap(t *testing.T) {
+	d := readData(dataTreemap, namedCharts[4].Example)
+	if !reflect.DeepEqual(d.Labels, []string{"Cloud", "Devices", "Services", "Licensing", "Ads"}) || !reflect.DeepEqual(d.Values, []float64{19.2, 11.5, 8.3, 4.1, 2.6}) || d.Prefix != "$" || d.Suffix != "M" {
+		t.Errorf("blocks %q %v %q %q", d.Labels, d.Values, d.Prefix, d.Suffix)
+	}
+	if d.To != 45.7 || !d.OneByOne || d.Title != "Revenue by product" {
+		t.Errorf("total %g, largest first %v, title %q", d.To, d.OneByOne, d.Title)
+	}
+	d = readData(dataTreemap, "A tree map of where my budget goes: Rent 45%, Food 20%, Transport 12%, Fun 8%, Savings 15%")
+	if len(d.Values) != 5 || d.Suffix != "%" || d.To != 0 || d.OneByOne || d.Note != "" {
+		t.Errorf("percentages: %v %q total %g", d.Values, d.Suffix, d.To)
+	}
+	if d := readData(dataTreemap, "a treemap of our product lines"); d.Note == "" || len(d.Values) < 2 {
+		t.Errorf("no figures: %v with note %q, want made-up blocks said to be so", d.Values, d.Note)
+	}
+}
+
+func TestReadPyramid(t *testing.T) {
+	d := readData(dataPyramid, namedCharts[5].Example)
+	// Age bands stand oldest at the top; each side's run follows them.
+	if !reflect.DeepEqual(d.Labels, []string{"80+", "60–79", "40–59", "20–39", "0–19"}) || !reflect.DeepEqual(d.Series, []string{"Men", "Women"}) {
+		t.Errorf("bands %q sides %q", d.Labels, d.Series)
+	}
+	if !reflect.DeepEqual(d.Values, []float64{2.1, 9.6, 13.4, 13.6, 11.9, 3, 10.1, 12.8, 13, 11.3}) {
+		t.Errorf("values %v", d.Values)
+	}
+	if !reflect.DeepEqual(d.Colors, []string{namedColors["blue"], namedColors["orange"]}) || d.Note != "" {
+		t.Errorf("side colours %q, note %q", d.Colors, d.Note)
+	}
+	// Two periods with figures for both: four runs and the years to count between.
+	d = readData(dataPyramid, "population pyramid from 1990 to 2020. 1990 men: 9, 8, 7, 5, 3; 1990 women: 9, 8, 7, 6, 4; 2020 men: 6, 7, 7, 6, 5; 2020 women: 6, 7, 7, 7, 6")
+	if len(d.Values) != 20 || d.From != 1990 || d.To != 2020 || !reflect.DeepEqual(d.Series, []string{"Men", "Women"}) || d.Values[4] != 9 || d.Values[15] != 6 {
+		t.Errorf("morph: %v %g→%g sides %q", d.Values, d.From, d.To, d.Series)
+	}
+	// Shapes told in words: a generic shape per period, named, and said to be no data.
+	d = readData(dataPyramid, "Age pyramid morphing from the 1970 shape, wide bottom and narrow top, to the 2024 shape, top-heavy")
+	if !reflect.DeepEqual(d.Items, []string{"Wide base", "Top-heavy"}) || d.From != 1970 || d.To != 2024 || !strings.Contains(d.Note, "not data") {
+		t.Errorf("shapes %q %g→%g note %q", d.Items, d.From, d.To, d.Note)
+	}
+	k := len(d.Labels)
+	if len(d.Values) != 4*k || !(d.Values[k-1] > d.Values[0]) || !(d.Values[2*k] > d.Values[3*k-1]) {
+		t.Errorf("the first shape is not wide at its base or the second not top-heavy: %v", d.Values)
+	}
+	// A butterfly's categories stay as listed, its sides named by where they go.
+	d = readData(dataPyramid, "Butterfly chart comparing two teams: Team A on the left, Team B on the right. Passing 82 / 75, Shots 14 / 9, Tackles 20 / 25")
+	if !reflect.DeepEqual(d.Labels, []string{"Passing", "Shots", "Tackles"}) || !reflect.DeepEqual(d.Series, []string{"Team A", "Team B"}) || !reflect.DeepEqual(d.Values, []float64{82, 14, 20, 75, 9, 25}) {
+		t.Errorf("butterfly: %q %q %v", d.Labels, d.Series, d.Values)
+	}
+	// A tornado's widest band stands at the top.
+	if d := readData(dataPyramid, "Tornado chart of sensitivity: Price 12 and 9, Volume 7 and 6, Cost 15 and 11"); !reflect.DeepEqual(d.Labels, []string{"Cost", "Price", "Volume"}) {
+		t.Errorf("tornado bands %q", d.Labels)
+	}
+	// "0–9 … 90+" is every band between.
+	if got := ageBands("bands 0–9 … 90+", 0); len(got) != 10 || got[9] != "90+" || got[4] != "40–49" {
+		t.Errorf("ageBands = %q", got)
+	}
+}
+
+// TestPyramidShapes reads every row's example as that shape.
+func TestPyramidShapes(t *testing.T) {
+	for k, sh := range pyramidShapes {
+		if got := pyramidShape(sh.Example); got != k {
+			t.Errorf("%q reads as shape %d, want %d (%s)", sh.Example, got, k, sh.Name)
 		}
 	}
 }

@@ -283,6 +283,13 @@ func (bd *board) plan(b *brief, revision int, feedback string) *koda.Plan {
 		sc.Exit = strings.Join(exits, " ")
 		pl.Scenes = append(pl.Scenes, sc)
 	}
+	// What a chart's reading made up because the prompt did not give it is said, never
+	// drawn as if it were data.
+	for _, s := range b.Subjects {
+		if s.Data != nil && s.Data.Note != "" {
+			pl.Notes = append(pl.Notes, "The "+dataSubjectNoun[s.Data.Kind]+": "+s.Data.Note+".")
+		}
+	}
 	pl.Todos = append(pl.Todos, koda.Todo{ID: TodoSetup, Title: "Set up the canvas runtime and page", Status: koda.TodoPending})
 	for i, sc := range pl.Scenes {
 		pl.Todos = append(pl.Todos, koda.Todo{ID: fmt.Sprintf("scene-%d", i+1),
