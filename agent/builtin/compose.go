@@ -195,8 +195,8 @@ func (c *composer) setup(title string) {
 	c.placeBetween()
 	c.placePaths()
 	for i, e := range c.subjects {
-		if c.travelsAcross(i) {
-			e.X = -0.62
+		if c.travelsAcross(i) && !isDataType(e.Type) {
+			e.X = -0.62 // (a data element does not travel: it would wait at the edge)
 		}
 		if e.Variant == "fill" {
 			c.homes[i].Y = e.Y

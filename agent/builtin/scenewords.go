@@ -193,6 +193,9 @@ func (b *brief) readPositions() {
 		}
 		var cands []cand
 		for _, si := range bt.Subjects {
+			if d := b.Subjects[si].Data; d != nil && d.Kind == dataPyramid && len(d.Series) > 0 {
+				continue // "men on the left, women on the right" places a pyramid's sides, not the chart
+			}
 			if i := wordIndex(bt.Text, b.Subjects[si].Noun); i >= 0 {
 				cands = append(cands, cand{i, si, -1})
 			}
