@@ -59,6 +59,16 @@ var namedCharts = []namedChartRow{
 		Example: "Population pyramid of Norway, men on the left in blue and women on the right in orange: 0–19: 11.9 and 11.3, 20–39: 13.6 and 13.0, 40–59: 13.4 and 12.8, 60–79: 9.6 and 10.1, 80+: 2.1 and 3.0 (% of the population)"},
 }
 
+// ShapeCharts lists the table of charts named by their shape as others read it (the
+// prompt suite's sheet of examples): each row's kind and example.
+func ShapeCharts() []Genre {
+	out := make([]Genre, len(namedCharts))
+	for i, c := range namedCharts {
+		out[i] = Genre{Name: c.Kind, Example: c.Example}
+	}
+	return out
+}
+
 // shapeChart reports a kind of the table: a chart drawn by its shape, whose parts'
 // words (axes, blocks, dots) are its own drawing.
 func shapeChart(kind string) bool {

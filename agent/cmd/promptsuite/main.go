@@ -7,7 +7,8 @@
 // With -prompts it runs another file of prompts in the same shape (a first-look set under
 // agent/suite/fresh/, whose "expect" may be empty: it is judged by eye from the sheet).
 //
-// With -genres it runs the genre table's examples as 16:9 and 9:16 videos.
+// With -genres it runs the genre table's examples, and those of the table of charts named
+// by their shape, as 16:9 and 9:16 videos.
 //
 //	go run ./agent/cmd/promptsuite [-prompts file.json | -genres] [-only id,substring] [-sheet out.png] [-scenes] [-keep dir] [-v]
 package main
@@ -35,7 +36,7 @@ func main() {
 	parallel := flag.Int("parallel", 2, "prompts run at once")
 	verbose := flag.Bool("v", false, "log each prompt and print measured values")
 	file := flag.String("prompts", "", "JSON file of prompts in the suite's shape (default: agent/testdata/prompts.json)")
-	genres := flag.Bool("genres", false, "run the genre table's examples, each as a 16:9 and a 9:16 video, for a contact sheet judged by eye")
+	genres := flag.Bool("genres", false, "run the genre table's examples and the shape charts', each as a 16:9 and a 9:16 video, for a contact sheet judged by eye")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -77,6 +78,14 @@ func main() {
 			prompts = append(prompts,
 				agent.SuitePrompt{ID: id, Category: "genre", Prompt: g.Example},
 				agent.SuitePrompt{ID: id + "-vertical", Category: "genre", Prompt: "Vertical 9:16: " + g.Example})
+		}
+		// The charts named by their shape are rows of their own table, judged on the
+		// same sheet.
+		for i, c := range builtin.ShapeCharts() {
+			id := fmt.Sprintf("chart-%02d-%s", i+1, c.Name)
+			prompts = append(prompts,
+				agent.SuitePrompt{ID: id, Category: "data", Prompt: c.Example},
+				agent.SuitePrompt{ID: id + "-vertical", Category: "data", Prompt: "Vertical 9:16: " + c.Example})
 		}
 		cfg.AgentAspect = true
 	}
