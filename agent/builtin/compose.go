@@ -809,8 +809,10 @@ func (c *composer) signature(e *scene.Element) []string {
 
 // act applies one action to element e during [a0, a1]; it reports whether e moved.
 func (c *composer) act(e *scene.Element, i int, a string, across bool, a0, a1 float64) bool {
-	if a == "fall" && isDataType(e.Type) {
-		a = "count" // "each step drops in": the data arrive, the chart does not fall from the sky
+	if (a == "fall" || a == "slide") && isDataType(e.Type) {
+		// "each step drops in", "dots going up": the data arrive, the chart does not fall
+		// from the sky or travel.
+		a = "count"
 	}
 	if c.playWay(e, i, a0, a1) {
 		return true
