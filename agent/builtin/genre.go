@@ -2568,8 +2568,9 @@ func (g *genreFill) board() {
 	}
 	if len(rows) > 0 {
 		first := strings.Index(g.prompt, rows[0].cells[0])
+		heads := boardHeads(g.prompt)
 		for i, q := range g.b.Texts {
-			if at := strings.Index(g.prompt, q); !g.used[i] && at >= 0 && (first < 0 || at < first) {
+			if at := strings.Index(g.prompt, q); !g.used[i] && at >= 0 && (first < 0 || at < first) && !slices.Contains(heads, q) {
 				title, g.used[i] = q, true
 				break
 			}
