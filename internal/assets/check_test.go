@@ -336,7 +336,8 @@ func writeTemp(t *testing.T, data []byte) *os.File {
 // installed (files made by ffmpeg); a file longer than the limit is refused.
 func TestProbeAudio(t *testing.T) {
 	if _, err := exec.LookPath("ffmpeg"); err != nil {
-		t.Skip("ffmpeg is not installed")
+		// scripts/install-deps.sh installs ffmpeg; a missing one is a broken setup, not a pass.
+		t.Fatalf("ffmpeg is not installed (run scripts/install-deps.sh test): %v", err)
 	}
 	dir := t.TempDir()
 	make1 := func(name string, args ...string) string {
