@@ -900,3 +900,70 @@ func TestBeginFrameFallback(t *testing.T) {
 		}
 	}
 }
+
+// TestScriptsHaveFonts renders Chinese, Japanese, Korean and colour emoji beside code
+// points no font has: a user's "新年快乐" or "🎉" must come out as glyphs, not as the boxes
+// a machine without CJK or emoji fonts draws (install-deps.sh installs them).
+func TestScriptsHaveFonts(t *testing.T) {
+	r, _ := setup(t, nil)
+	const w, h, cell = 640, 360, 100 // six 100-pixel cells a row, four rows
+	preset := small
+	preset.Width, preset.Height = w, h
+	req := koda.RenderRequest{Dir: fixture("scripts"), Preset: preset, DurationS: 0.2, VideoPath: filepath.Join(t.TempDir(), "s.mp4")}
+	if _, _, err := render(t, r, req); err != nil {
+		t.Fatalf("render: %v", err)
+	}
+	f := decodeFrame(t, req.VideoPath, 0)
+	// cells returns the six character cells of row k, each as its RGB24 pixels.
+	cells := func(k int) [][]byte {
+		out := make([][]byte, 6)
+		for y := k * h / 4; y < (k+1)*h/4; y++ {
+			for c := range out {
+				o := (y*w + c*cell) * 3
+				out[c] = append(out[c], f[o:o+cell*3]...)
+			}
+		}
+		return out
+	}
+	// distinct counts the cells unlike every earlier one: six different glyphs give six,
+	// the same missing-glyph box six times gives one.
+	distinct := func(cs [][]byte) int {
+		n := 0
+		for i := range cs {
+			if !slices.ContainsFunc(cs[:i], func(b []byte) bool { return meanDiff(b, cs[i]) < 1 }) {
+				n++
+			}
+		}
+		return n
+	}
+	inked := func(cs [][]byte) bool {
+		for _, c := range cs {
+			for i := 0; i+2 < len(c); i += 3 {
+				if int(c[i])+int(c[i+1])+int(c[i+2]) < 3*128 {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if tofu := cells(3); !inked(tofu) || distinct(tofu) != 1 {
+		t.Fatalf("the missing-glyph row: inked %v, %d distinct cells; want six alike boxes, or the test cannot tell tofu from text",
+			inked(tofu), distinct(tofu))
+	}
+	for k, name := range []string{"Chinese", "Japanese and Korean", "emoji"} {
+		if cs := cells(k); !inked(cs) || distinct(cs) < 5 {
+			t.Errorf("%s drew as missing-glyph boxes (%d distinct cells of 6): no font for it on this machine", name, distinct(cs))
+		}
+	}
+	colour := 0 // saturated pixels: colour emoji, not black outlines
+	for _, c := range cells(2) {
+		for i := 0; i+2 < len(c); i += 3 {
+			if int(max(c[i], c[i+1], c[i+2]))-int(min(c[i], c[i+1], c[i+2])) > 90 {
+				colour++
+			}
+		}
+	}
+	if colour < 2000 {
+		t.Errorf("emoji row has %d coloured pixels: no colour emoji font on this machine", colour)
+	}
+}

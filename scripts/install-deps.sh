@@ -20,6 +20,10 @@ command -v gcc >/dev/null 2>&1 || missing+=(gcc)
 [ -e /usr/include/stdio.h ] || missing+=(libc6-dev)
 # Fonts: text in animations needs a real sans-serif face.
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
+# Text in Chinese, Japanese or Korean ("新年快乐") and emoji in a prompt's quoted words
+# draw as empty boxes without these (renderer's TestScriptsHaveFonts checks both).
+[ -e /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || missing+=(fonts-noto-cjk)
+[ -e /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing+=(fonts-noto-color-emoji)
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
