@@ -23,6 +23,7 @@ type RedisDB int
 const (
 	DBKodaEndToEnd     RedisDB = 1  // cmd/koda: the submit-to-webhook path
 	DBKodaBatch        RedisDB = 2  // cmd/koda: batches
+	DBKodaRowsRecovery RedisDB = 3  // cmd/koda: a template batch through kill -9 and FLUSHDB
 	DBKodaMultiprocess RedisDB = 5  // cmd/koda: several processes, kill -9
 	DBKodaOps          RedisDB = 6  // cmd/koda: operations
 	DBKodaStudio       RedisDB = 7  // cmd/koda: the Studio in a browser
