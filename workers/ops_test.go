@@ -351,6 +351,33 @@ func TestSingleSchedulerElection(t *testing.T) {
 	}
 }
 
+// A process that takes the lead reconciles at once, not one interval later: after a
+// crash that also lost Redis (flushed, restarted without persistence) the work waiting
+// in the database is enqueued again as soon as a new worker starts.
+func TestNewLeaderReconcilesAtOnce(t *testing.T) {
+	b := setup(t)
+	_, rs := b.project(t, "t1", 1)
+	// Pause the queue so the reconciled task stays where the reconciler put it.
+	if err := b.h.Inspector.PauseQueue(jobs.QueueRender); err != nil {
+		t.Fatal(err)
+	}
+	b.h.ReconcileGrace = time.Millisecond
+	time.Sleep(5 * time.Millisecond)
+	r, err := Start(b.rdb, b.h, Options{Pools: []string{"maintenance"}, ProcessID: "p1", Logger: b.h.Logger,
+		ShutdownTimeout: time.Second, SchedulerConn: b.conn,
+		// The periodic pass comes too late to be what the test sees.
+		Schedule: map[string]string{jobs.KindReconcile: "@every 1h"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Shutdown()
+	id := jobs.RenderArgs{RenderID: rs[0].ID}.TaskID()
+	waitFor(t, "the lost render's task enqueued again", 15*time.Second, func() bool {
+		info, err := b.h.Inspector.GetTaskInfo(jobs.QueueRender, id)
+		return err == nil && info.State == asynq.TaskStatePending
+	})
+}
+
 // Graceful drain: a running task finishes within the shutdown timeout and nothing new
 // starts after Shutdown begins.
 func TestShutdownDrains(t *testing.T) {

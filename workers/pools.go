@@ -195,6 +195,16 @@ func (r *Runner) startElection(rdb redis.UniversalClient, h *Handlers, opts Opti
 			r.mu.Lock()
 			r.scheduler = s
 			r.mu.Unlock()
+			// A new leader reconciles at once rather than one interval later: leadership
+			// changes hands when the leader died or Redis lost its key (restarted or
+			// flushed), which are the times tasks are lost.
+			if schedule[jobs.KindReconcile] != "" && h.Queue != nil {
+				ctx, cancel := context.WithTimeout(context.Background(), ttl/3)
+				if err := h.Queue.Enqueue(ctx, jobs.ReconcileArgs{}); err != nil {
+					log.Warn("enqueue the first reconciliation", "err", err)
+				}
+				cancel()
+			}
 			return func() {
 				s.Shutdown()
 				r.mu.Lock()
