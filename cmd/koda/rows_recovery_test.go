@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -41,6 +42,7 @@ type rowsBatch struct {
 		ProjectID string `json:"project_id"`
 		Status    string `json:"status"`
 		Attempts  int    `json:"attempts"`
+		RenderMS  int64  `json:"render_ms"`
 	} `json:"renders"`
 	Rows []struct {
 		Row       int      `json:"row"`
@@ -251,14 +253,24 @@ func TestTemplateBatchSurvivesKilledWorkerAndFlushedRedis(t *testing.T) {
 	}
 
 	w2 := start("worker2", pools...)
+	restarted := time.Now()
+	var resumed time.Time // when the first row after the crash finished
 	done := poll("the batch to complete after the crash", 30*time.Minute, func(cur rowsBatch) bool {
+		if resumed.IsZero() && cur.Succeeded > before.Succeeded+len(inFlight) {
+			resumed = time.Now()
+		}
 		return cur.Status == "completed"
 	})
 	finished := time.Now()
 	wall := finished.Sub(batchStart)
-	t.Logf("batch of %d rows: %s wall (%.1f rows/min), %s of it after the kill; test %s so far",
+	if resumed.IsZero() {
+		resumed = finished
+	}
+	t.Logf("batch of %d rows: %s wall (%.1f rows/min); before the kill %.1f rows/min; "+
+		"rows rendered again %s after the new worker started; test %s so far",
 		recoveryRows, wall.Round(time.Second), float64(recoveryRows)/wall.Minutes(),
-		finished.Sub(killedAt).Round(time.Second), finished.Sub(began).Round(time.Second))
+		float64(before.Succeeded)/killedAt.Sub(batchStart).Minutes(),
+		resumed.Sub(restarted).Round(100*time.Millisecond), finished.Sub(began).Round(time.Second))
 	if n := strings.Count(w2.out.String(), "re-enqueued lost task"); n == 0 {
 		t.Errorf("the new worker's reconciler re-enqueued nothing")
 	} else {
@@ -284,6 +296,17 @@ func TestTemplateBatchSurvivesKilledWorkerAndFlushedRedis(t *testing.T) {
 		}
 	}
 	t.Logf("renders by attempts: %v", attempts)
+	var ms []int64
+	for _, r := range done.Renders {
+		ms = append(ms, r.RenderMS)
+	}
+	slices.Sort(ms)
+	var sum int64
+	for _, v := range ms {
+		sum += v
+	}
+	t.Logf("a row's render (start to finish in the worker): mean %d ms, median %d ms, p95 %d ms",
+		sum/int64(len(ms)), ms[len(ms)/2], ms[len(ms)*95/100])
 	projects := map[string]int{}
 	for i, row := range done.Rows {
 		if row.Row != i+1 || row.Status != "succeeded" || len(row.Renders) != 1 || renderOf[row.Renders[0]] != row.ProjectID {
