@@ -208,31 +208,42 @@ func TestTemplateBatchSurvivesKilledWorkerAndFlushedRedis(t *testing.T) {
 	}
 
 	// In the middle of the batch, with a row's render running and its browser up, the
-	// worker dies without a chance to hand anything back.
+	// worker dies without a chance to hand anything back. It is stopped (SIGSTOP) first,
+	// so that what the database says it was doing cannot change before the SIGKILL: a
+	// render it had just finished would leave none running; then it continues and is
+	// stopped again a moment later.
 	var groups []int
-	before := poll("a third of the rows rendered and one running", 20*time.Minute, func(cur rowsBatch) bool {
-		if cur.Succeeded < recoveryRows/3 || cur.Running == 0 {
-			return false
+	var at rowsBatch // the batch as the worker left it
+	var inFlight []string
+	for {
+		poll("a third of the rows rendered and one running", 20*time.Minute, func(cur rowsBatch) bool {
+			return cur.Succeeded >= recoveryRows/3 && cur.Running > 0
+		})
+		if err := w1.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+			t.Fatal(err)
+		}
+		at, inFlight = get(), nil
+		for _, r := range at.Renders {
+			if r.Status == "running" {
+				inFlight = append(inFlight, r.ID)
+			}
 		}
 		groups = childGroups(w1.cmd.Process.Pid)
-		return len(groups) > 0
-	})
+		if len(inFlight) > 0 && len(groups) > 0 {
+			break
+		}
+		if err := w1.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 	if err := w1.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	_ = w1.cmd.Wait()
 	killedAt := time.Now()
-	var inFlight []string
-	for _, r := range get().Renders {
-		if r.Status == "running" {
-			inFlight = append(inFlight, r.ID)
-		}
-	}
 	t.Logf("SIGKILLed worker1 after %s: %d rows succeeded, %d running %v, %d queued",
-		killedAt.Sub(batchStart).Round(time.Second), before.Succeeded, len(inFlight), inFlight, before.Queued)
-	if len(inFlight) == 0 {
-		t.Fatalf("no render was running when the worker died")
-	}
+		killedAt.Sub(batchStart).Round(time.Second), at.Succeeded, len(inFlight), inFlight, at.Queued)
 	waitFor(t, "the killed worker's chromium and ffmpeg to exit", 20*time.Second, func() bool {
 		return len(groupMembers(groups)) == 0
 	})
@@ -256,7 +267,7 @@ func TestTemplateBatchSurvivesKilledWorkerAndFlushedRedis(t *testing.T) {
 	restarted := time.Now()
 	var resumed time.Time // when the first row after the crash finished
 	done := poll("the batch to complete after the crash", 30*time.Minute, func(cur rowsBatch) bool {
-		if resumed.IsZero() && cur.Succeeded > before.Succeeded+len(inFlight) {
+		if resumed.IsZero() && cur.Succeeded > at.Succeeded {
 			resumed = time.Now()
 		}
 		return cur.Status == "completed"
@@ -269,7 +280,7 @@ func TestTemplateBatchSurvivesKilledWorkerAndFlushedRedis(t *testing.T) {
 	t.Logf("batch of %d rows: %s wall (%.1f rows/min); before the kill %.1f rows/min; "+
 		"rows rendered again %s after the new worker started; test %s so far",
 		recoveryRows, wall.Round(time.Second), float64(recoveryRows)/wall.Minutes(),
-		float64(before.Succeeded)/killedAt.Sub(batchStart).Minutes(),
+		float64(at.Succeeded)/killedAt.Sub(batchStart).Minutes(),
 		resumed.Sub(restarted).Round(100*time.Millisecond), finished.Sub(began).Round(time.Second))
 	if n := strings.Count(w2.out.String(), "re-enqueued lost task"); n == 0 {
 		t.Errorf("the new worker's reconciler re-enqueued nothing")
