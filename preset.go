@@ -28,6 +28,10 @@ type PresetSpec struct {
 	EncoderSpeed string `json:"encoder_speed,omitempty"`
 	// MaxDurationS is the platform's limit on video length; 0 means none.
 	MaxDurationS float64 `json:"max_duration_s,omitempty"`
+	// LoudnessLUFS is the integrated loudness (EBU R128) a soundtrack is normalised to
+	// in this output, between MinLoudnessLUFS and MaxLoudnessLUFS; 0 means
+	// DefaultLoudnessLUFS. A video without a soundtrack has no audio stream at all.
+	LoudnessLUFS float64 `json:"loudness_lufs,omitempty"`
 }
 
 // Frames returns the number of frames for a video of durationS seconds.
@@ -44,7 +48,7 @@ func (p PresetSpec) Vertical() bool { return p.Height > p.Width }
 
 // SameOutput reports whether p and o make the same video from the same project and
 // length: they agree on everything the renderer reads from a spec (size, frame rate,
-// CRF, format and, for x264, the encoder speed). The name and the platform's duration
+// CRF, format, soundtrack loudness and, for x264, the encoder speed). The name and the platform's duration
 // limit change no byte, so youtube, final and 1080p are one output; identical outputs
 // of one batch are rendered once and stored once. A spec field the renderer starts
 // reading must be compared here too.
@@ -52,8 +56,21 @@ func (p PresetSpec) SameOutput(o PresetSpec) bool {
 	if p.Width != o.Width || p.Height != o.Height || p.FPS != o.FPS || p.CRF != o.CRF || p.Format != o.Format {
 		return false
 	}
+	if p.Loudness() != o.Loudness() {
+		return false
+	}
 	// VP9 always encodes at its realtime speed: only MP4's x264 reads the speed.
 	return p.Format == FormatWebM || p.encoderSpeed() == o.encoderSpeed()
+}
+
+// Loudness is the integrated loudness, in LUFS, the spec's soundtrack is normalised to:
+// LoudnessLUFS, or DefaultLoudnessLUFS for a spec that sets none (a custom one, or one
+// stored before the field existed).
+func (p PresetSpec) Loudness() float64 {
+	if p.LoudnessLUFS == 0 {
+		return DefaultLoudnessLUFS
+	}
+	return p.LoudnessLUFS
 }
 
 // encoderSpeed is the x264 speed the spec renders at; a spec stored before speeds
@@ -65,20 +82,41 @@ func (p PresetSpec) encoderSpeed() string {
 	return p.EncoderSpeed
 }
 
+// Soundtrack loudness, EBU R128 integrated loudness in LUFS.
+//
+// DefaultLoudnessLUFS, −16, is the target of every named preset. It is the level
+// recommended for online and mobile listening (AES TD1008, Apple's −16), and where
+// Instagram, TikTok and X play without turning a track much up or down. YouTube's own
+// reference is −14, but YouTube only turns louder videos down, never quieter ones up: a
+// −16 track plays 2 dB below the loudest videos, which is all −14 would gain, while
+// raising a dynamic track to −14 more often meets the true-peak ceiling and makes
+// loudnorm compress it instead of applying one gain. One target also keeps youtube,
+// final and 1080p one output (SameOutput), rendered once. Broadcast's −23 (EBU R128 for
+// television) is far too quiet beside phone videos; a custom preset can ask for it, or
+// for −14, with loudness_lufs.
+const (
+	DefaultLoudnessLUFS = -16.0
+	MinLoudnessLUFS     = -40.0
+	MaxLoudnessLUFS     = -5.0 // the loudest target ffmpeg's loudnorm accepts
+)
+
+// socialLUFS is the soundtrack loudness of the named presets; a row may set its own.
+const socialLUFS = DefaultLoudnessLUFS
+
 // The named presets of DESIGN.md §3.6.
 var presets = map[string]PresetSpec{
-	"preview":         {Width: 640, Height: 360, FPS: 15, CRF: 28, Format: FormatMP4},
-	"final":           {Width: 1920, Height: 1080, FPS: 60, CRF: 18, Format: FormatMP4},
-	"1080p":           {Width: 1920, Height: 1080, FPS: 60, CRF: 18, Format: FormatMP4},
-	"1080p30":         {Width: 1920, Height: 1080, FPS: 30, CRF: 18, Format: FormatMP4},
-	"720p":            {Width: 1280, Height: 720, FPS: 30, CRF: 18, Format: FormatMP4},
-	"720p60":          {Width: 1280, Height: 720, FPS: 60, CRF: 18, Format: FormatMP4},
-	"4k":              {Width: 3840, Height: 2160, FPS: 30, CRF: 18, Format: FormatMP4},
-	"4k60":            {Width: 3840, Height: 2160, FPS: 60, CRF: 18, Format: FormatMP4},
-	"youtube":         {Width: 1920, Height: 1080, FPS: 60, CRF: 18, Format: FormatMP4},
-	"instagram_reels": {Width: 1080, Height: 1920, FPS: 30, CRF: 18, Format: FormatMP4, MaxDurationS: 90},
-	"tiktok":          {Width: 1080, Height: 1920, FPS: 30, CRF: 18, Format: FormatMP4, MaxDurationS: 180},
-	"twitter":         {Width: 1920, Height: 1080, FPS: 30, CRF: 18, Format: FormatMP4, MaxDurationS: 140},
+	"preview":         {Width: 640, Height: 360, FPS: 15, CRF: 28, Format: FormatMP4, LoudnessLUFS: socialLUFS},
+	"final":           {Width: 1920, Height: 1080, FPS: 60, CRF: 18, Format: FormatMP4, LoudnessLUFS: socialLUFS},
+	"1080p":           {Width: 1920, Height: 1080, FPS: 60, CRF: 18, Format: FormatMP4, LoudnessLUFS: socialLUFS},
+	"1080p30":         {Width: 1920, Height: 1080, FPS: 30, CRF: 18, Format: FormatMP4, LoudnessLUFS: socialLUFS},
+	"720p":            {Width: 1280, Height: 720, FPS: 30, CRF: 18, Format: FormatMP4, LoudnessLUFS: socialLUFS},
+	"720p60":          {Width: 1280, Height: 720, FPS: 60, CRF: 18, Format: FormatMP4, LoudnessLUFS: socialLUFS},
+	"4k":              {Width: 3840, Height: 2160, FPS: 30, CRF: 18, Format: FormatMP4, LoudnessLUFS: socialLUFS},
+	"4k60":            {Width: 3840, Height: 2160, FPS: 60, CRF: 18, Format: FormatMP4, LoudnessLUFS: socialLUFS},
+	"youtube":         {Width: 1920, Height: 1080, FPS: 60, CRF: 18, Format: FormatMP4, LoudnessLUFS: socialLUFS},
+	"instagram_reels": {Width: 1080, Height: 1920, FPS: 30, CRF: 18, Format: FormatMP4, LoudnessLUFS: socialLUFS, MaxDurationS: 90},
+	"tiktok":          {Width: 1080, Height: 1920, FPS: 30, CRF: 18, Format: FormatMP4, LoudnessLUFS: socialLUFS, MaxDurationS: 180},
+	"twitter":         {Width: 1920, Height: 1080, FPS: 30, CRF: 18, Format: FormatMP4, LoudnessLUFS: socialLUFS, MaxDurationS: 140},
 }
 
 // Bounds of a custom preset. Sizes must be even for yuv420p.
@@ -174,6 +212,9 @@ func (p *PresetSpec) Validate() error {
 		return bad("encoder_speed %q unknown (one of %s)", p.EncoderSpeed, strings.Join(EncoderSpeeds, ", "))
 	case p.MaxDurationS < 0:
 		return bad("negative duration limit")
+	case p.LoudnessLUFS != 0 && (p.LoudnessLUFS < MinLoudnessLUFS || p.LoudnessLUFS > MaxLoudnessLUFS):
+		return bad("loudness_lufs %g out of range (%g..%g, or 0 for the default %g)",
+			p.LoudnessLUFS, MinLoudnessLUFS, MaxLoudnessLUFS, DefaultLoudnessLUFS)
 	}
 	return nil
 }

@@ -38,6 +38,8 @@ func TestSameOutput(t *testing.T) {
 		"crf":    func(p *koda.PresetSpec) { p.CRF = 23 },
 		"format": func(p *koda.PresetSpec) { p.Format = koda.FormatWebM },
 		"speed":  func(p *koda.PresetSpec) { p.EncoderSpeed = "slow" },
+		// The soundtrack is normalised to it: another audio stream.
+		"loudness": func(p *koda.PresetSpec) { p.LoudnessLUFS = -23 },
 	} {
 		other := hd
 		change(&other)
@@ -49,6 +51,11 @@ func TestSameOutput(t *testing.T) {
 	unset.EncoderSpeed = "" // stored before speeds existed: rendered at the default
 	if !hd.SameOutput(unset) {
 		t.Error("an unset encoder speed is not the default one")
+	}
+	unset = hd
+	unset.LoudnessLUFS = 0 // stored before loudness existed, or a custom spec: the default
+	if !hd.SameOutput(unset) {
+		t.Error("an unset loudness is not the default one")
 	}
 	webm, fast := hd, hd
 	webm.Format, fast.Format, fast.EncoderSpeed = koda.FormatWebM, koda.FormatWebM, "ultrafast"
@@ -116,5 +123,35 @@ func TestCaptureGroups(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPresetLoudness: every named preset normalises a soundtrack to −16 LUFS and says
+// so; a spec without a loudness takes the default; a custom one may ask for broadcast's
+// −23 or YouTube's −14, but not for a level loudnorm cannot reach.
+func TestPresetLoudness(t *testing.T) {
+	for _, name := range koda.PresetNames() {
+		p, err := koda.LookupPreset(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.LoudnessLUFS != koda.DefaultLoudnessLUFS || p.Loudness() != -16 {
+			t.Errorf("%s: loudness_lufs %g (Loudness %g), want -16", name, p.LoudnessLUFS, p.Loudness())
+		}
+	}
+	if got := (koda.PresetSpec{}).Loudness(); got != koda.DefaultLoudnessLUFS {
+		t.Errorf("unset loudness = %g, want the default %g", got, koda.DefaultLoudnessLUFS)
+	}
+	for _, lufs := range []float64{0, -23, -14, koda.MinLoudnessLUFS, koda.MaxLoudnessLUFS} {
+		p := koda.PresetSpec{Width: 1280, Height: 720, FPS: 30, LoudnessLUFS: lufs}
+		if err := p.Validate(); err != nil {
+			t.Errorf("loudness %g: %v", lufs, err)
+		}
+	}
+	for _, lufs := range []float64{-41, -4, 3} {
+		p := koda.PresetSpec{Width: 1280, Height: 720, FPS: 30, LoudnessLUFS: lufs}
+		if err := p.Validate(); koda.ErrorCode(err) != koda.CodeInvalidPreset {
+			t.Errorf("loudness %g: %v, want %s", lufs, err, koda.CodeInvalidPreset)
+		}
 	}
 }
