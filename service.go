@@ -175,7 +175,9 @@ type RenderRequest struct {
 
 	VideoPath     string // output video file
 	ThumbnailPath string // output JPEG at the midpoint; empty for none
-	// AudioPath, when set, is an audio file muxed into the video and trimmed to its length.
+	// AudioPath, when set, is the soundtrack: looped or cut to the video's length, faded
+	// in and out, and normalised to the loudness of Preset (of each of Outputs, when
+	// set). Without it the video has no audio stream.
 	AudioPath string
 	// Outputs, when set, are the videos made in one pass from the frames captured at
 	// Preset (see CaptureGroups): each scaled to its size and taking every

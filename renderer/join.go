@@ -10,12 +10,15 @@ import (
 
 // Join is the joining of a render split into frame-range chunks: the chunk files, in
 // order, rendered with the same settings; the project folder, whose first audio file
-// (if any) becomes the soundtrack; and the render's length in frames at fps.
+// (if any) becomes the soundtrack; the render's length in frames at fps; and the
+// soundtrack's loudness target (the preset's koda.PresetSpec.Loudness; 0 means the
+// default).
 type Join struct {
-	Parts  []string
-	Source string
-	Frames int
-	FPS    int
+	Parts        []string
+	Source       string
+	Frames       int
+	FPS          int
+	LoudnessLUFS float64
 }
 
 // JoinChunks writes j's video (the chunks joined without re-encoding, the soundtrack
@@ -29,7 +32,7 @@ func JoinChunks(ctx context.Context, ffmpegPath string, j Join, video, thumb str
 		return err
 	}
 	if audio := FindAudio(j.Source); audio != "" {
-		if err := MuxAudio(ctx, ffmpegPath, video, audio, float64(j.Frames)/float64(j.FPS)); err != nil {
+		if err := MuxAudio(ctx, ffmpegPath, video, audio, float64(j.Frames)/float64(j.FPS), j.LoudnessLUFS); err != nil {
 			return err
 		}
 	}

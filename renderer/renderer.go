@@ -330,7 +330,12 @@ func (r *Renderer) render(ctx context.Context, j *job, pr *progress) (*koda.Rend
 	// joined (MuxAudio after Concat).
 	if j.req.AudioPath != "" && j.start == 0 && j.end == j.total {
 		dur := float64(j.total) / float64(j.preset.FPS)
-		if err := MuxAudio(ctx, r.cfg.FFmpegPath, j.req.VideoPath, j.req.AudioPath, dur); err != nil {
+		track, err := openSoundtrack(ctx, r.cfg.FFmpegPath, j.req.AudioPath, filepath.Dir(j.req.VideoPath), dur)
+		if err == nil {
+			err = r.mux(ctx, track, j.req.VideoPath, dur, j.preset)
+			track.close()
+		}
+		if err != nil {
 			_ = os.Remove(j.req.VideoPath)
 			return nil, err
 		}
@@ -357,6 +362,8 @@ func (r *Renderer) render(ctx context.Context, j *job, pr *progress) (*koda.Rend
 
 // finishDerived adds the soundtrack and the thumbnail to each of a capture's encoded
 // outputs. On failure it removes them all: the outputs of one capture succeed together.
+// The soundtrack is decoded once for them all; each output gets it cut to its own
+// length and normalised to its own preset's loudness.
 func (r *Renderer) finishDerived(ctx context.Context, j *job, sizes []int64, thumbs map[int]*frame, capTime time.Duration) (*koda.RenderResult, error) {
 	removeAll := func() {
 		for _, d := range j.derived {
@@ -366,12 +373,25 @@ func (r *Renderer) finishDerived(ctx context.Context, j *job, sizes []int64, thu
 			}
 		}
 	}
+	length := func(d derivedOutput) float64 { return float64(d.first+d.frames) / float64(d.preset.FPS) }
+	var track *soundtrack
+	if j.req.AudioPath != "" && j.whole {
+		longest := 0.0
+		for _, d := range j.derived {
+			longest = max(longest, length(d))
+		}
+		var err error
+		if track, err = openSoundtrack(ctx, r.cfg.FFmpegPath, j.req.AudioPath, filepath.Dir(j.derived[0].out), longest); err != nil {
+			removeAll()
+			return nil, err
+		}
+		defer track.close()
+	}
 	res := &koda.RenderResult{Frames: j.frames(), CaptureTime: capTime}
 	for k, d := range j.derived {
 		size := sizes[k]
-		if j.req.AudioPath != "" && j.whole {
-			dur := float64(d.first+d.frames) / float64(d.preset.FPS)
-			if err := MuxAudio(ctx, r.cfg.FFmpegPath, d.out, j.req.AudioPath, dur); err != nil {
+		if track != nil {
+			if err := r.mux(ctx, track, d.out, length(d), d.preset); err != nil {
 				removeAll()
 				return nil, fmt.Errorf("output %s: %w", d.preset.Name, err)
 			}
@@ -401,6 +421,19 @@ func (r *Renderer) finishDerived(ctx context.Context, j *job, sizes []int64, thu
 		res.Outputs = append(res.Outputs, koda.OutputResult{Frames: d.frames, SizeBytes: size})
 	}
 	return res, nil
+}
+
+// mux lays track under the video at path, of durationS, at p's loudness, and logs how
+// it was normalised: "dynamic" means loudnorm could not apply one gain without
+// passing the true-peak ceiling, and compressed the track instead.
+func (r *Renderer) mux(ctx context.Context, track *soundtrack, path string, durationS float64, p koda.PresetSpec) error {
+	rep, err := track.mux(ctx, path, durationS, p.Loudness())
+	if err != nil {
+		return err
+	}
+	r.log.Info("soundtrack", "video", path, "audio", track.name, "preset", p.Name, "target_lufs", p.Loudness(),
+		"measured_lufs", rep.InputI, "output_lufs", rep.OutputI, "normalization", rep.Normalization)
+	return nil
 }
 
 // classify turns any error into the contract's *koda.Error codes, keeping cancellation

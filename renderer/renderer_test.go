@@ -805,7 +805,7 @@ func TestAudioRefusesPlaylists(t *testing.T) {
 		t.Fatal(err)
 	}
 	sneaky := write("sneaky.mp3", "\xff\xfb#EXTM3U\n"+hostMP3+"\n")
-	err = renderer.MuxAudio(context.Background(), "", video, sneaky, 1)
+	err = renderer.MuxAudio(context.Background(), "", video, sneaky, 1, 0)
 	if err == nil {
 		if d := streamDurations(t, video); d["audio"] > 0.5 {
 			t.Errorf("the host file named in a playlist was muxed: %v", d)

@@ -281,7 +281,7 @@ func (h *Handlers) stitchToStorage(ctx context.Context, r *koda.Render, a jobs.S
 		}
 	}
 	video, thumb := filepath.Join(dir, "video."+r.Preset.Format), filepath.Join(dir, "thumb.jpg")
-	join := renderer.Join{Parts: parts, Source: src, Frames: total, FPS: r.Preset.FPS}
+	join := renderer.Join{Parts: parts, Source: src, Frames: total, FPS: r.Preset.FPS, LoudnessLUFS: r.Preset.Loudness()}
 	if err := renderer.JoinChunks(ctx, h.ffmpegPath(), join, video, thumb); err != nil {
 		return out, err
 	}
