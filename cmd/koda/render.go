@@ -33,7 +33,8 @@ func renderCommand(stdout, stderr io.Writer) *cli.Command {
 			&cli.IntFlag{Name: "crf", Usage: "encoder quality, 0 (lossless) to 51 (overrides the preset)"},
 			&cli.StringFlag{Name: "format", Usage: "mp4 or webm (overrides the preset)"},
 			&cli.StringFlag{Name: "encoder-speed", Usage: "x264 speed preset, ultrafast to veryslow: faster makes larger files (overrides the preset)"},
-			&cli.StringFlag{Name: "audio", Usage: "audio file muxed into the video, trimmed to its length"},
+			&cli.StringFlag{Name: "audio", Usage: "soundtrack: looped or cut to the video's length, faded in and out, loudness-normalised"},
+			&cli.FloatFlag{Name: "loudness", Usage: fmt.Sprintf("soundtrack loudness in LUFS, %g to %g (overrides the preset's; default %g)", koda.MinLoudnessLUFS, koda.MaxLoudnessLUFS, koda.DefaultLoudnessLUFS)},
 			&cli.StringFlag{Name: "thumbnail", Usage: "also write a JPEG of the middle frame here"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
 		},
@@ -122,6 +123,10 @@ func renderRequest(cmd *cli.Command, target string) (koda.RenderRequest, error) 
 	}
 	if cmd.IsSet("encoder-speed") {
 		p.EncoderSpeed = cmd.String("encoder-speed")
+		overridden = true
+	}
+	if cmd.IsSet("loudness") {
+		p.LoudnessLUFS = cmd.Float("loudness")
 		overridden = true
 	}
 	if overridden && p.Name != "custom" {

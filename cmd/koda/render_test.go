@@ -3,8 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -74,6 +78,7 @@ func TestRenderCommand(t *testing.T) {
 		{[]string{"--preset", "preview", "--fps", "240"}, "fps 240 out of range"},
 		{[]string{"--preset", "tiktok", "--duration", "500"}, "limit"},
 		{[]string{"--preset", "preview", "-o", "x.webm"}, "must end in .mp4"},
+		{[]string{"--preset", "preview", "--loudness", "-60"}, "loudness_lufs -60 out of range"},
 	} {
 		_, _, err := runKoda(t, append([]string{"render", canvas}, c.args...)...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -82,5 +87,50 @@ func TestRenderCommand(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
 		t.Errorf("rejected renders left files behind: %v", ents)
+	}
+}
+
+// TestRenderCommandSoundtrack: `koda render --audio` lays a quiet tone shorter than the
+// video under it, looped to the video's length and normalised to the preset's −16 LUFS,
+// or to --loudness.
+func TestRenderCommandSoundtrack(t *testing.T) {
+	dir := t.TempDir()
+	tone := filepath.Join(dir, "tone.wav")
+	if out, err := exec.Command("ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=330:duration=0.7,volume=-20dB",
+		"-y", tone).CombinedOutput(); err != nil {
+		t.Fatalf("make tone: %v: %s", err, out)
+	}
+	for _, c := range []struct {
+		args []string
+		want float64
+	}{{nil, -16}, {[]string{"--loudness", "-23"}, -23}} {
+		out := filepath.Join(dir, "v.mp4")
+		args := append([]string{"render", renderFixture("canvas"), "--preset", "preview", "--duration", "2", "--audio", tone, "-q", "-o", out}, c.args...)
+		if _, stderr, err := runKoda(t, args...); err != nil {
+			t.Fatalf("koda %v: %v\n%s", args, err, stderr)
+		}
+		probe, err := exec.Command("ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "stream=duration",
+			"-of", "csv=p=0", out).Output()
+		if err != nil {
+			t.Fatalf("ffprobe: %v", err)
+		}
+		durs := strings.Fields(string(probe))
+		if len(durs) != 1 {
+			t.Fatalf("%v: audio streams %q, want one", c.args, durs)
+		}
+		if d, _ := strconv.ParseFloat(durs[0], 64); math.Abs(d-2) > 2.0/15 {
+			t.Errorf("%v: audio %ss under a 2 s video", c.args, durs[0])
+		}
+		meter, err := exec.Command("ffmpeg", "-hide_banner", "-nostats", "-i", out, "-map", "0:a", "-af", "ebur128", "-f", "null", "-").CombinedOutput()
+		if err != nil {
+			t.Fatalf("ebur128: %v: %s", err, meter)
+		}
+		m := regexp.MustCompile(`(?s)Summary:.*?I:\s+(-?[0-9.]+) LUFS`).FindSubmatch(meter)
+		if m == nil {
+			t.Fatalf("ebur128 printed no loudness: %s", meter)
+		}
+		if lufs, _ := strconv.ParseFloat(string(m[1]), 64); math.Abs(lufs-c.want) > 1 {
+			t.Errorf("%v: %.1f LUFS, want %g ±1", c.args, lufs, c.want)
+		}
 	}
 }
