@@ -219,10 +219,14 @@ func (s *soundtrack) measure(ctx context.Context, durationS, targetLUFS float64)
 	return m, nil
 }
 
-// mixReport says how a soundtrack was laid under a video: loudnorm's report of the
-// mux pass (Normalization "linear" or "dynamic"; empty for a silent track, which is not
-// normalised).
-type mixReport = loudnormStats
+// mixReport says how a soundtrack was laid under a video.
+type mixReport struct {
+	// Measured is pass 2's measurement: the track as it plays, looped or cut and faded.
+	Measured loudnormStats
+	// Normalization is loudnorm's mode in the mux pass, "linear" or "dynamic"; empty for
+	// a silent track, which is not normalised.
+	Normalization string
+}
 
 // mux is pass 3: the track under the video at videoPath, in place.
 func (s *soundtrack) mux(ctx context.Context, videoPath string, durationS, targetLUFS float64) (mixReport, error) {
@@ -268,12 +272,14 @@ func (s *soundtrack) mux(ctx context.Context, videoPath string, durationS, targe
 		_ = os.Remove(tmp)
 		return mixReport{}, fmt.Errorf("mux soundtrack %s: %w", s.name, err)
 	}
-	var rep mixReport
+	rep := mixReport{Measured: m}
 	if normalise {
-		if rep, err = parseLoudnorm(log); err != nil {
+		done, err := parseLoudnorm(log)
+		if err != nil {
 			_ = os.Remove(tmp)
 			return mixReport{}, renderFailed(err, "mux soundtrack %s: %v", s.name, err)
 		}
+		rep.Normalization = done.Normalization
 	}
 	if err := os.Rename(tmp, videoPath); err != nil {
 		_ = os.Remove(tmp)

@@ -38,10 +38,11 @@ func TestSoundtrackLinear(t *testing.T) {
 				t.Fatalf("%s under %gs: %v", name, d, err)
 			}
 			if rep.Normalization != "linear" {
-				t.Errorf("%s under %gs: loudnorm ran in %q mode, want linear (measured %+v)", name, d, rep.Normalization, rep)
+				t.Errorf("%s under %gs: loudnorm ran in %q mode, want linear (measured %+v)", name, d, rep.Normalization, rep.Measured)
 			}
-			t.Logf("%s under %gs: measured %s LUFS, LRA %s, true peak %s dBTP; loudnorm %s, out %s LUFS",
-				name, d, rep.InputI, rep.InputLRA, rep.InputTP, rep.Normalization, rep.OutputI)
+			m := rep.Measured
+			t.Logf("%s under %gs: measured as played %s LUFS, LRA %s, true peak %s dBTP; loudnorm %s",
+				name, d, m.InputI, m.InputLRA, m.InputTP, rep.Normalization)
 		}
 		if n := len(st.measured); n != 2 {
 			t.Errorf("%s: %d measurements for two lengths", name, n)

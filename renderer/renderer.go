@@ -432,7 +432,7 @@ func (r *Renderer) mux(ctx context.Context, track *soundtrack, path string, dura
 		return err
 	}
 	r.log.Info("soundtrack", "video", path, "audio", track.name, "preset", p.Name, "target_lufs", p.Loudness(),
-		"measured_lufs", rep.InputI, "output_lufs", rep.OutputI, "normalization", rep.Normalization)
+		"measured_lufs", rep.Measured.InputI, "true_peak_dbtp", rep.Measured.InputTP, "normalization", rep.Normalization)
 	return nil
 }
 
