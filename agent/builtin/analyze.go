@@ -111,6 +111,15 @@ type brief struct {
 	// Background2 is a second requested background colour: the gradient's other stop.
 	Background2 string
 	TextColor   string // requested colour of quoted text
+	// ImpliedBackground: Background came from a time of day or a named palette
+	// ("at night", "pastel"), not a colour asked for the background: a drawn place
+	// (compose_setting.go) may take its place.
+	ImpliedBackground bool
+	// GroundColor is the colour of the place's ground ("on green hills").
+	GroundColor string
+	// Accent is the colour the prompt calls an accent or highlight ("accent teal"):
+	// a layout's highlights take it before the prompt's first colour.
+	Accent string
 	// TextColor2 is a second colour of the quoted text ("'Vibes' in pink and orange").
 	TextColor2 string
 	// Stack: the quotes stack up as lines that stay ("three lines stack up one by one").
@@ -157,10 +166,11 @@ var (
 		`|\b(?:channel|podcast|brand|band|app|company|studio|shop|store|cafe|bakery|team|club|called|named)\s+([A-Z][A-Z0-9'’&-]{2,}[A-Z0-9])\b`)
 	quoteRE    = regexp.MustCompile(`“([^”]+)”|"([^"]+)"|‘([^’]+)’|(?:^|[\s(\[:,;])'([^']+?)'(?:$|[\s.,!?;:)\]])`)
 	hexColorRE = regexp.MustCompile(`#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{3})\b`)
+	listMarkRE = regexp.MustCompile(`\(\d{1,2}\)|\b\d{1,2}\)`)
 	wordRE     = regexp.MustCompile(`#[0-9a-f]{3,6}\b|\$?[0-9]+(?:[.,][0-9]+)?%?|[a-z][a-z'’-]*|«q[0-9]+»`)
 	durationRE = regexp.MustCompile(`\b(?:([0-9]+(?:\.[0-9]+)?)[\s-]*|([a-z]+(?:-[a-z]+)?)[\s-]+)(seconds?|secs?|s|minutes?|mins?)\b`)
 	countRE    = regexp.MustCompile(`\b([0-9]+|one|two|three|four|five|six|seven|eight|nine|ten|once|twice)\s*(times|x\b)?`)
-	clauseRE   = regexp.MustCompile(`\b(?:and then|then|after that|afterwards|finally|next|followed by|before|later)\b|[.;!?]+|,\s*(?:and\s+)?`)
+	clauseRE   = regexp.MustCompile(`\b(?:and then|then|after that|afterwards|finally|next|followed by|before|later)\b|[.;!?]+|,\s*(?:and\s+)?|\(\d{1,2}\)|\b\d{1,2}\)`)
 	priceRE    = regexp.MustCompile(`[$€£][0-9]+(?:[.,][0-9]{2})?`)
 	referRE    = regexp.MustCompile(`\b(?:like|in the style of|inspired by|similar to|reminiscent of|a la|à la|styled after)\s+(?:the\s+|an?\s+)?([a-z0-9][a-z0-9&.-]*(?:'s|’s)?)(?:\s+(site|website|web site|animations?|style|ads?|commercials?|intros?|trailers?|movies?|films?|apps?|landing page|homepage|brand|videos?))?`)
 	daySkyRE   = regexp.MustCompile(`\b(?:sunny|daytime|sunshine|clear sky|blue sky|summer sky|daylight)\b`)
@@ -318,6 +328,8 @@ func analyze(prompt string) *brief {
 		}
 		masked = regexp.MustCompile(`\b`+regexp.QuoteMeta(brand)+end).ReplaceAllLiteralString(masked, wordRE.ReplaceAllString(brand, "x"))
 	}
+	// A list's marks ("(1) a dog sits…", "3) water drains") count nothing in it.
+	masked = listMarkRE.ReplaceAllStringFunc(masked, func(m string) string { return wordRE.ReplaceAllString(m, "x") })
 	tokens := wordRE.FindAllString(masked, -1)
 	// Which sentence each token is in: a colour never reaches across a full stop ("…
 	// lights up gold. White background": the gold is not the background's).
@@ -697,6 +709,9 @@ func (b *brief) readSubjectsAndColors(tokens []string, sentence []int, low strin
 		if kind == "card" && i > 0 && greetingWords[tokens[i-1]] {
 			continue // "a holiday card" is what the video is, not a product card in it
 		}
+		if kind == "counter" && placeObject(tokens, i) {
+			continue // "on a kitchen counter", "behind the counter": a surface, no number counting
+		}
 		if kind == "chart" && !chartEvidenceRE.MatchString(low) {
 			continue // "the bottle hanging on the bar": no figures, no word for data, no chart
 		}
@@ -731,6 +746,7 @@ func (b *brief) readSubjectsAndColors(tokens []string, sentence []int, low strin
 		}
 		subjectAt[i] = idx
 	}
+	exact := preciseColors(tokens, sentence)
 	for i := range tokens {
 		if sp, ok := spans[i]; ok && sp.end == i+1 {
 			continue // "an orange": the fruit, not a colour
@@ -739,12 +755,34 @@ func (b *brief) readSubjectsAndColors(tokens []string, sentence []int, low strin
 		if !ok {
 			continue
 		}
+		if h, ok := exact[i]; ok {
+			if h == "" {
+				continue // the code of the colour named just before: said once already
+			}
+			c = h
+		}
+		if accentAt(tokens, i) && b.Accent == "" {
+			b.Accent = c // "accent teal": the layout's highlight, wherever it is placed
+		}
 		b.Colors = appendUnique(b.Colors, c)
 		attached := false
 		if i >= 2 && (tokens[i-1] == "with" || tokens[i-1] == "in") && fillVerbs[tokens[i-2]] && b.FillColor == "" {
 			b.FillColor, attached = c, true // "fills with pink": the liquid, not the shape
 		}
-		if i > 0 && (tokens[i-1] == "on" || tokens[i-1] == "against") && (i+1 >= len(tokens) || !backgroundWords[tokens[i+1]]) &&
+		if i+1 < len(tokens) && placeNoun(tokens[i+1]) && !placeNoun(tokens[i]) && b.GroundColor == "" {
+			// "on green hills", "white sand": the colour of the place drawn behind.
+			b.GroundColor, attached = c, true
+		}
+		if !attached && i > 1 && tokens[i-1] == "in" && !backgroundWords[tokens[i-2]] && subjectKinds[tokens[i-2]] != "text" &&
+			!strings.HasPrefix(tokens[i-2], "«q") && !functionWords[tokens[i-2]] && assets.KnownNoun(tokens[i-2]) && !assets.MostlyOther(tokens[i-2]) &&
+			!strings.HasSuffix(tokens[i-2], "ing") && !strings.HasSuffix(tokens[i-2], "ed") {
+			if _, subj := subjectAt[i-2]; !subj {
+				// "cards in white": the colour of a thing the layout draws, never the
+				// background's, whatever colour word came before.
+				attached = true
+			}
+		}
+		if !attached && i > 0 && (tokens[i-1] == "on" || tokens[i-1] == "against") && (i+1 >= len(tokens) || !backgroundWords[tokens[i+1]]) &&
 			!(i > 1 && lightVerbs[tokens[i-2]]) {
 			// "gold text on black": a colour something sits on is the background.
 			if _, subj := subjectAt[i+1]; !subj {
@@ -818,6 +856,55 @@ func otherColour(first, earlier string) bool {
 }
 
 func isColorTok(t string) bool { _, ok := colorOf(t); return ok }
+
+// placeObject: the noun at i is what a place preposition points at ("on a kitchen
+// counter", "behind the counter"), with at most two words between (a determiner, a
+// modifier): the thing where something is, not a widget of the video.
+func placeObject(tokens []string, i int) bool {
+	for j := i - 1; j >= 0 && j >= i-3; j-- {
+		t := tokens[j]
+		if placePreps[t] || t == "on" || t == "at" || t == "in" {
+			return true
+		}
+		if isNumber(t) || strings.HasPrefix(t, "«q") || t == "," {
+			return false
+		}
+	}
+	return false
+}
+
+// preciseColors pairs a colour's name with the code written right after it ("navy
+// background #0B1F3A", "orange #FF6B00"): one colour, whose value is the code. The name's
+// token maps to the code, the code's token to "" (already said).
+func preciseColors(tokens []string, sentence []int) map[int]string {
+	out := map[int]string{}
+	for i, t := range tokens {
+		if _, named := namedColors[t]; !named {
+			continue
+		}
+		for j := i + 1; j < len(tokens) && j <= i+2 && sentence[j] == sentence[i]; j++ {
+			if hexColorRE.MatchString(tokens[j]) {
+				out[i], out[j] = normalizeHex(tokens[j]), ""
+				break
+			}
+			if isColorTok(tokens[j]) {
+				break // "red and blue": two colours
+			}
+		}
+	}
+	return out
+}
+
+// accentWords name the colour a layout highlights with rather than fills.
+var accentWords = map[string]bool{"accent": true, "accents": true, "highlight": true, "highlights": true}
+
+// accentAt: the colour at i is called an accent ("accent teal", "teal accents").
+// "Cards in white, accent teal": the accent is teal's, the word before it.
+func accentAt(tokens []string, i int) bool {
+	return i > 0 && accentWords[tokens[i-1]] ||
+		i+1 < len(tokens) && accentWords[tokens[i+1]] && (i+2 >= len(tokens) || !isColorTok(tokens[i+2])) ||
+		i > 1 && accentWords[tokens[i-2]] && hexColorRE.MatchString(tokens[i])
+}
 
 // nounFollows: token k is (part of) a drawn subject or a kind the composer draws, so the
 // word before it is its modifier ("a yellow school bus", "a blue progress ring").

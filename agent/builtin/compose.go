@@ -39,6 +39,7 @@ type composer struct {
 	tileRow    []*scene.Element // tiles that flip one after another
 	quoteShown map[int]bool     // quotes shown inside a subject (a bubble's words)
 	backdrop   bool             // the background is the subject: it shifts, nothing stands in front
+	place      string           // the settings row drawn behind the subjects, "" for none
 	sleeper    *scene.Element   // a sleeping subject, and the Zzz it breathes out
 	zzzEl      *scene.Element
 	zzzOff     pose               // where the Zzz are from the sleeper
@@ -92,6 +93,7 @@ func (c *composer) setup(title string) {
 			Drift: map[koda.Style]float64{koda.StylePlayful: 40, koda.StyleSmooth: 20, koda.StyleCinematic: 25}[c.bd.Base]},
 	}
 	c.unnamedLogos()
+	c.setting()
 	// The same description plays in every preset: in vertical ones (stories, reels) the
 	// runtime keeps everything inside the platform's safe area.
 	sa := scene.VerticalSafeArea

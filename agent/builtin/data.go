@@ -424,9 +424,13 @@ var (
 	checklistRE  = regexp.MustCompile(`(?i)\b(?:check ?list|to-?do(?: list)?|task list|check ?boxe?s?|tick(?:ed|s)? off|check(?:ed|s)? off|checking off|ticking off|(?:tick|check)(?:s|ing)?\s+(?:each|every|the|them|it|all)(?:\s+\w+){0,2}\s+off)\b`)
 	clockRE      = regexp.MustCompile(`(?i)\b(?:clock|watch face|wall clock|stopwatch)\b`)
 	progressRE   = regexp.MustCompile(`(?i)\b(?:progress|loading|upload(?:ing)?|download(?:ing)?) ?(?:bar|meter|indicator)\b|\bprogress\b.*\b(?:fills?|to|reach(?:es)?)\b.*%`)
-	counterRE    = regexp.MustCompile(`(?i)\b(?:counter|count(?:s|ing)? up|ticks? up|odometer|tally|number (?:counting|rising|climbing|going up|ticking)|counts? to)\b`)
-	risingRE     = regexp.MustCompile(`(?i)\b(?:ris(?:e|es|ing)|grow(?:s|ing|th)?|increas(?:e|es|ing)|climb(?:s|ing)?|up(?:ward)?|gain(?:s|ing)?)\b`)
-	fallingRE    = regexp.MustCompile(`(?i)\b(?:fall(?:s|ing)?|declin(?:e|es|ing)|drop(?:s|ping)?|decreas(?:e|es|ing)|down(?:ward)?|shrink(?:s|ing)?)\b`)
+	// surfaceCounterRE: a counter something is on or behind ("on a kitchen counter",
+	// "behind the counter"): a surface of the place, never a number counting (the
+	// subject reading's placeObject says the same of the word).
+	surfaceCounterRE = regexp.MustCompile(`(?i)\b(?:on|onto|off|at|behind|across|along|over|beside|near|under)\s+(?:(?:a|an|the|my|our|this|that|its|his|her|their)\s+)?(?:[a-z]+\s+)?counters?\b`)
+	counterRE        = regexp.MustCompile(`(?i)\b(?:counter|count(?:s|ing)? up|ticks? up|odometer|tally|number (?:counting|rising|climbing|going up|ticking)|counts? to)\b`)
+	risingRE         = regexp.MustCompile(`(?i)\b(?:ris(?:e|es|ing)|grow(?:s|ing|th)?|increas(?:e|es|ing)|climb(?:s|ing)?|up(?:ward)?|gain(?:s|ing)?)\b`)
+	fallingRE        = regexp.MustCompile(`(?i)\b(?:fall(?:s|ing)?|declin(?:e|es|ing)|drop(?:s|ping)?|decreas(?:e|es|ing)|down(?:ward)?|shrink(?:s|ing)?)\b`)
 )
 
 // dataKinds lists the data elements a prompt asks for, in prompt order.
@@ -477,7 +481,7 @@ func dataKinds(s string) []string {
 	} else if pieRE.MatchString(s) && strings.Contains(s, "%") {
 		hits = append(hits, hit{dataPie, pieRE.FindStringIndex(s)[0]})
 	}
-	if loc := counterRE.FindStringIndex(s); loc != nil {
+	if loc := counterRE.FindStringIndex(surfaceCounterRE.ReplaceAllStringFunc(s, blankOut)); loc != nil {
 		hits = append(hits, hit{dataCounter, loc[0]})
 	}
 	// A bare list of labelled values ("Q1 12, Q2 18, Q3 25, Q4 31") is a bar chart.
@@ -811,6 +815,11 @@ func chartTitle(s string, listStart int) string {
 		head = head[locs[len(locs)-1][1]:]
 	}
 	head = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(head), ":-–—,"))
+	// A quoted line before the figures is the chart's title as the prompt wrote it
+	// ("poll results reveal: 'Pineapple on pizza?' YES 46%"), not the words around it.
+	if m := titleQuoteRE.FindStringSubmatch(head); m != nil {
+		return strings.TrimSpace(m[1] + m[2] + m[3])
+	}
 	// A comma ends the title: what follows is about the look ("…, neon", "…, in blue").
 	if i := strings.Index(head, ","); i >= 0 {
 		head = head[:i]
@@ -830,6 +839,9 @@ func chartTitle(s string, listStart int) string {
 }
 
 var (
+	// titleQuoteRE: a quoted line of 2–60 characters; an apostrophe inside a word
+	// ("the year's") opens no quote.
+	titleQuoteRE  = regexp.MustCompile(`"([^"]{2,60})"|“([^”]{2,60})”|(?:^|[\s:(])'([^']{2,60})'(?:[\s.,:;!?)]|$)`)
 	sentenceEndRE = regexp.MustCompile(`[.!?](?:\s+|$)|\n`)
 	chartNounRE   = regexp.MustCompile(`\b(?:(?:line|bar|column|pie|donut|doughnut|area|waterfall|bridge|radar|spider|polar|scatter|bubble|butterfly|tornado|x-?y)\s+)?(?:chart|graph|plot|histogram)s?\b|\bheat[\s-]?maps?\b|\btree[\s-]?maps?\b|\bscatter(?:plot|gram)s?\b|\b(?:population|age|age-sex|demographic)\s+pyramids?\b`)
 	titleLeadRE   = regexp.MustCompile(`(?i)^\s*(?:of|showing|for|with|about|on)\b\s*`)
@@ -1397,3 +1409,6 @@ func unquoteData(prompt string, data []*dataSpec) string {
 func stripQuoteMarks(m string) string {
 	return strings.NewReplacer(`"`, "", "“", "", "”", "", "‘", "", "’", "").Replace(strings.Replace(strings.Replace(m, "'", "", 1), "'", "", 1))
 }
+
+// blankOut replaces a match by as many spaces, so offsets into the text still hold.
+func blankOut(m string) string { return strings.Repeat(" ", len(m)) }

@@ -502,7 +502,7 @@ func (c *composer) layGenre(row *genreRow) *genreFill {
 	g.t = 0.1
 	g.in = math.Min(1.2, g.end*0.2)
 	g.out = g.end - math.Min(0.8, g.end*0.12)
-	g.accent = orDefault(firstColor(c.b), defaultSubjectColors[c.bd.Base][0])
+	g.accent = orDefault(c.b.Accent, orDefault(firstColor(c.b), defaultSubjectColors[c.bd.Base][0]))
 	g.ink = c.bd.Palette.Text
 	g.panel = "#ffffff"
 	if luminance(c.bd.Palette.Background[0]) > 0.6 {
@@ -617,6 +617,10 @@ func (g *genreFill) longestQuote() string {
 // finaleRE: words the prompt shows after the rest ("then 'Doors Open' appears").
 var finaleRE = regexp.MustCompile(`(?i)(?:\bthen|\bfinally|\bafterwards?|\bat the end|\bends? (?:with|on)|\bafter (?:the|that|this|it|all|everything)\b[^.;"“]{0,30}?)\W+(?:(?:the|a|an)\s+)?(?:(?:words?|text|title|tagline|slogan|caption|message|line)\s+)?["“'‘]?$`)
 
+// placedUnderRE: words after a quote that place it beside the layout's other text
+// ("underneath", "below it"), so it is part of the layout, not a finale after it.
+var placedUnderRE = regexp.MustCompile(`(?i)^["”'’]?\s*(?:appears\s+|fades in\s+|is\s+)?(?:underneath|beneath|below|under (?:it|that|the quote)|next to it|beside it)\b`)
+
 // finales marks the quotes the prompt says come last; the layout leaves room for them.
 func (g *genreFill) finales() []string {
 	var out []string
@@ -625,7 +629,10 @@ func (g *genreFill) finales() []string {
 		if at < 1 || g.used[i] {
 			continue
 		}
-		before := g.prompt[:at]
+		before, after := g.prompt[:at], g.prompt[at+len(q):]
+		if placedUnderRE.MatchString(after) {
+			continue // "then '- Arthur Ashe' underneath": a line of the layout, placed under another
+		}
 		if finaleRE.MatchString(strings.TrimRight(before, "\"“'‘ ")) || finaleRE.MatchString(before) {
 			g.used[i] = true
 			out = append(out, q)
@@ -1167,7 +1174,9 @@ func (g *genreFill) review() {
 func (g *genreFill) testimonial() {
 	quote := g.quote("What our customers say")
 	who := ""
-	if m := regexp.MustCompile(`(?:—|–|\s-\s)\s*([^,.;"”]+(?:,\s*[^.;"”]+)?)`).FindStringSubmatch(g.prompt[strings.LastIndex(g.prompt, "»")+1:]); m != nil {
+	// The one quoted is named after a dash with a capital ("— Priya Nair, Head of
+	// Growth"); "quote card - soft beige background" is how the card looks, no one's name.
+	if m := regexp.MustCompile(`(?:—|–|\s-\s)\s*([A-Z][^,.;"”]*(?:,\s*[^.;"”]+)?)`).FindStringSubmatch(g.prompt[strings.LastIndex(g.prompt, "»")+1:]); m != nil {
 		who = strings.TrimSpace(m[1])
 	} else if ns := g.names(); len(ns) > 0 {
 		who = ns[0]
@@ -1178,6 +1187,12 @@ func (g *genreFill) testimonial() {
 	g.enter(q, "fade", g.t+0.3, 1)
 	parts := []*scene.Element{mark, q}
 	if who != "" {
+		// A quoted attribution ("\"- Arthur Ashe\"") is this line: not shown again.
+		for i, q := range g.b.Texts {
+			if !g.used[i] && strings.Contains(q, who) {
+				g.used[i] = true
+			}
+		}
 		w := g.text("— "+who, 0, 0.26, 0.033, lighten(g.ink, 0.1), 600)
 		g.enter(w, "fade", g.in+0.5, 0.6)
 		parts = append(parts, w)
@@ -1699,7 +1714,8 @@ func enumerated(prompt string) []string {
 		if k := listTailRE.FindStringIndex(item); k != nil {
 			item = item[:k[0]] // "3. Tag a friend — and 'Ends Sunday'": the list ends at the dash
 		}
-		if item = strings.Trim(strings.TrimSpace(item), ",;. "); item != "" {
+		// "…to 6:00; (2) keys jingle": the next mark's opening bracket is not this item's.
+		if item = strings.Trim(strings.TrimSpace(item), ",;. ("); item != "" {
 			out = append(out, item)
 		}
 	}

@@ -1013,6 +1013,9 @@ var (
 func facts(prompt string) []fact {
 	var entries []string
 	if en := enumerated(prompt); len(en) >= 3 {
+		if storySteps(en) {
+			return nil // "(1) a dog sits by the door… (2) the door opens…": beats to act, not lines to list
+		}
 		entries = en
 	} else {
 		for _, at := range factListRE.FindAllStringIndex(prompt, -1) {
@@ -1057,6 +1060,26 @@ func facts(prompt string) []fact {
 		out = append(out, f)
 	}
 	return out
+}
+
+// storySteps: most numbered items are clauses in which something acts ("water fills
+// the drum", "the owner walks in"): the beats of a scene, which the composer plays,
+// not facts a card lists.
+func storySteps(items []string) bool {
+	acting := 0
+	for _, it := range items {
+		ws := strings.Fields(strings.ToLower(it))
+		if len(ws) < 3 {
+			continue
+		}
+		for _, w := range ws[1:] { // a verb after its subject, not an opening imperative
+			if _, verb := actionWords[strings.Trim(w, ",.;:!?()")]; verb {
+				acting++
+				break
+			}
+		}
+	}
+	return acting*2 > len(items)
 }
 
 // splitFact splits an entry at its first value word: "Gate A54" is Gate and A54,

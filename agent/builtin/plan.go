@@ -81,7 +81,7 @@ func newBoard(b *brief, style koda.Style, note string, total float64) *board {
 			}
 		}
 		for _, q := range bt.Quotes {
-			if !shown[q] && !quoteBelongsToSubject(b, bt) {
+			if !shown[q] && !quoteBelongsToSubject(b, bt) && !titlesData(b, q) {
 				sc = append(sc, role{Kind: roleText, Index: q})
 				shown[q] = true
 			}
@@ -91,7 +91,7 @@ func newBoard(b *brief, style koda.Style, note string, total float64) *board {
 		}
 	}
 	for q := range b.Texts {
-		if !shown[q] && !quoteOnLogoOrCard(b, q) {
+		if !shown[q] && !quoteOnLogoOrCard(b, q) && !titlesData(b, q) {
 			bd.Scenes = append(bd.Scenes, []role{{Kind: roleText, Index: q}})
 		}
 	}
@@ -121,6 +121,16 @@ func quoteBelongsToSubject(b *brief, bt beat) bool {
 		}
 		if iconVariants[b.Subjects[si].Noun] == "chat" {
 			return true // the words said in a speech bubble are drawn inside it
+		}
+	}
+	return false
+}
+
+// titlesData: quote q is a chart's title, which the chart writes itself.
+func titlesData(b *brief, q int) bool {
+	for _, s := range b.Subjects {
+		if s.Data != nil && s.Data.Title != "" && strings.EqualFold(s.Data.Title, strings.TrimSpace(b.Texts[q])) {
+			return true
 		}
 	}
 	return false

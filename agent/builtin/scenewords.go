@@ -101,7 +101,7 @@ func (b *brief) readSceneWords(low string) {
 	for _, sc := range sceneries {
 		if sc.re.MatchString(low) {
 			if b.Background == "" {
-				b.Background, b.Background2 = sc.bg[0], sc.bg[1]
+				b.Background, b.Background2, b.ImpliedBackground = sc.bg[0], sc.bg[1], true
 			}
 			if sc.stars {
 				b.addStars()
@@ -117,7 +117,7 @@ func (b *brief) readSceneWords(low string) {
 		}
 		np := namedPalettes[b.PaletteName]
 		if b.Background == "" {
-			b.Background, b.Background2 = np.Background[0], np.Background[1]
+			b.Background, b.Background2, b.ImpliedBackground = np.Background[0], np.Background[1], true
 		}
 	}
 	if b.Background == "" && gradientRE.MatchString(low) {

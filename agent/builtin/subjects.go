@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -203,6 +204,56 @@ var mannerWords = []struct {
 // lookWords before "like" say what a thing is drawn as ("shaped like a heart").
 var lookWords = map[string]bool{"shaped": true, "look": true, "looks": true, "looking": true, "dressed": true, "disguised": true}
 
+// idioms are set phrases whose nouns name nothing in the picture: "NO wins by a hair"
+// is a close win, not a drawing of hair. Each is matched as whole words.
+var idioms = [][]string{
+	strings.Fields("by a hair"), strings.Fields("by a nose"), strings.Fields("by a whisker"),
+	strings.Fields("by a mile"), strings.Fields("by a landslide"), strings.Fields("neck and neck"),
+	strings.Fields("hands down"), strings.Fields("head to head"), strings.Fields("in a heartbeat"),
+	strings.Fields("blink of an eye"), strings.Fields("piece of cake"), strings.Fields("like a charm"),
+	strings.Fields("over the moon"), strings.Fields("under the weather"), strings.Fields("on cloud nine"),
+	strings.Fields("drop of a hat"), strings.Fields("arm and a leg"), strings.Fields("break a leg"),
+	strings.Fields("at heart"), strings.Fields("by heart"), strings.Fields("from scratch"),
+}
+
+// idiomTokens marks the tokens of every idiom in the prompt.
+func idiomTokens(tokens []string) map[int]bool {
+	out := map[int]bool{}
+	for i := range tokens {
+		for _, id := range idioms {
+			if i+len(id) <= len(tokens) && slices.Equal(tokens[i:i+len(id)], id) {
+				for k := i; k < i+len(id); k++ {
+					out[k] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// gazeVerbs turn a subject's face somewhere; viewerNouns, after one of them, are the
+// person watching the video ("looks at the camera", "winks into the lens"): a way of
+// looking, nothing to draw.
+var (
+	gazeVerbs = map[string]bool{"look": true, "looks": true, "looking": true, "looked": true, "stare": true, "stares": true,
+		"staring": true, "glance": true, "glances": true, "gaze": true, "gazes": true, "wink": true, "winks": true,
+		"smile": true, "smiles": true, "turn": true, "turns": true, "turning": true, "peek": true, "peeks": true, "talks": true, "speaks": true}
+	viewerNouns = map[string]bool{"camera": true, "cameras": true, "lens": true, "viewer": true, "viewers": true, "audience": true}
+)
+
+// viewerAt: token i is the camera a subject looks at ("looks straight at the camera").
+func viewerAt(tokens []string, i int) bool {
+	if !viewerNouns[tokens[i]] {
+		return false
+	}
+	for j := i - 1; j >= 0 && j >= i-4; j-- {
+		if gazeVerbs[tokens[j]] {
+			return true
+		}
+	}
+	return false
+}
+
 // mannerWord names the mannerWords row token i is, or "".
 func mannerWord(tokens []string, i int) string {
 	for _, r := range mannerWords {
@@ -223,8 +274,9 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 	spans := map[int]assetSpan{}
 	var notes []string
 	list := listTokens(low)
+	idioms := idiomTokens(tokens)
 	skip := func(i int) bool {
-		return list[i] || (i > 0 && possessives[tokens[i-1]]) || styleWordsAt(tokens, i) || mannerWord(tokens, i) != "" ||
+		return list[i] || idioms[i] || (i > 0 && possessives[tokens[i-1]]) || styleWordsAt(tokens, i) || mannerWord(tokens, i) != "" || viewerAt(tokens, i) ||
 			// "black on cream": a colour something sits on.
 			(i > 1 && tokens[i-1] == "on" && isColorTok(tokens[i-2]))
 	}
@@ -351,6 +403,14 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 		}
 		if (modifierWords[tok] || sizeWords[tok]) && i+1 < len(tokens) && subjectWord(tokens[i+1]) {
 			continue // "the old price", "a new phone": an adjective of the noun after it
+		}
+		if i+1 < len(tokens) && assets.MostlyOther(tok) && assets.KnownNoun(tokens[i+1]) && !assets.MostlyOther(tokens[i+1]) {
+			// "an electric kettle": a word used mostly as an adjective, before a noun the
+			// library cannot draw, is not drawn in its stead (a drawn noun after it takes
+			// the phrase as its head below: "an empty glass" is a glass).
+			if m, ok := lib.Find(tokens[i+1]); !ok || m.Score < 75 {
+				continue
+			}
 		}
 		if i+1 < len(tokens) && subjectWord(tokens[i+1]) && !isColorTok(tok) {
 			if _, shape := subjectKinds[tokens[i+1]]; shape || strongName(lib, tokens[i+1]) {
@@ -677,6 +737,11 @@ var scenery = map[string]bool{"travel-places/place-geographic": true, "fluent:ci
 
 // howMany reads how many of a subject the prompt asks for: a number before it ("three
 // balloons", "5 stars"), else three for a plural ("leaves falling"), else one.
+// partsOfVideo are what a count before them divides the video into ("a story in 3
+// beats: (1) a dog…"), never a count of the thing named next.
+var partsOfVideo = map[string]bool{"beats": true, "steps": true, "scenes": true, "parts": true, "stages": true,
+	"acts": true, "panels": true, "shots": true, "slides": true, "chapters": true, "phases": true, "seconds": true, "sec": true, "s": true}
+
 func howMany(tokens []string, i int, sp assetSpan) int {
 	for k := i - 1; k >= 0 && k >= i-3; k-- {
 		t := tokens[k]
@@ -689,7 +754,7 @@ func howMany(tokens []string, i int, sp assetSpan) int {
 			}
 			return min(n, 8)
 		}
-		if _, verb := actionWords[t]; verb || functionWords[t] && !determiners[t] || assets.MostlyOther(t) && !isColorTok(t) && !colorSkipWords[t] && !determiners[t] {
+		if _, verb := actionWords[t]; verb || functionWords[t] && !determiners[t] || assets.MostlyOther(t) && !isColorTok(t) && !colorSkipWords[t] && !determiners[t] || partsOfVideo[t] {
 			break // a count stands before the noun's modifiers ("six clay diyas"), not before a verb
 		}
 	}

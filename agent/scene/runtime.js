@@ -891,6 +891,15 @@
         ctx.beginPath(); ctx.ellipse(-r * 0.35, -r * 0.45, r * 0.28, r * 0.16, -0.5, 0, 6.283); ctx.fill();
         break;
       case 'rect': {
+        if (e.variant === 'ground') {
+          // The ground of a place: from the element's y down past the frame's bottom and
+          // across its whole width, whatever the frame's shape (the same scene plays in
+          // 16:9 and 9:16, whose safe areas differ). A thin lighter lip marks its edge.
+          var gl = -cx - W * 0.1, gw = W * 1.2;
+          ctx.fillStyle = color; ctx.fillRect(gl, 0, gw, H * 2);
+          ctx.fillStyle = rgba(shade(color, 0.18), 0.9); ctx.fillRect(gl, 0, gw, Math.max(2, U * 0.012));
+          break;
+        }
         var w = r * (e.aspect || 1);
         shadowOn(e, r); ctx.fillStyle = bodyFill(color, Math.max(w, r));
         roundRect(-w, -r, w * 2, r * 2, r * 0.22); ctx.fill(); shadowOff();
