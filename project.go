@@ -43,6 +43,12 @@ type Project struct {
 	Presets     []PresetSpec // final presets to render on approval
 	CallbackURL string
 	Metadata    json.RawMessage
+	// Assets are the tenant's files the project uses (the request's and its brand
+	// kit's), copied into the project folder before codegen.
+	Assets []ProjectAsset
+	// Brand is the tenant's brand kit as it was when the project was made; nil when
+	// the tenant has none or the request said "brand": false.
+	Brand *Brand
 
 	Phase     Phase
 	Question  *Question
@@ -210,4 +216,8 @@ type NewProject struct {
 	Presets     []PresetSpec
 	CallbackURL string
 	Metadata    json.RawMessage
+	// Assets name the tenant's assets the project uses and their roles.
+	Assets []AssetRef
+	// NoBrand leaves the tenant's brand kit out ("brand": false).
+	NoBrand bool
 }

@@ -24,6 +24,9 @@ func (n *NewProject) Validate() error {
 	if err := CheckMetadata(n.Metadata); err != nil {
 		return err
 	}
+	if err := CheckAssetRefs(n.Assets); err != nil {
+		return err
+	}
 	return CheckPresetDurations(n.Presets, n.DurationS)
 }
 

@@ -21,6 +21,8 @@ type projectRow struct {
 	Presets     string    `gorm:"column:presets"`
 	CallbackURL string    `gorm:"column:callback_url"`
 	Metadata    *string   `gorm:"column:metadata"`
+	Assets      string    `gorm:"column:assets"`
+	Brand       *string   `gorm:"column:brand"`
 	Phase       string    `gorm:"column:phase"`
 	Question    *string   `gorm:"column:question"`
 	Plan        *string   `gorm:"column:plan"`
@@ -55,6 +57,12 @@ func toProjectRow(p *koda.Project) (*projectRow, error) {
 	}
 	var err error
 	if r.Presets, err = toJSON(p.Presets, "presets"); err != nil {
+		return nil, err
+	}
+	if r.Assets, err = toJSON(nonNil(p.Assets), "assets"); err != nil {
+		return nil, err
+	}
+	if r.Brand, err = toNullJSON(p.Brand, "brand"); err != nil {
 		return nil, err
 	}
 	if r.Question, err = toNullJSON(p.Question, "question"); err != nil {
@@ -96,6 +104,12 @@ func (r *projectRow) toProject() (*koda.Project, error) {
 		UpdatedAt:   r.UpdatedAt.UTC(),
 	}
 	err := fromJSON(r.Presets, &p.Presets, "presets")
+	if err == nil && r.Assets != "" && r.Assets != "[]" { // none stays nil, as it was saved
+		err = fromJSON(r.Assets, &p.Assets, "assets")
+	}
+	if err == nil {
+		p.Brand, err = fromNullJSON[koda.Brand](r.Brand, "brand")
+	}
 	if err == nil {
 		p.Question, err = fromNullJSON[koda.Question](r.Question, "question")
 	}
@@ -230,4 +244,12 @@ func (s *Store) DeleteProject(ctx context.Context, id string) error {
 		return koda.NotFound("project", id)
 	}
 	return nil
+}
+
+// nonNil stores a missing list as [] rather than null, as the column's default does.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

@@ -58,6 +58,7 @@ var behaviours = []struct {
 	{"TemplateVersions", testTemplateVersions},
 	{"Assets", testAssets},
 	{"AssetQuotaRace", testAssetQuotaRace},
+	{"Brand", testBrand},
 }
 
 func TestStore(t *testing.T) {
@@ -112,7 +113,11 @@ func fullProject(tenant string) *koda.Project {
 		},
 		CallbackURL: "https://example.com/hook",
 		Metadata:    json.RawMessage(`{"customer":"acme","n":[1,2]}`),
-		Phase:       koda.PhasePreview,
+		Assets: []koda.ProjectAsset{{ID: "ast_1", Role: koda.RoleLogo, Kind: koda.AssetImage, Format: "png",
+			Key: "assets/t/abc.png", Name: "Logo ✓.png", Width: 64, Height: 32, File: "assets/logo.png", FromBrand: true}},
+		Brand: &koda.Brand{Logo: "ast_1", Colors: koda.BrandColors{Primary: "#112233", Text: "#ffffff"},
+			EndCard: "acme.example", UpdatedAt: ts(3)},
+		Phase: koda.PhasePreview,
 		Question: &koda.Question{
 			ID:   "q1",
 			Text: "Which style?",
