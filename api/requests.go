@@ -55,6 +55,10 @@ type CreateProjectRequest struct {
 	Presets     []json.RawMessage `json:"presets"`
 	CallbackURL string            `json:"callback_url"`
 	Metadata    json.RawMessage   `json:"metadata"`
+	// Assets name the tenant's assets the project uses, each with its role.
+	Assets []koda.AssetRef `json:"assets"`
+	// Brand false leaves the tenant's brand kit out; missing or true applies it.
+	Brand *bool `json:"brand"`
 }
 
 func (r *CreateProjectRequest) toNewProject(tenant string) (koda.NewProject, error) {
@@ -77,6 +81,8 @@ func (r *CreateProjectRequest) toNewProject(tenant string) (koda.NewProject, err
 		Presets:     presets,
 		CallbackURL: strings.TrimSpace(r.CallbackURL),
 		Metadata:    r.Metadata,
+		Assets:      r.Assets,
+		NoBrand:     r.Brand != nil && !*r.Brand,
 	}, nil
 }
 

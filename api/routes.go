@@ -93,6 +93,8 @@ func (s *Server) routes(app *fiber.App) {
 	v1.Get("/assets", s.listAssets)
 	v1.Get("/assets/:id", s.getAsset)
 	v1.Delete("/assets/:id", s.deleteAsset)
+	v1.Get("/brand", s.getBrand)
+	v1.Put("/brand", s.idempotent(s.putBrand))
 	v1.Post("/sandboxes", s.createSandbox)
 	v1.Get("/sandboxes", s.listSandboxes)
 	v1.Get("/sandboxes/:id", s.getSandbox)

@@ -162,6 +162,8 @@ type Server struct {
 	Live LivePreview
 	// Assets serves /v1/assets, the tenant's media library; nil answers 503.
 	Assets Assets
+	// Brand serves /v1/brand, the tenant's brand kit; nil answers 503.
+	Brand Brand
 
 	once sync.Once
 	app  *fiber.App

@@ -25,16 +25,31 @@ type ProjectView struct {
 	Presets     []koda.PresetSpec `json:"presets"`
 	CallbackURL string            `json:"callback_url,omitempty"`
 	Metadata    json.RawMessage   `json:"metadata,omitempty"`
-	Question    *koda.Question    `json:"question"`
-	Plan        *koda.Plan        `json:"plan"`
-	Execution   ExecutionView     `json:"execution"`
-	Preview     *VideoView        `json:"preview"`
-	Output      []VideoView       `json:"output"`
-	Error       *koda.Failure     `json:"error"`
-	Renders     []renderView      `json:"renders"`
-	Links       map[string]string `json:"links"`
-	CreatedAt   time.Time         `json:"created_at"`
-	UpdatedAt   time.Time         `json:"updated_at"`
+	// Assets are the tenant's files the project uses (its own and its brand kit's).
+	Assets []projectAssetView `json:"assets"`
+	// Brand is the brand kit the project was made with; null without one.
+	Brand     *koda.Brand       `json:"brand"`
+	Question  *koda.Question    `json:"question"`
+	Plan      *koda.Plan        `json:"plan"`
+	Execution ExecutionView     `json:"execution"`
+	Preview   *VideoView        `json:"preview"`
+	Output    []VideoView       `json:"output"`
+	Error     *koda.Failure     `json:"error"`
+	Renders   []renderView      `json:"renders"`
+	Links     map[string]string `json:"links"`
+	CreatedAt time.Time         `json:"created_at"`
+	UpdatedAt time.Time         `json:"updated_at"`
+}
+
+// projectAssetView is one asset of a project: which, in what role, and where its copy
+// is in the project's files.
+type projectAssetView struct {
+	ID        string         `json:"id"`
+	Role      koda.AssetRole `json:"role"`
+	Kind      koda.AssetKind `json:"kind"`
+	Name      string         `json:"name"`
+	File      string         `json:"file"`
+	FromBrand bool           `json:"from_brand"`
 }
 
 // ExecutionView is what the agent has done so far: todos, thinking, files, messages.
@@ -107,6 +122,11 @@ func (s *Server) viewProject(p *koda.Project, renders []*koda.Render) (ProjectVi
 	for _, ps := range p.Presets {
 		v.Presets = append(v.Presets, ps)
 	}
+	v.Assets = []projectAssetView{}
+	for _, a := range p.Assets {
+		v.Assets = append(v.Assets, projectAssetView{ID: a.ID, Role: a.Role, Kind: a.Kind, Name: a.Name, File: a.File, FromBrand: a.FromBrand})
+	}
+	v.Brand = p.Brand
 	if v.Execution.Todos == nil {
 		v.Execution.Todos = []koda.Todo{}
 	}

@@ -89,6 +89,9 @@ func (h *Handlers) codegen(ctx context.Context, t *asynq.Task, a jobs.CodegenArg
 					st.LastCheckpoint.TodoIndex, len(st.Todos)))
 			}
 		}
+		if err := h.copyProjectAssets(ctx, p, sb); err != nil {
+			return err
+		}
 		work := sandbox.Tracked(sb, ck)
 		var note string
 		if restored && len(p.Feedback) > 0 {

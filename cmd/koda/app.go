@@ -171,6 +171,7 @@ func (m *Main) Open(ctx context.Context) (err error) {
 		Templates: &templates.Engine{Storage: m.storage, Budget: sandbox.Budget{Bytes: int64(c.Sandbox.DiskMiB) << 20},
 			WorkDir: filepath.Join(c.DataDir, "work")},
 		DefaultLimits: c.TenantLimits,
+		Assets:        m.store, Brands: m.store,
 	}
 
 	if len(m.Pools) > 0 {
@@ -296,6 +297,7 @@ func (m *Main) startAPI(redisURL string, broker *events.Broker) error {
 	}
 	m.server = &api.Server{
 		Assets:      lib,
+		Brand:       m.lifecycle,
 		Projects:    m.lifecycle,
 		Events:      eventSource{m.store, broker},
 		Idempotency: m.store,

@@ -35,7 +35,11 @@ func (s *Service) Create(ctx context.Context, n koda.NewProject) (*koda.Project,
 	if p.TenantID == "" {
 		p.TenantID = koda.DefaultTenant
 	}
-	err := s.inTx(ctx, func(tx koda.Store, c *change) error {
+	var err error
+	if p.Assets, p.Brand, err = s.resolveAssets(ctx, p.TenantID, n.Assets, n.NoBrand); err != nil {
+		return nil, err
+	}
+	err = s.inTx(ctx, func(tx koda.Store, c *change) error {
 		if err := s.checkProjectLimit(ctx, tx, p.TenantID); err != nil {
 			return err
 		}

@@ -46,6 +46,11 @@ type Service struct {
 	SandboxLeases koda.SandboxLeases
 	// Templates reads and fills template scenes; nil answers 503 to the template API.
 	Templates TemplateScenes
+	// Assets resolves the assets a project request names; nil refuses requests that
+	// name any (503).
+	Assets koda.AssetStore
+	// Brands holds tenants' brand kits, applied to their projects; nil: no kits.
+	Brands koda.BrandStore
 }
 
 // change collects what a transaction causes outside the database, done after commit.
