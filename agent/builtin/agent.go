@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -112,7 +113,7 @@ func (a *Agent) Plan(ctx context.Context, p *koda.Project, feedback string) (*ko
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	b := analyze(p.Prompt)
+	b := analyzeProject(p)
 	feedback = strings.TrimSpace(feedback)
 	if feedback == "" || p.Plan == nil {
 		style, note, _ := resolveStyle(p, b)
@@ -342,12 +343,19 @@ func (a *Agent) Generate(ctx context.Context, p *koda.Project, sb koda.Sandbox, 
 			return err
 		}
 	}
-	b := analyze(p.Prompt)
+	b := analyzeProject(p)
 	pp := *p
 	pp.Plan = pl
 	bd := boardFromPlan(b, &pp)
 	c := newComposer(b, bd)
 	c.assets = projectAssets(ctx, sb)
+	for _, a := range p.Assets {
+		if a.Role == koda.RoleImage {
+			// A product photo is no logo: a badge shows the logo file, or none.
+			c.pictures = append(c.pictures, a.File)
+			c.assets = slices.DeleteFunc(c.assets, func(f string) bool { return f == a.File })
+		}
+	}
 
 	step := func(todo, thinking string, fn func() error) error {
 		if err := ctx.Err(); err != nil {
@@ -406,6 +414,7 @@ func (a *Agent) Generate(ctx context.Context, p *koda.Project, sb koda.Sandbox, 
 
 	if err := step(TodoSetup, "Setting up the canvas runtime", func() error {
 		c.setup(pl.Title)
+		c.d.Font = projectFont(p)
 		// What the library could not draw as asked is said, never silently replaced.
 		for _, n := range b.Notes {
 			if c.genre != nil && c.genre.layoutWord(n, b.Prompt) {
@@ -438,6 +447,7 @@ func (a *Agent) Generate(ctx context.Context, p *koda.Project, sb koda.Sandbox, 
 	var fixes []critic.Fix
 	if err := step(TodoPolish, "Adding light, depth and shadows", func() error {
 		c.polish()
+		c.applyProjectMedia(p)
 		// The critic looks at the frames before anyone else does: subjects inside the
 		// safe area of every frame shape the project renders in, text unclipped, apart
 		// from other elements and readable, something on screen at every hold.

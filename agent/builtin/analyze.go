@@ -108,6 +108,9 @@ type brief struct {
 	Brand      string
 	Colors     []string // every requested colour, hex, in order
 	Background string   // requested background colour
+	// BrandColors are the brand kit's primary and secondary colours: the first colours
+	// of subjects the prompt does not colour.
+	BrandColors []string
 	// Background2 is a second requested background colour: the gradient's other stop.
 	Background2 string
 	TextColor   string // requested colour of quoted text

@@ -24,7 +24,8 @@ type composer struct {
 
 	subjects []*scene.Element // one per drawn subject (particles included)
 	accents  []*scene.Element // backdrop shapes of a text-only animation
-	assets   []string         // pictures in the project's assets/ folder
+	assets   []string         // pictures in the project's assets/ folder a logo badge may show
+	pictures []string         // the project's pictures (role image) the prompt may name
 	homes    []pose
 	bouncy   []bool // subject travels on the ground (bounce, roll, fall)
 	index    []int  // brief subject index of each drawn subject
@@ -58,7 +59,7 @@ var kindSize = map[string]float64{
 	scene.TypeCircle: 0.12, scene.TypeRect: 0.11, scene.TypeStar: 0.14, scene.TypeHeart: 0.13,
 	scene.TypeTriangle: 0.13, scene.TypeRing: 0.16, scene.TypeWave: 0.07, scene.TypeLogo: 0.15,
 	scene.TypeChart: 0.25, scene.TypeCounter: 0.2, scene.TypeCard: 0.3, scene.TypeParticles: 0.008, scene.TypeIcon: 0.15,
-	scene.TypeAsset: 0.21,
+	scene.TypeAsset: 0.21, scene.TypeImage: 0.21,
 }
 
 const groundY = 0.38

@@ -65,7 +65,7 @@ func (a *Agent) Revise(ctx context.Context, p *koda.Project, feedback string, sb
 	r.Thinking(ctx, "Reading your feedback")
 	rv := &revision{d: d, presets: p.Presets}
 	oldDur := d.Duration
-	colorChanged := rv.apply(analyze(p.Prompt), feedback)
+	colorChanged := rv.apply(analyzeProject(p), feedback)
 	if len(rv.notes) == 0 {
 		if rv.shortened != "" {
 			return rv.shortened + " The animation is unchanged.", nil
@@ -74,7 +74,7 @@ func (a *Agent) Revise(ctx context.Context, p *koda.Project, feedback string, sb
 	}
 	// A revision can push a subject out of frame or text onto another element (bigger,
 	// higher bounce, new words): the critic looks again before the new preview.
-	fixes, err := a.critique(ctx, d, projectFrames(analyze(p.Prompt), p), p.ID)
+	fixes, err := a.critique(ctx, d, projectFrames(analyzeProject(p), p), p.ID)
 	if err != nil {
 		return "", err
 	}
@@ -477,7 +477,7 @@ func syncPlanDuration(p *koda.Project, total float64) {
 
 // syncPlanPalette rewrites the plan's palette so a later Generate keeps the new colours.
 func syncPlanPalette(p *koda.Project, feedback string) {
-	b := analyze(p.Prompt)
+	b := analyzeProject(p)
 	desc := p.Plan.Scenes[0].Description
 	pal, ok := parsePalette(desc, b)
 	if !ok {

@@ -148,6 +148,9 @@ func (b *brief) defaultColors(style []string) []string {
 	if np, ok := namedPalettes[b.PaletteName]; ok {
 		return np.Subjects
 	}
+	if len(b.BrandColors) > 0 {
+		return append(append([]string(nil), b.BrandColors...), style...)
+	}
 	return style
 }
 

@@ -551,6 +551,9 @@ func place(d *scene.Description, e *scene.Element, f Frame, t float64) pose {
 	// The camera moves and zooms everything about the frame's centre, a backdrop layer
 	// by its depth (runtime.js applyCamera).
 	depth := orF(e.Depth, 1)
+	if e.Fixed {
+		depth = 0
+	}
 	tr2 := d.Camera.Tracks
 	z := 1 + (value(tr2["zoom"], t, 1)-1)*depth
 	ox, oy := W/2+value(tr2["x"], t, 0)*depth*W/2, H/2+value(tr2["y"], t, 0)*depth*H/2

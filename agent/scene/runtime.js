@@ -16,6 +16,25 @@
   // portrait frames; agent/scene ContentRect computes the same).
   var RX = 0, RY = 0, RW = 0, RH = 0;
   var FONT = '"DejaVu Sans", "Liberation Sans", Arial, sans-serif';
+  // A project's own typeface (a brand's font) goes first: declared with @font-face in
+  // the page, set on the body (so the page's computed font says it) and on every text
+  // the canvas draws. Its family name is checked by agent/scene (letters, digits,
+  // spaces, _ and -), so it needs no escaping inside quotes.
+  var fontLoad = Promise.resolve();
+  if (S && S.font && S.font.family && S.font.src) {
+    var ff = document.createElement('style');
+    ff.textContent = '@font-face { font-family: "' + S.font.family + '"; src: url("' + encodeURI(S.font.src) + '"); font-display: block; }';
+    document.head.appendChild(ff);
+    FONT = '"' + S.font.family + '", ' + FONT;
+    document.body.style.fontFamily = FONT;
+    if (document.fonts && document.fonts.load) {
+      // Canvas text does not make the browser fetch a font: ask for it, in the
+      // weights the runtime draws with, before the first frame.
+      fontLoad = Promise.all([400, 600, 700, 800].map(function (w) {
+        return document.fonts.load(w + ' 16px "' + S.font.family + '"');
+      })).catch(function () {});
+    }
+  }
   var layoutCache = {};
 
   function resize() {
@@ -2149,7 +2168,7 @@
     var c0 = centreOf(e, t, s), cx = c0[0], groundY = c0[1], cy = groundY - s.lift * RH / 2;
     s.cx = cx; s.cy = cy;
     ctx.save();
-    applyCamera(cam, e.depth ? e.depth : 1);
+    applyCamera(cam, e.fixed ? 0 : e.depth ? e.depth : 1);
     ctx.globalAlpha = clamp(s.op, 0, 1);
     if (e.type === 'particles') { drawParticles(e, s, t); ctx.restore(); return; }
     if (s.fly && s.fly.m.trail) drawTrail(e, s, r * s.scale);
@@ -2309,5 +2328,5 @@
     return Promise.all(waits);
   }
   var fontsReady = document.fonts && document.fonts.ready ? document.fonts.ready : Promise.resolve();
-  Promise.all([fontsReady, loadImages()]).then(start, start);
+  Promise.all([fontsReady, fontLoad, loadImages()]).then(start, start);
 })();

@@ -68,7 +68,22 @@ type Description struct {
 	Effects    Effects    `json:"effects,omitempty"`
 	// SafeArea keeps content clear of the edges platform UI covers in vertical frames.
 	SafeArea *SafeArea `json:"safe_area,omitempty"`
+	// Font is a typeface file of the project (a brand's) that every text is set in;
+	// nil sets text in the runtime's own fonts.
+	Font *Font `json:"font,omitempty"`
 }
+
+// Font names a typeface file of the project. The runtime declares it with @font-face
+// and waits for it to load before the first frame, so every frame has it.
+type Font struct {
+	Family string `json:"family"`
+	Src    string `json:"src"` // a relative path inside the project: assets/font.woff2
+}
+
+var (
+	fontFamilyRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9 _-]{0,63}$`)
+	fontSrcRE    = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_./-]*\.(ttf|otf|woff|woff2)$`)
+)
 
 // SafeArea insets, as fractions of the frame's height (top, bottom) and width (left,
 // right). The runtime applies them in portrait frames only (height > width): there
@@ -275,6 +290,9 @@ type Element struct {
 	Variant  string  `json:"variant,omitempty"` // particles: stars, confetti, bubbles, sparkles, snow, rain, spiral, dust, fireworks, popcorn (kernels popping out of x, y); wave: line (default) or fill; ring: spinner (an open arc)
 	Seed     int     `json:"seed,omitempty"`
 	Depth    float64 `json:"depth,omitempty"` // camera parallax factor; 0 means 1 (moves with the camera)
+	// Fixed keeps the element where it is on screen whatever the camera does: a logo
+	// mark placed inside every frame's safe area stays there through zooms and pans.
+	Fixed bool `json:"fixed,omitempty"`
 	// In is the id of the element this one is in or on (a key in its lock, a fish in
 	// its bowl, a tag on its hook): drawn over it on purpose, so the pair may overlap.
 	In string `json:"in,omitempty"`
@@ -483,6 +501,14 @@ func (d *Description) Validate() error {
 					bad("%s.%s[%d]: unknown easing %q", where, name, i, k.Ease)
 				}
 			}
+		}
+	}
+	if f := d.Font; f != nil {
+		if !fontFamilyRE.MatchString(f.Family) {
+			bad("font.family %q must be 1–64 letters, digits, spaces, _ or -", f.Family)
+		}
+		if !fontSrcRE.MatchString(f.Src) || strings.Contains(f.Src, "..") {
+			bad("font.src %q must be a relative path inside the project to a .ttf, .otf, .woff or .woff2 file", f.Src)
 		}
 	}
 	checkTracks("camera", d.Camera.Tracks, cameraNames)
