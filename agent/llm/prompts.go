@@ -107,6 +107,9 @@ func taskMessage(p *koda.Project, files []koda.FileInfo) string {
 	}
 	writePlan(&b, p.Plan)
 	writeFiles(&b, files)
+	if len(p.Assets) > 0 || p.Brand != nil {
+		b.WriteString("The customer's own files are in the project (logo, font, pictures, soundtrack): list_project_assets names them and the brand colours; use them.\n")
+	}
 	b.WriteString("\nWork through the todos now.")
 	return b.String()
 }

@@ -56,6 +56,8 @@ var catalog = []ToolSpec{
 		}, "task", "description")},
 	{Name: "search_assets", Description: "Search Koda's library of illustrations and icons for a subject (\"paper plane\", \"sailboat\", \"settings\"). Returns ids to place as scene elements of type asset (\"asset\": \"fluent:sailboat\"), best first, with their names and keywords; fluent and noto are colour illustrations, tabler are line icons drawn in the element's color.",
 		Schema: obj(map[string]any{"query": str("subject words"), "limit": num("results, default 8, at most 25")}, "query")},
+	{Name: "list_project_assets", Description: "List the customer's own files in this project (its logo, font, pictures and soundtrack), with their role and their path in the project: show a logo or picture as an image element (src: the path), set every text in the font (the scene's font: {family, src}), and leave the soundtrack in place (the renderer adds it to the video). Brand colours, when the customer has a brand kit, are listed too.",
+		Schema: obj(map[string]any{})},
 	{Name: "render_preview", Description: "Smoke-render the first frames of the animation to check that it loads, follows the export protocol and draws. Returns ok or the error.",
 		Schema: obj(map[string]any{})},
 	{Name: "finish", Description: "End the work with a short summary for the user.",
@@ -194,6 +196,8 @@ func (a *Agent) dispatch(ctx context.Context, s *session, call Part) (string, er
 		return a.generateCode(ctx, s, in.Task, in.Description, in.Files)
 	case "search_assets":
 		return searchAssets(in.Query, int(in.Limit))
+	case "list_project_assets":
+		return projectAssets(s.p)
 	case "render_preview":
 		if problem := a.smoke(ctx, s.sb, s.p); problem != "" {
 			return "", koda.Errorf(koda.EUNPROCESSABLE, koda.CodeRenderFailed, "%s", problem)
@@ -408,4 +412,31 @@ func truncate(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// projectAssetView is one of the customer's files as list_project_assets answers.
+type projectAssetView struct {
+	Role   koda.AssetRole `json:"role"`
+	Kind   koda.AssetKind `json:"kind"`
+	Path   string         `json:"path"`
+	Name   string         `json:"name"`
+	Width  int            `json:"width,omitempty"`
+	Height int            `json:"height,omitempty"`
+}
+
+// projectAssets lists the customer's files copied into the project and its brand
+// colours, so the orchestrator can place them.
+func projectAssets(p *koda.Project) (string, error) {
+	out := struct {
+		Assets []projectAssetView `json:"assets"`
+		Colors *koda.BrandColors  `json:"brand_colors,omitempty"`
+		End    string             `json:"end_card,omitempty"`
+	}{Assets: []projectAssetView{}}
+	for _, a := range p.Assets {
+		out.Assets = append(out.Assets, projectAssetView{Role: a.Role, Kind: a.Kind, Path: a.File, Name: a.Name, Width: a.Width, Height: a.Height})
+	}
+	if p.Brand != nil {
+		out.Colors, out.End = &p.Brand.Colors, p.Brand.EndCard
+	}
+	return jsonResult(out)
 }
