@@ -72,9 +72,9 @@ func setupWith(t *testing.T, stor koda.Storage) *bundle {
 	insp := asynq.NewInspectorFromRedisClient(rdb)
 	broker := events.NewBroker()
 	life := &lifecycle.Service{Store: st, Queue: jobs.NewClient(asynq.NewClientFromRedisClient(rdb)), Storage: stor,
-		Notify: broker.Publish, Tasks: tasks.New(insp), Callbacks: &ssrf.Guard{}}
+		Notify: broker.Publish, Tasks: tasks.New(insp), Callbacks: &ssrf.Guard{}, Assets: st, Brands: st}
 	ten := &tenant.Service{Store: st, DefaultSecret: webhook.GenerateSecret(), NewSecret: webhook.GenerateSecret}
-	srv := &api.Server{Projects: life, Events: eventSource{st, broker}, Idempotency: st, Auth: ten, Tenants: ten,
+	srv := &api.Server{Projects: life, Brand: life, Events: eventSource{st, broker}, Idempotency: st, Auth: ten, Tenants: ten,
 		TenantReader: st, AdminKey: adminKey, NewSecret: webhook.GenerateSecret, Storage: stor, EventPoll: 50 * time.Millisecond,
 		Live:   &live.Preview{Secret: []byte("signing"), Storage: stor, WorkDir: filepath.Join(t.TempDir(), "live")},
 		Assets: &assets.Service{Store: st, Storage: stor, Tenants: st, TempDir: t.TempDir(), Logger: slog.New(slog.DiscardHandler)}}
