@@ -109,11 +109,16 @@ func WOFF2(ttf []byte) []byte {
 	hdr := make([]byte, woff2Header)
 	copy(hdr, "wOF2")
 	copy(hdr[4:], ttf[:4])
+	compLen := comp.Len()
+	// Browsers' decoder wants the file padded to four bytes after the compressed data.
+	for (woff2Header+dir.Len()+comp.Len())%4 != 0 {
+		comp.WriteByte(0)
+	}
 	total := woff2Header + dir.Len() + comp.Len()
 	be.PutUint32(hdr[8:], uint32(total))
 	be.PutUint16(hdr[12:], uint16(n))
 	be.PutUint32(hdr[16:], uint32(len(ttf)))
-	be.PutUint32(hdr[20:], uint32(comp.Len()))
+	be.PutUint32(hdr[20:], uint32(compLen))
 	return append(append(hdr, dir.Bytes()...), comp.Bytes()...)
 }
 
