@@ -452,7 +452,7 @@ func (a *Agent) Generate(ctx context.Context, p *koda.Project, sb koda.Sandbox, 
 		// safe area of every frame shape the project renders in, text unclipped, apart
 		// from other elements and readable, something on screen at every hold.
 		var err error
-		if fixes, err = a.critique(ctx, c.d, projectFrames(b, p), p.ID); err != nil {
+		if fixes, err = a.critique(ctx, c.d, projectFrames(b, p), p.ID, sb.Dir()); err != nil {
 			return err
 		}
 		return writeScene()
@@ -470,12 +470,17 @@ func (a *Agent) Generate(ctx context.Context, p *koda.Project, sb koda.Sandbox, 
 // critique runs the critic on d in the frames: on its geometry, then (with a camera) on
 // stills of every hold, fixing what fails. Only a cancelled ctx is an error: what cannot
 // be fixed is logged, and failed stills leave the geometry's judgement standing.
-func (a *Agent) critique(ctx context.Context, d *scene.Description, frames []critic.Frame, project string) ([]critic.Fix, error) {
+func (a *Agent) critique(ctx context.Context, d *scene.Description, frames []critic.Frame, project, folder string) ([]critic.Fix, error) {
 	fixes, left := critic.Repair(d, frames...)
 	if a.camera != nil {
 		// What the pixels show: drawings' real extents, words on what is really
-		// behind them, subjects lost in it.
-		seen, leftSeen, err := critic.RepairStills(ctx, a.camera, d, frames...)
+		// behind them, subjects lost in it; the project's own logo, pictures and
+		// font as the renderer will show them.
+		camera := a.camera
+		if fc, ok := camera.(critic.FilesCamera); ok && folder != "" {
+			camera = fc.InFolder(folder)
+		}
+		seen, leftSeen, err := critic.RepairStills(ctx, camera, d, frames...)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

@@ -74,7 +74,7 @@ func (a *Agent) Revise(ctx context.Context, p *koda.Project, feedback string, sb
 	}
 	// A revision can push a subject out of frame or text onto another element (bigger,
 	// higher bounce, new words): the critic looks again before the new preview.
-	fixes, err := a.critique(ctx, d, projectFrames(analyzeProject(p), p), p.ID)
+	fixes, err := a.critique(ctx, d, projectFrames(analyzeProject(p), p), p.ID, sb.Dir())
 	if err != nil {
 		return "", err
 	}

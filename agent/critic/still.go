@@ -17,6 +17,14 @@ type Camera interface {
 	Look(ctx context.Context, d *scene.Description, f Frame, times []float64) ([]Still, error)
 }
 
+// FilesCamera is a Camera that can show a project's own files (its logo, pictures and
+// font) in the stills: InFolder returns a camera that takes the files a description
+// names (image and logo sources, its font) from the project folder dir.
+type FilesCamera interface {
+	Camera
+	InFolder(dir string) Camera
+}
+
 // Still is one rendered frame, measured.
 type Still struct {
 	T        float64 `json:"t"`

@@ -262,9 +262,20 @@ type Camera struct {
 	// Long is the longer side of a still in pixels (default 480): enough to see a
 	// subject and words, cheap to draw a dozen times per hold.
 	Long int
+	// Folder is the project folder whose files the description names (a logo, a
+	// picture, a font); "" shows none of them.
+	Folder string
 }
 
-var _ critic.Camera = (*Camera)(nil)
+var _ critic.FilesCamera = (*Camera)(nil)
+
+// InFolder returns a copy of c that shows the project files of dir in its stills, so
+// the critic sees a logo where it is drawn and measures words in the project's font.
+func (c *Camera) InFolder(dir string) critic.Camera {
+	cc := *c
+	cc.Folder = dir
+	return &cc
+}
 
 // Look measures d's elements at times in frame shape f.
 func (c *Camera) Look(ctx context.Context, d *scene.Description, f critic.Frame, times []float64) ([]critic.Still, error) {
@@ -302,6 +313,9 @@ func (c *Camera) look(ctx context.Context, br *Browser, d *scene.Description, f 
 	}
 	defer os.RemoveAll(dir)
 	if err := WritePage(dir, d); err != nil {
+		return nil, err
+	}
+	if err := copyProjectFiles(c.Folder, dir, d); err != nil {
 		return nil, err
 	}
 	long := c.Long
@@ -354,6 +368,50 @@ func WritePage(dir string, d *scene.Description) error {
 			return fmt.Errorf("stills: %w", err)
 		}
 		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			return fmt.Errorf("stills: %w", err)
+		}
+	}
+	return nil
+}
+
+// copyProjectFiles copies the project files d names (image and logo sources, its font)
+// from the folder from into the page directory to, confined to from: a name that
+// leaves it, or a file missing there, is skipped (the still then shows what the
+// renderer would: nothing).
+func copyProjectFiles(from, to string, d *scene.Description) error {
+	if from == "" {
+		return nil
+	}
+	var names []string
+	for _, e := range d.Elements {
+		if (e.Type == scene.TypeImage || e.Type == scene.TypeLogo) && e.Src != "" {
+			names = append(names, e.Src)
+		}
+	}
+	if d.Font != nil {
+		names = append(names, d.Font.Src)
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	root, err := os.OpenRoot(from)
+	if err != nil {
+		return fmt.Errorf("stills: open project folder: %w", err)
+	}
+	defer root.Close()
+	for _, name := range names {
+		data, err := root.ReadFile(filepath.FromSlash(name))
+		if err != nil {
+			continue
+		}
+		p := filepath.Join(to, filepath.FromSlash(name))
+		if !strings.HasPrefix(p, filepath.Clean(to)+string(filepath.Separator)) {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return fmt.Errorf("stills: %w", err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
 			return fmt.Errorf("stills: %w", err)
 		}
 	}
