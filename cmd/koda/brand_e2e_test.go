@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math"
 	"net/http"
 	"os"
 	"os/exec"
@@ -33,10 +34,9 @@ var brandMagenta = color.RGBA{0xff, 0x00, 0xff, 0xff}
 // with the builtin agent that names none of them; the final renders for youtube,
 // tiktok and instagram_reels show the logo's pixels inside each preset's safe area,
 // the page sets its text in the uploaded font (the computed font of the page the
-// renderer rendered), and each video has an audio stream as long as the video. Then
-// the assets are deleted and the finished project still re-renders with its own
-// copies. The loudness of the soundtrack (item 5, renderer/audio.go) is not checked
-// here.
+// renderer rendered), and each video has an audio stream as long as the video at the
+// preset's loudness (ebur128, ±1 LU). Then the assets are deleted and the finished
+// project still re-renders with its own copies.
 func TestBrandKitEndToEnd(t *testing.T) {
 	redisURL := ""
 	if os.Getenv("KODA_TEST_REDIS_URL") != "" {
@@ -133,6 +133,14 @@ func TestBrandKitEndToEnd(t *testing.T) {
 		f := critic.Frame{Name: r.Preset.Name, W: pr.Width, H: pr.Height}
 		checkLogoInSafeArea(t, d, f, path, 1.6)
 		checkAudio(t, path, 2)
+		// The kit's soundtrack at the preset's loudness (renderer/audio.go, item 5).
+		ps, err := koda.LookupPreset(r.Preset.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, lufs, _ := soundOf(t, path); math.Abs(lufs-ps.Loudness()) > 1 {
+			t.Errorf("%s: soundtrack at %.1f LUFS, want %.1f ±1 LU", r.Preset.Name, lufs, ps.Loudness())
+		}
 	}
 
 	// Deleting the assets leaves the finished project whole: it re-renders from its
