@@ -380,8 +380,31 @@ func analyze(prompt string) *brief {
 		b.Aspect = "portrait"
 	} else if strings.Contains(low, "1:1") && b.Aspect == "" {
 		b.Aspect = "square"
+	} else if a := pixelAspect(low); a != "" {
+		b.Aspect = a // "1080x1080", "1080 × 1920": the frame's size says its shape
 	}
 	return b
+}
+
+// pixelSizeRE: a frame's size in pixels, width by height.
+var pixelSizeRE = regexp.MustCompile(`\b(\d{3,4})\s*(?:x|×|by)\s*(\d{3,4})(?:\s*px)?\b`)
+
+// pixelAspect is the shape a frame size in pixels names: square, portrait or
+// landscape, or "" when the prompt gives none.
+func pixelAspect(low string) string {
+	m := pixelSizeRE.FindStringSubmatch(low)
+	if m == nil {
+		return ""
+	}
+	w, _ := strconv.ParseFloat(m[1], 64)
+	h, _ := strconv.ParseFloat(m[2], 64)
+	switch r := w / h; {
+	case r > 0.9 && r < 1.1:
+		return "square"
+	case r < 0.9:
+		return "portrait"
+	}
+	return "landscape"
 }
 
 func isNumber(s string) bool {

@@ -1215,6 +1215,7 @@ func (c *composer) polish() {
 		return
 	}
 	c.playStates()
+	c.celebrate()
 	c.polishSceneWords()
 	c.carrySteam()
 	c.carryZzz()

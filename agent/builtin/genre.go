@@ -190,7 +190,10 @@ var genres = []genreRow{
 		Example: `Speaker card for Dataconf 2026: Amara Okoye, talk "Charts That Lie", Hall C, May 14, 2:30 pm`,
 		Shows:   []string{"Amara Okoye", "Charts That Lie", "Hall C", "May 14", "2:30 pm"}},
 	{Name: "lower third", Cues: regexp.MustCompile(`\blower[- ]?thirds?\b|\bchyron\b|\bname (?:strap|bar|super|tag)\b|\bname and (?:role|title|job)\b|\bnameplate\b|\bintroduc\w+ (?:the )?(?:speaker|guest|presenter|host)\b`),
-		Slots: []string{"name", "role", "bar colour", "accent colour"}, build: (*genreFill).lowerThird,
+		// A news lower third ("breaking news lower third … ticker") is the news row's,
+		// laid low: it has the banner word, the headline and the ticker.
+		Unless: regexp.MustCompile(`\bbreaking\b|\bticker\b|\bnews (?:banner|alert|flash)\b`),
+		Slots:  []string{"name", "role", "bar colour", "accent colour"}, build: (*genreFill).lowerThird,
 		Example: `A lower third for the interview: "Maya Chen" with the role "Lead Designer, Arcwise" on a navy bar with a yellow accent`,
 		Shows:   []string{"Maya Chen", "Lead Designer, Arcwise"}},
 	{Name: "stock card", Cues: regexp.MustCompile(`\bstocks?\b|\bshare price\b|\bshares\b[^.]*\b(?:up|down|closed|rose|fell)\b|\bstock ticker\b|\bticker symbol\b|\bclosed at\b|\bnasdaq\b|\bnyse\b|\bmarket (?:update|close)\b|\bbitcoin\b|\bcrypto\w*\b`),
@@ -929,10 +932,30 @@ func (g *genreFill) lowerThird() {
 	g.behind()
 }
 
+// liveQuoteRE: a quoted line that is a live badge ("LIVE 14:32", "Live"); liveBadgeRE:
+// the prompt asks for one without quoting it; lowerThirdRE: the graphic sits low.
+var (
+	liveQuoteRE  = regexp.MustCompile(`^(?i:live)\b`)
+	liveBadgeRE  = regexp.MustCompile(`\blive (?:dot|badge|bug|indicator)\b|\bpulsing live\b`)
+	lowerThirdRE = regexp.MustCompile(`\blower[- ]?thirds?\b|\bchyron\b|\bbottom of the (?:screen|frame)\b`)
+)
+
 func (g *genreFill) breakingNews() {
 	word := "BREAKING NEWS"
 	if m := regexp.MustCompile(`(?i)\b(breaking|live|update|alert)\b`).FindString(g.prompt); m != "" && !strings.EqualFold(m, "breaking") {
 		word = strings.ToUpper(m)
+	}
+	// The banner word quoted ("BREAKING NEWS") is the banner's; a quoted "LIVE 14:32"
+	// is the live badge's.
+	g.consume(word)
+	live := ""
+	for i, q := range g.b.Texts {
+		if !g.used[i] && liveQuoteRE.MatchString(q) {
+			live, g.used[i] = q, true
+		}
+	}
+	if live == "" && liveBadgeRE.MatchString(g.low) {
+		live = "LIVE"
 	}
 	headline := g.longestQuote()
 	if headline == "" {
@@ -948,18 +971,34 @@ func (g *genreFill) breakingNews() {
 			red = c
 		}
 	}
-	banner := g.bar(-0.35, -0.32, 0.55, 0.1, solid(red))
-	bw := g.text(word, -0.35, -0.32, 0.045, "#ffffff", 900)
-	panel := g.bar(0, 0.05, 1.5, 0.2, "#0f172a")
-	hl := g.text(headline, 0, 0.05, 0.06, "#ffffff", 800)
+	// Centred as a full-frame graphic, or in the lower third when the prompt asks for
+	// one: the banner over the headline's bar, the ticker along the bottom edge.
+	bannerY, panelY, tickerY, hlSize := -0.32, 0.05, 0.78, 0.06
+	if lowerThirdRE.MatchString(g.low) {
+		bannerY, panelY, tickerY, hlSize = 0.28, 0.6, 0.91, 0.042
+	}
+	banner := g.bar(-0.35, bannerY, 0.55, 0.1, solid(red))
+	bw := g.text(word, -0.35, bannerY, 0.045, "#ffffff", 900)
+	panel := g.bar(0, panelY, 1.5, 0.2, "#0f172a")
+	hl := g.text(headline, 0, panelY, fit(headline, 1.4, hlSize), "#ffffff", 800)
 	g.enter(banner, "left", g.t, 0.5)
 	g.enter(bw, "left", g.t+0.1, 0.5)
 	g.enter(panel, "up", g.t+0.3, 0.6)
 	g.enter(hl, "fade", g.t+0.5, 0.6)
 	parts := []*scene.Element{banner, bw, panel, hl}
+	if live != "" {
+		// The live badge in the top right corner: a red dot breathing beside its words.
+		lx := 1 - g.c.xUnits(0.2)
+		dot := g.add(&scene.Element{ID: g.id("live-dot"), Type: scene.TypeCircle, Label: "live dot", X: round3(lx - g.c.xUnits(0.13)), Y: -0.8, Size: 0.014, Color: "#ef4444"})
+		lt := g.text(live, round3(lx), -0.8, 0.03, g.ink, 800)
+		g.enter(dot, "pop", g.t+0.2, 0.4)
+		g.enter(lt, "fade", g.t+0.2, 0.4)
+		g.c.motion(dot, scene.Motion{Type: scene.MotionPulse, Start: g.in, End: g.end, Amp: 0.35, Count: math.Max(2, math.Round((g.end-g.in)/0.8))})
+		parts = append(parts, dot, lt)
+	}
 	if ticker != "" {
-		strip := g.bar(0, 0.78, 4, 0.09, "#111827")
-		tt := g.text(ticker, 0.2, 0.78, 0.032, "#facc15", 700)
+		strip := g.bar(0, tickerY, 4, 0.09, "#111827")
+		tt := g.text(ticker, 0.2, tickerY, 0.032, "#facc15", 700)
 		g.enter(strip, "up", g.in, 0.5)
 		g.enter(tt, "fade", g.in+0.2, 0.4)
 		key(trackOf(tt), "x", g.in, 0.5, "")

@@ -90,6 +90,14 @@ func TestReadingRules(t *testing.T) {
 				}
 				return ""
 			}},
+		{"a frame's size in pixels is its shape",
+			"GOAL! graphic for our club's socials, 1080x1080, 5 seconds",
+			func(b *brief) string {
+				if b.Aspect != "square" {
+					return "aspect " + b.Aspect
+				}
+				return ""
+			}},
 		{"a colour before a place is the place's colour",
 			"wind turbines on green hills spin",
 			func(b *brief) string {

@@ -53,3 +53,60 @@ func TestSettingDrawn(t *testing.T) {
 		}
 	}
 }
+
+// TestCelebrationWaits: confetti tied to a moment ("on the winner") waits for the data
+// to finish arriving; confetti tied to nothing falls from the start.
+func TestCelebrationWaits(t *testing.T) {
+	d, _, _ := generateWithMessages(t, "poll results: 'Pineapple on pizza?' YES 46% / NO 54%. bars race up, NO wins by a hair, little confetti on the winner")
+	var confetti, done float64 = -1, 0
+	for _, e := range d.Elements {
+		if e.Variant == "confetti" {
+			confetti = e.Start
+		}
+		if e.Type == "chart" {
+			if kf := e.Tracks["progress"]; len(kf) > 0 {
+				done = kf[len(kf)-1].T
+			}
+		}
+	}
+	if confetti < done || done == 0 {
+		t.Errorf("confetti starts at %.2fs, the bars finish at %.2fs", confetti, done)
+	}
+	d, _, _ = generateWithMessages(t, "confetti falls over a birthday cake")
+	for _, e := range d.Elements {
+		if e.Variant == "confetti" && e.Start > 0 {
+			t.Errorf("confetti tied to no moment starts at %.2fs", e.Start)
+		}
+	}
+}
+
+// TestNewsLowerThird: a breaking-news lower third sits low (the banner word over the
+// headline's bar, the ticker along the bottom edge) with its live badge in the top right.
+func TestNewsLowerThird(t *testing.T) {
+	d, _, _ := generateWithMessages(t, `Breaking news lower third, 16:9. Red bar with "BREAKING NEWS", then a second line: "Storm Helga makes landfall near Bergen". Small live dot pulsing next to "LIVE 14:32" in the top right corner. Ticker crawling along the bottom edge.`)
+	at := map[string][2]float64{}
+	for _, e := range d.Elements {
+		if e.Type == "text" {
+			at[e.Text] = [2]float64{e.X, e.Y}
+		}
+	}
+	banner, ok1 := at["BREAKING NEWS"]
+	headline, ok2 := at["Storm Helga makes landfall near Bergen"]
+	live, ok3 := at["LIVE 14:32"]
+	if !ok1 || !ok2 || !ok3 {
+		t.Fatalf("texts %v: want the banner word, the headline and the live badge, each once", at)
+	}
+	if !(banner[1] > 0 && headline[1] > banner[1]) {
+		t.Errorf("banner at y %.2f, headline at y %.2f: want both in the lower third, the banner above", banner[1], headline[1])
+	}
+	if live[0] < 0.4 || live[1] > -0.5 {
+		t.Errorf("live badge at %v, want the top right", live)
+	}
+	ticker := false
+	for tx, p := range at {
+		ticker = ticker || p[1] > headline[1] && strings.Contains(tx, "Storm Helga")
+	}
+	if !ticker {
+		t.Errorf("no ticker below the headline in %v", at)
+	}
+}
