@@ -37,7 +37,7 @@ type setting struct {
 // settings: the first row whose cue the prompt names is the place. More particular
 // places come first ("underwater" before "sea", "kitchen" before "room").
 var settings = []setting{
-	{Name: "underwater", Cues: regexp.MustCompile(`\b(?:under\s*water|underwater|coral|reefs?|sea ?beds?|sea floor|ocean floor|deep sea|seabed)\b`),
+	{Name: "underwater", Cues: regexp.MustCompile(`\b(?:under\s*water|underwater|coral|reefs?|sea ?beds?|sea floor|ocean floor|deep sea|seabed|(?:under|beneath|below) the (?:sea|ocean|waves|surface))\b`),
 		Sky: [2]string{"#0b6e99", "#03314f"}, Ground: "#e8d3a0", Floor: 0.55, Far: "reef", Under: true,
 		Example: "an octopus on a coral reef changes colour as a shark glides past"},
 	{Name: "beach", Cues: regexp.MustCompile(`\b(?:beach(?:es)?|seaside|shore|coast|sand(?:y)? (?:beach|shore))\b`),

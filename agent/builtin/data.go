@@ -961,7 +961,20 @@ func readCounter(d *dataSpec, s string, nums []numTok) {
 	if lab := labelAfter(s, target.End); lab != "" && !isColorTok(strings.ToLower(lab)) {
 		d.Label = lab
 	}
+	// "a counter 'Night 1' … 'Night 8'", "from day 1 to day 30": one word numbered from
+	// the first to the last; the counter reads "Night 1" up to "Night 8".
+	if m := wordRangeRE.FindStringSubmatch(s); m != nil && strings.EqualFold(m[1], m[3]) {
+		from, _ := strconv.ParseFloat(m[2], 64)
+		to, _ := strconv.ParseFloat(m[4], 64)
+		if to > from {
+			d.From, d.To, d.Prefix, d.Suffix, d.Label = from, to, capitalize(strings.ToLower(m[1]))+" ", "", ""
+		}
+	}
 }
+
+// wordRangeRE: a word numbered twice, first to last ("Night 1 … Night 8", "day 1 to day
+// 30"); the words between may be dots, a dash, "to" or "through", and quotes.
+var wordRangeRE = regexp.MustCompile(`(?i)\b(night|day|week|month|year|round|level|step|lap|chapter|episode|stage|floor|mile|km|page)\s+(\d{1,4})["”'’]?\s*(?:\.\.\.|…|-|–|—|to|through|until|till)\s*["“'‘]?(night|day|week|month|year|round|level|step|lap|chapter|episode|stage|floor|mile|km|page)\s+(\d{1,4})\b`)
 
 var (
 	descRunRE   = regexp.MustCompile(`\b(\d{1,2})(?:\s*(?:[,.…;]+|-|–|—)\s*|\s+)(\d{1,2})(?:(?:\s*(?:[,.…;]+|-|–|—)\s*|\s+)(\d{1,2}))*`)

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -98,6 +99,19 @@ func TestReadingRules(t *testing.T) {
 				}
 				return ""
 			}},
+		{"a word numbered first to last is the counter's range",
+			`candles light one per night from night 1 to night 8, with a counter "Night 1" … "Night 8"`,
+			func(b *brief) string {
+				for _, s := range b.Subjects {
+					if d := s.Data; d != nil && d.Kind == dataCounter {
+						if d.From != 1 || d.To != 8 || d.Prefix != "Night " {
+							return fmt.Sprintf("counter %q%v to %v", d.Prefix, d.From, d.To)
+						}
+						return ""
+					}
+				}
+				return "no counter"
+			}},
 		{"a colour before a place is the place's colour",
 			"wind turbines on green hills spin",
 			func(b *brief) string {
@@ -167,6 +181,9 @@ func TestSettingRows(t *testing.T) {
 	}
 	if s, _, _ := settingFor("a snowy night, a cabin in the forest"); s.Ground != "#eef3f8" {
 		t.Errorf("a snowy forest's ground is %q", s.Ground)
+	}
+	if s, _, _ := settingFor("a yellow submarine bobs under the sea"); s.Name != "underwater" {
+		t.Errorf("under the sea: %q, want underwater", s.Name)
 	}
 	if _, _, ok := settingFor("a red ball bounces"); ok {
 		t.Error("a prompt naming no place got a setting")
