@@ -27,6 +27,37 @@ type proc struct {
 	dataDir string
 }
 
+// startProc starts `bin args…` as the named process of a test with env, its output
+// kept (and logged when the test fails); the test's end stops it with SIGTERM, then
+// SIGKILL after 20 s.
+func startProc(t *testing.T, bin, name string, env []string, dataDir string, args ...string) *proc {
+	t.Helper()
+	p := &proc{name: name, out: &kodatest.SyncBuffer{}, dataDir: dataDir}
+	p.cmd = exec.Command(bin, args...)
+	p.cmd.Env = env
+	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
+	if err := p.cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		if p.cmd.ProcessState == nil {
+			_ = p.cmd.Process.Signal(syscall.SIGTERM)
+			done := make(chan struct{})
+			go func() { _ = p.cmd.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(20 * time.Second):
+				_ = p.cmd.Process.Kill()
+				<-done
+			}
+		}
+		if t.Failed() {
+			t.Logf("%s log:\n%s", name, tail(p.out.String(), 40))
+		}
+	})
+	return p
+}
+
 // One deployment of three processes — `koda api` and two `koda worker` — sharing Redis,
 // the database (PostgreSQL when KODA_TEST_DATABASE_URL is set, else one SQLite file)
 // and an S3 bucket of a real S3 server process; each process has a data folder of its
@@ -78,31 +109,8 @@ func TestSeveralProcessesAndAKilledWorker(t *testing.T) {
 		// No browser stays warm, so a worker runs chromium only while it renders.
 		"KODA_CHUNK_FRAMES=15", "KODA_RENDER_KEEP_WARM=0")
 	start := func(name string, args ...string) *proc {
-		p := &proc{name: name, out: &kodatest.SyncBuffer{}}
-		p.cmd = exec.Command(bin, args...)
-		p.dataDir = t.TempDir()
-		p.cmd.Env = append(env[:len(env):len(env)], "KODA_DATA_DIR="+p.dataDir)
-		p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
-		if err := p.cmd.Start(); err != nil {
-			t.Fatalf("start %s: %v", name, err)
-		}
-		t.Cleanup(func() {
-			if p.cmd.ProcessState == nil {
-				_ = p.cmd.Process.Signal(syscall.SIGTERM)
-				done := make(chan struct{})
-				go func() { _ = p.cmd.Wait(); close(done) }()
-				select {
-				case <-done:
-				case <-time.After(20 * time.Second):
-					_ = p.cmd.Process.Kill()
-					<-done
-				}
-			}
-			if t.Failed() {
-				t.Logf("%s log:\n%s", name, tail(p.out.String(), 40))
-			}
-		})
-		return p
+		dir := t.TempDir()
+		return startProc(t, bin, name, append(env[:len(env):len(env)], "KODA_DATA_DIR="+dir), dir, args...)
 	}
 	// Migrate first, so the three processes do not race to create the schema.
 	mig := exec.Command(bin, "migrate")

@@ -102,32 +102,7 @@ func TestTemplateBatchSurvivesKilledWorkerAndFlushedRedis(t *testing.T) {
 		// The default tenant's 200 renders a day would refuse a batch of 300.
 		"KODA_TENANT_LIMITS=concurrent_projects=8,live_sandboxes=4,renders_per_day=1000",
 		"KODA_CONCURRENCY=render=1,preview=1,agent=2", "KODA_SHUTDOWN_TIMEOUT=5s")
-	start := func(name string, args ...string) *proc {
-		p := &proc{name: name, out: &kodatest.SyncBuffer{}, dataDir: data}
-		p.cmd = exec.Command(bin, args...)
-		p.cmd.Env = env
-		p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
-		if err := p.cmd.Start(); err != nil {
-			t.Fatalf("start %s: %v", name, err)
-		}
-		t.Cleanup(func() {
-			if p.cmd.ProcessState == nil {
-				_ = p.cmd.Process.Signal(syscall.SIGTERM)
-				done := make(chan struct{})
-				go func() { _ = p.cmd.Wait(); close(done) }()
-				select {
-				case <-done:
-				case <-time.After(20 * time.Second):
-					_ = p.cmd.Process.Kill()
-					<-done
-				}
-			}
-			if t.Failed() {
-				t.Logf("%s log:\n%s", name, tail(p.out.String(), 40))
-			}
-		})
-		return p
-	}
+	start := func(name string, args ...string) *proc { return startProc(t, bin, name, env, data, args...) }
 	mig := exec.Command(bin, "migrate")
 	mig.Env = env
 	if out, err := mig.CombinedOutput(); err != nil {

@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/andybalholm/brotli"
 	"golang.org/x/image/font/gofont/goregular"
 
 	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/internal/kodatest"
 )
 
 func TestSniff(t *testing.T) {
@@ -191,69 +191,12 @@ func TestSafeValue(t *testing.T) {
 	}
 }
 
-// woff2Of packs a TrueType font's tables into a WOFF2 file without transforms (glyf
-// and loca with the null transform, version 3), which the format allows.
-func woff2Of(t *testing.T, ttf []byte) []byte {
-	t.Helper()
-	be := binary.BigEndian
-	n := int(be.Uint16(ttf[4:]))
-	var dir, data bytes.Buffer
-	for i := range n {
-		rec := ttf[12+16*i:]
-		tag := string(rec[:4])
-		off, length := be.Uint32(rec[8:]), be.Uint32(rec[12:])
-		flags := byte(0x3f)
-		for j, known := range woff2Tags {
-			if known == tag {
-				flags = byte(j)
-			}
-		}
-		if tag == "glyf" || tag == "loca" {
-			flags |= 3 << 6
-		}
-		dir.WriteByte(flags)
-		if flags&0x3f == 0x3f {
-			dir.WriteString(tag)
-		}
-		dir.Write(uintBase128(length))
-		data.Write(ttf[off : off+length])
-	}
-	var comp bytes.Buffer
-	bw := brotli.NewWriter(&comp)
-	_, _ = bw.Write(data.Bytes())
-	_ = bw.Close()
-	hdr := make([]byte, woff2HeaderLen)
-	copy(hdr, "wOF2")
-	copy(hdr[4:], ttf[:4])
-	total := woff2HeaderLen + dir.Len() + comp.Len()
-	be.PutUint32(hdr[8:], uint32(total))
-	be.PutUint16(hdr[12:], uint16(n))
-	be.PutUint32(hdr[16:], uint32(len(ttf)))
-	be.PutUint32(hdr[20:], uint32(comp.Len()))
-	return append(append(hdr, dir.Bytes()...), comp.Bytes()...)
-}
-
-func uintBase128(v uint32) []byte {
-	var out []byte
-	for {
-		out = append([]byte{byte(v & 0x7f)}, out...)
-		v >>= 7
-		if v == 0 {
-			break
-		}
-	}
-	for i := range len(out) - 1 {
-		out[i] |= 0x80
-	}
-	return out
-}
-
 func TestFonts(t *testing.T) {
 	family, err := parseSFNT("ttf", goregular.TTF)
 	if err != nil || family != "Go" {
 		t.Fatalf("goregular: %q, %v", family, err)
 	}
-	w := woff2Of(t, goregular.TTF)
+	w := kodatest.WOFF2(goregular.TTF)
 	if err := parseWOFF2(w); err != nil {
 		t.Fatalf("a WOFF2 made of goregular: %v", err)
 	}
