@@ -892,7 +892,7 @@ func placeObject(tokens []string, i int) bool {
 		if placePreps[t] || t == "on" || t == "at" || t == "in" {
 			return true
 		}
-		if isNumber(t) || strings.HasPrefix(t, "«q") || t == "," {
+		if isNumber(t) || strings.HasPrefix(t, "«q") {
 			return false
 		}
 	}
