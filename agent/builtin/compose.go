@@ -40,7 +40,6 @@ type composer struct {
 	tileRow    []*scene.Element // tiles that flip one after another
 	quoteShown map[int]bool     // quotes shown inside a subject (a bubble's words)
 	backdrop   bool             // the background is the subject: it shifts, nothing stands in front
-	place      string           // the settings row drawn behind the subjects, "" for none
 	sleeper    *scene.Element   // a sleeping subject, and the Zzz it breathes out
 	zzzEl      *scene.Element
 	zzzOff     pose               // where the Zzz are from the sleeper

@@ -28,7 +28,9 @@ type setting struct {
 	// Far is what lies behind: hills, mountains, skyline, trees, dunes, waves, reef, or "".
 	Far    string
 	Indoor bool
-	Under  bool // under water: no sky, no sun, bubbles rising
+	// Counter: the ground is a counter top, whose front is drawn below it a shade darker.
+	Counter bool
+	Under   bool // under water: no sky, no sun, bubbles rising
 	// Tint colours the far layer when the prompt names the place's colour.
 	Tint    string
 	Example string
@@ -50,7 +52,7 @@ var settings = []setting{
 		Sky: [2]string{"#74c0fc", "#e7f5ff"}, Ground: "", Floor: 0.3, Far: "sea",
 		Example: "a sailboat crosses the ocean"},
 	{Name: "kitchen", Cues: regexp.MustCompile(`\b(?:kitchen|counter ?tops?|worktops?|on (?:a|the) (?:\w+ )?counter)\b`),
-		Sky: [2]string{"#fff4e0", "#f3dfc1"}, Ground: "#d9dee4", Floor: 0.3, Indoor: true, Far: "cabinets",
+		Sky: [2]string{"#fff4e0", "#f3dfc1"}, Ground: "#d9dee4", Floor: 0.3, Indoor: true, Counter: true, Far: "cabinets",
 		Example: "a cat on a kitchen counter pushes a glass off the edge"},
 	{Name: "room", Cues: regexp.MustCompile(`\b(?:living ?room|bedroom|lounge|office|classroom|indoors|inside (?:a|the) (?:house|room|home)|front door|hallway|windowsill|sofa|couch|desk)\b`),
 		Sky: [2]string{"#f6ead8", "#e9d6bd"}, Ground: "#b07d52", Floor: 0.32, Indoor: true, Far: "window",
@@ -152,7 +154,6 @@ func (c *composer) setting() {
 	if !ok {
 		return
 	}
-	c.place = s.Name
 	sky := s.Sky
 	if !s.Indoor && !s.Under && t.Sky[0] != "" {
 		sky = t.Sky
@@ -194,7 +195,7 @@ func (c *composer) setting() {
 	if s.Ground != "" {
 		add(c.band("setting-ground", s.Floor, dim(s.Ground)))
 	}
-	if s.Name == "kitchen" {
+	if s.Counter {
 		// A counter's front under its top, a shade darker: a surface, not a floor.
 		add(c.band("setting-counter-front", s.Floor+0.08, darken(dim(s.Ground), 0.18)))
 	}
@@ -307,12 +308,4 @@ const ridgePathSoft = "M-18,4 L-18,-2 Q-13,-5 -8,-2.6 Q-3,-0.6 2,-4 Q7,-6 12,-3 
 
 func (c *composer) settingID(what string, i int) string {
 	return "setting-" + what + "-" + string(rune('1'+i))
-}
-
-// shiftLight lightens (k > 0) or darkens (k < 0) a colour by |k|.
-func shiftLight(col string, k float64) string {
-	if k < 0 {
-		return darken(col, -k)
-	}
-	return lighten(col, k)
 }
