@@ -22,11 +22,15 @@
 // two worker processes at once (joined with renderer.Concat), in frames/s per core.
 // With -presets it renders one 5 s project to every platform preset one by one, each
 // distinct output once, and grouped into one capture per koda.CaptureGroups group.
+// With -templates N it renders N rows of a 6 s template at 720p and tiktok through
+// `koda serve`'s template batches and through Remotion's renderMedia with inputProps
+// (see templates.go).
 //
 //	go run ./renderer/cmd/renderbench                      # canvas1080, dom1080, preview; everything
 //	go run ./renderer/cmd/renderbench -cases canvas1080 -only koda,floor   # a quick look
 //	go run ./renderer/cmd/renderbench -cases none -scale 5,30,120
 //	go run ./renderer/cmd/renderbench -cases none -presets all    # one capture for many presets
+//	go run ./renderer/cmd/renderbench -cases none -templates 40   # data-driven batch against Remotion
 package main
 
 import (
@@ -95,6 +99,9 @@ func main() {
 	chromium := flag.String("chromium", "", "browser binary for every renderer (default: renderer.FindChromium)")
 	peersDir := flag.String("peers", "", "folder of the installed peers (default: run scripts/install-bench-peers.sh)")
 	presets := flag.String("presets", "", "all or below4k: one 5 s canvas project to every platform preset (or the nine below 4K), one by one against one capture per group")
+	tplRows := flag.Int("templates", 0, "rows of the data-driven throughput benchmark (issue 24: 40): a 6 s template with three text fields and a drawing, the rows × 720p and tiktok by koda serve's template batch and by Remotion's renderMedia per row")
+	tplConc := flag.String("template-concurrency", "1,2", "Remotion concurrencies tried in -templates (the best is compared)")
+	kodaBin := flag.String("koda", "", "koda binary -templates runs as `koda serve` (default: go build ./cmd/koda, untimed)")
 	chunk := flag.String("chunk", "", "internal: render frames START:END of a DURATION s canvas render to OUT (START:END:DURATION:PAGES:OUT)")
 	flag.Parse()
 
@@ -309,7 +316,31 @@ func main() {
 			fatal(err)
 		}
 	}
-	printTable(rows)
+	if len(rows) > 0 {
+		printTable(rows)
+	}
+	if *tplRows > 0 && ctx.Err() == nil {
+		concs, err := parseConcs(*tplConc)
+		if err != nil {
+			fatal(err)
+		}
+		if env.dir == "" && want["remotion"] {
+			if env.dir = *peersDir; env.dir == "" {
+				env.dir, err = installPeers(ctx)
+			}
+			if err != nil {
+				env.bundleErr = err
+			}
+		}
+		if !want["remotion"] {
+			env.bundleErr = errSkipped
+		}
+		res, err := templateBench(ctx, env, *kodaBin, *tplRows, concs)
+		if err != nil {
+			fatal(fmt.Errorf("-templates: %w", err))
+		}
+		printTemplates(res, *tplRows)
+	}
 }
 
 // writeScenes writes the embedded scene files to dir.
