@@ -53,10 +53,15 @@ fmt:
 ## floor and the per-frame-PNG baseline: wall, frames/s, core-seconds, peak memory, size
 ## and ratios, then how render time grows with duration and with two chunk workers,
 ## then one 5 s project to every platform preset: one by one, each distinct output
-## once, and one capture per group of presets (own core-seconds and wall).
+## once, and one capture per group of presets (own core-seconds and wall); then issue
+## 24's data-driven throughput: 40 rows of a 6 s template at 720p and tiktok through
+## `koda serve`'s template batch against Remotion's renderMedia per row with inputProps
+## (rows/min, own core-seconds per row, load average; the longest line, about an hour
+## on a busy 2-core machine).
 bench: deps build
 	$(GO) run ./cmd/koda-bench
 	$(GO) run ./renderer/cmd/renderbench -scale 5,30,120 -presets all
+	$(GO) run ./renderer/cmd/renderbench -cases none -templates 40 -koda $(BIN)
 	-$(GO) run ./agent/cmd/promptsuite -sheet $(SHEET)
 	-$(GO) run ./agent/cmd/vbench
 	$(GO) run ./cmd/koda-load -koda $(BIN)
