@@ -161,7 +161,9 @@ func templateBench(ctx context.Context, env *peerEnv, kodaBin string, n int, con
 			var setup float64
 			rr.videos, setup, rr.err = runRows(a)
 			rr.u = m.stop()
-			rr.settings += fmt.Sprintf(" (of which %.1f s opening the browser and selecting the composition)", setup)
+			if rr.err == nil {
+				rr.settings += fmt.Sprintf(" (of which %.1f s opening the browser and selecting the composition)", setup)
+			}
 		}
 		rr.loadEnd = loadAvg()
 		res.rows = append(res.rows, rr)
