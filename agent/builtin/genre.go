@@ -1647,11 +1647,30 @@ func pickInk(b *brief, ink string) string {
 }
 
 // kpi is one tile: label, value, change.
-type kpi struct{ label, value, change string }
+// kpi is one tile: what it measures, the figure, its change ("+18%", "-0.4 pts") and
+// the change's colour when the prompt names it ("shown in green because lower is better").
+type kpi struct{ label, value, change, color string }
+
+// kpiSplitRE parts a row's tiles; splitOutside never parts inside brackets, where a
+// tile's change is told ("Churn 2.1% (-0.4 pts, shown in green)").
+var kpiSplitRE = regexp.MustCompile(`,\s+|;\s*|\s+and\s+`)
+
+func splitOutside(s string, re *regexp.Regexp) []string {
+	var out []string
+	last := 0
+	for _, m := range re.FindAllStringIndex(s, -1) {
+		if strings.Count(s[:m[0]], "(") > strings.Count(s[:m[0]], ")") {
+			continue
+		}
+		out = append(out, s[last:m[0]])
+		last = m[1]
+	}
+	return append(out, s[last:])
+}
 
 var kpiValueFirstRE = regexp.MustCompile(`^([$€£]?\d[\d,.]*\s?[%kKmMbB]?)\s+([A-Za-z][A-Za-z ]{1,24})$`)
 
-var kpiItemRE = regexp.MustCompile(`([A-Za-z][A-Za-z ]{1,24}?)\s+([$€£]?\d[\d,.]*\s?[%kKmMbB]?)\s*(?:\(([^)]{1,20})\))?`)
+var kpiItemRE = regexp.MustCompile(`([A-Za-z][A-Za-z ]{1,24}?)\s+([$€£]?\d[\d,.]*\s?[%kKmMbB]?)\s*(?:\(([^),]{1,20})([^)]*)\))?`)
 
 func (g *genreFill) kpiRow() {
 	_, list, ok := strings.Cut(g.prompt, ":")
@@ -1659,17 +1678,23 @@ func (g *genreFill) kpiRow() {
 		list = g.prompt
 	}
 	var ks []kpi
-	for _, part := range regexp.MustCompile(`,\s+|;\s*|\s+and\s+`).Split(list, -1) {
+	for _, part := range splitOutside(list, kpiSplitRE) {
 		part = strings.TrimSpace(part)
 		if m := kpiValueFirstRE.FindStringSubmatch(part); m != nil {
 			// "3,200 new customers": the figure, then what it counts.
-			ks = append(ks, kpi{capitalize(strings.TrimSpace(m[2])), strings.TrimRight(m[1], ".,"), ""})
+			ks = append(ks, kpi{label: capitalize(strings.TrimSpace(m[2])), value: strings.TrimRight(m[1], ".,")})
 		} else if m := kpiItemRE.FindStringSubmatch(part); m != nil {
-			ks = append(ks, kpi{strings.TrimSpace(m[1]), strings.TrimRight(strings.TrimSpace(m[2]), ".,"), m[3]})
+			t := kpi{label: strings.TrimSpace(m[1]), value: strings.TrimRight(strings.TrimSpace(m[2]), ".,"), change: strings.TrimSpace(m[3])}
+			for _, w := range strings.Fields(strings.ToLower(m[4])) {
+				if c, ok := colorOf(strings.Trim(w, ",.;")); ok && t.color == "" {
+					t.color = c
+				}
+			}
+			ks = append(ks, t)
 		}
 	}
 	if len(ks) == 0 {
-		ks = []kpi{{"Revenue", "$0", ""}}
+		ks = []kpi{{label: "Revenue", value: "$0"}}
 	}
 	ks = ks[:min(len(ks), 4)]
 	n := len(ks)
@@ -1700,6 +1725,9 @@ func (g *genreFill) kpiRow() {
 			col := "#16a34a"
 			if strings.HasPrefix(t.change, "-") || strings.Contains(strings.ToLower(t.change), "down") {
 				col = "#dc2626"
+			}
+			if t.color != "" {
+				col = t.color // "-0.4 pts, shown in green because lower is better"
 			}
 			ch := g.text(t.change, x, y+g.c.yUnits(h*0.3), 0.026, col, 800)
 			g.enter(ch, "pop", at+0.8, 0.4)

@@ -1,6 +1,7 @@
 package builtin_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -108,5 +109,27 @@ func TestNewsLowerThird(t *testing.T) {
 	}
 	if !ticker {
 		t.Errorf("no ticker below the headline in %v", at)
+	}
+}
+
+// TestKPIChangeInBrackets: a tile's change told in brackets with more words after a
+// comma keeps its tile whole, and a colour named there colours the change.
+func TestKPIChangeInBrackets(t *testing.T) {
+	d, _, _ := generateWithMessages(t, "KPI dashboard, four cards count up: Revenue $4.2M (+18%), Active users 128,400 (+9%), Churn 2.1% (-0.4 pts, shown in green because lower is better), NPS 62.")
+	found := false
+	for _, e := range d.Elements {
+		if e.Type == "text" && e.Text == "-0.4 pts" {
+			found = true
+			var r, g, b int
+			if _, err := fmt.Sscanf(e.Color, "#%02x%02x%02x", &r, &g, &b); err != nil || g < r+30 || g < b+30 {
+				t.Errorf("the churn change is %s, want the green asked for (a falling figure is otherwise red)", e.Color)
+			}
+		}
+		if e.Type == "text" && strings.Contains(e.Text, "shown in green") {
+			t.Errorf("the prompt's explanation is shown: %q", e.Text)
+		}
+	}
+	if !found {
+		t.Error("no tile shows the churn's change '-0.4 pts'")
 	}
 }
