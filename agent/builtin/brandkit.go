@@ -51,14 +51,17 @@ func (b *brief) applyBrand(br *koda.Brand) {
 // file in that badge instead (compose.go, TypeLogo), and with no row nor badge the
 // logo is a small mark in a corner (logoMark).
 type logoRow struct {
-	Name    string
+	Name string
+	// EndCard: the row closes the video on a card, which a kit's end-card line then
+	// fills instead of adding a second one.
+	EndCard bool
 	Cue     *regexp.Regexp
 	Example string
 	place   func(c *composer, file string)
 }
 
 var logoRows = []logoRow{
-	{Name: "end card",
+	{Name: "end card", EndCard: true,
 		Cue:     regexp.MustCompile(`\b(?:end(?:ing)?[- ]?(?:card|screen|slate)|clos(?:ing|e) (?:card|screen)|outro card|(?:ends?|finish(?:es)?) (?:on|with) (?:our|the|a|its) (?:logo|brand))\b`),
 		Example: "Three features pop in one by one, then an end card with our logo",
 		place:   func(c *composer, file string) { c.logoEndCard(file, c.endCardText()) }},
@@ -115,14 +118,14 @@ func (c *composer) applyProjectMedia(p *koda.Project) {
 	case logo != nil && !c.revealsLogo(logo.File):
 		c.logoMark(logo.File)
 	}
-	if endCard && (row == nil || row.Name != "end card") {
+	if endCard && (row == nil || !row.EndCard) {
 		file := ""
 		if logo != nil {
 			file = logo.File
 		}
 		c.logoEndCard(file, p.Brand.EndCard)
 	}
-	if logo == nil && row != nil && row.Name == "end card" {
+	if logo == nil && row != nil && row.EndCard {
 		c.logoEndCard("", c.endCardText())
 	}
 }

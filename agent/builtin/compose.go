@@ -809,12 +809,15 @@ func (c *composer) signature(e *scene.Element) []string {
 	return []string{"zoom"}
 }
 
+// dataActions are what an action means when a data element does it: "each step drops
+// in", "dots going up" are the data arriving (count), not the chart falling from the sky
+// or travelling.
+var dataActions = map[string]string{"fall": "count", "slide": "count"}
+
 // act applies one action to element e during [a0, a1]; it reports whether e moved.
 func (c *composer) act(e *scene.Element, i int, a string, across bool, a0, a1 float64) bool {
-	if (a == "fall" || a == "slide") && isDataType(e.Type) {
-		// "each step drops in", "dots going up": the data arrive, the chart does not fall
-		// from the sky or travel.
-		a = "count"
+	if da, ok := dataActions[a]; ok && isDataType(e.Type) {
+		a = da
 	}
 	if c.playWay(e, i, a0, a1) {
 		return true

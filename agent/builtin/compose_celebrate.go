@@ -12,13 +12,16 @@ import (
 // the winner", "fireworks at zero", "sparkles when it reaches 100%").
 var celebrateRE = regexp.MustCompile(`\b(?:winner|wins|won|winning|at (?:zero|the end|the finish)|when (?:it|the \w+) (?:reach|hit|finish|end|complete)\w*|once (?:it|the \w+) (?:reach|hit|finish|end|complete)\w*|on (?:completion|finish))\b`)
 
+// celebratory are the particle fields that celebrate (sparkles are drawn as stars).
+var celebratory = map[string]bool{"confetti": true, "fireworks": true, "stars": true}
+
 // celebrate holds back the confetti, fireworks or sparkles a clause ties to a moment
 // until that moment: when the data has finished arriving (the bars have raced up, the
 // count has reached zero), else when the last scene starts. Thrown from the first
 // frame, they would celebrate nothing.
 func (c *composer) celebrate() {
 	for k, e := range c.subjects {
-		if e.Type != scene.TypeParticles || (e.Variant != "confetti" && e.Variant != "fireworks" && e.Variant != "stars") {
+		if e.Type != scene.TypeParticles || !celebratory[e.Variant] {
 			continue
 		}
 		tied := false

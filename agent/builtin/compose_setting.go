@@ -79,28 +79,33 @@ var settings = []setting{
 
 // skyTime is the light of the day a prompt names.
 type skyTime struct {
-	Name    string
-	Cues    *regexp.Regexp
-	Sky     [2]string // top and bottom of the sky outdoors
-	Light   string    // "sun", "moon" or ""
-	LightY  float64   // how high the sun or moon stands (frame units, -1 the top)
-	Stars   bool
-	Dim     float64 // how far the ground and far layers darken (0..1)
-	Example string
+	Name  string
+	Cues  *regexp.Regexp
+	Sky   [2]string // top and bottom of the sky outdoors
+	Light string    // "sun", "moon" or ""
+	// LightColor and LightGlow paint the sun or moon; Indoors darkens a room's walls by
+	// this much (night through the window).
+	LightColor string
+	LightGlow  float64
+	Indoors    float64
+	LightY     float64 // how high the sun or moon stands (frame units, -1 the top)
+	Stars      bool
+	Dim        float64 // how far the ground and far layers darken (0..1)
+	Example    string
 }
 
 var skyTimes = []skyTime{
 	{Name: "night", Cues: regexp.MustCompile(`\b(?:night|midnight|moonlit|moonlight|starry|at dark|nighttime)\b`),
-		Sky: [2]string{"#0b1026", "#27365f"}, Light: "moon", LightY: -0.62, Stars: true, Dim: 0.55,
+		Sky: [2]string{"#0b1026", "#27365f"}, Light: "moon", LightColor: "#f4f1de", LightGlow: 0.6, LightY: -0.62, Stars: true, Dim: 0.55, Indoors: 0.5,
 		Example: "a snowy cabin in the forest at night, smoke curling from the chimney"},
 	{Name: "sunset", Cues: regexp.MustCompile(`\b(?:sunset|sundown|dusk|evening|twilight|golden hour|sun (?:sets|is setting|goes down))\b`),
-		Sky: [2]string{"#3b2a6b", "#ff9a62"}, Light: "sun", LightY: 0.05, Dim: 0.3,
+		Sky: [2]string{"#3b2a6b", "#ff9a62"}, Light: "sun", LightColor: "#ffb347", LightGlow: 0.8, LightY: 0.05, Dim: 0.3,
 		Example: "wind turbines on green hills as the sun sets"},
 	{Name: "sunrise", Cues: regexp.MustCompile(`\b(?:sunrise|dawn|daybreak|early morning|morning light|morning|sun (?:rises|comes up))\b`),
-		Sky: [2]string{"#8ec5fc", "#ffd9b0"}, Light: "sun", LightY: -0.05, Dim: 0.1,
+		Sky: [2]string{"#8ec5fc", "#ffd9b0"}, Light: "sun", LightColor: "#ffd54f", LightGlow: 0.8, LightY: -0.05, Dim: 0.1,
 		Example: "early morning city street, birds fly up"},
 	{Name: "day", Cues: regexp.MustCompile(`\b(?:sunny|noon|midday|daytime|summer day|sunshine)\b`),
-		Sky: [2]string{"#5fb4f5", "#dff1ff"}, Light: "sun", LightY: -0.6,
+		Sky: [2]string{"#5fb4f5", "#dff1ff"}, Light: "sun", LightColor: "#ffd54f", LightGlow: 0.8, LightY: -0.6,
 		Example: "a sunny day in the park"},
 }
 
@@ -158,8 +163,8 @@ func (c *composer) setting() {
 	if !s.Indoor && !s.Under && t.Sky[0] != "" {
 		sky = t.Sky
 	}
-	if s.Indoor && t.Name == "night" {
-		sky = [2]string{darken(s.Sky[0], 0.55), darken(s.Sky[1], 0.5)}
+	if s.Indoor && t.Indoors > 0 {
+		sky = [2]string{darken(s.Sky[0], t.Indoors), darken(s.Sky[1], t.Indoors)}
 	}
 	c.bd.Palette.Background = sky
 	c.bd.Palette.Glow = ""
@@ -179,14 +184,7 @@ func (c *composer) setting() {
 	}
 	// The light: a sun or moon in the upper corner, away from the middle the subjects use.
 	if !s.Indoor && !s.Under && t.Light != "" && !c.names(t.Light) {
-		col, glow := "#ffd54f", 0.8
-		if t.Light == "moon" {
-			col, glow = "#f4f1de", 0.6
-		}
-		if t.Name == "sunset" {
-			col = "#ffb347"
-		}
-		add(&scene.Element{ID: "setting-" + t.Light, Type: scene.TypeCircle, Label: t.Light, X: 0.68, Y: t.LightY, Size: 0.09, Color: col, Glow: glow})
+		add(&scene.Element{ID: "setting-" + t.Light, Type: scene.TypeCircle, Label: t.Light, X: 0.68, Y: t.LightY, Size: 0.09, Color: t.LightColor, Glow: t.LightGlow})
 	}
 	if t.Stars && !s.Indoor && !c.names("stars") {
 		add(&scene.Element{ID: "setting-stars", Type: scene.TypeParticles, Variant: "stars", Count: 60, Size: 0.005, Color: "#fff8e1", Seed: 7})
