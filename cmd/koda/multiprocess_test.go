@@ -27,6 +27,32 @@ type proc struct {
 	dataDir string
 }
 
+// buildKoda builds this command into a temporary folder, for tests that run it as
+// separate processes.
+func buildKoda(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "koda")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build koda: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// sharedRedis is a Redis several processes of a test share: the real one's database
+// db when the test environment has one, else an embedded server of the test's own.
+func sharedRedis(t *testing.T, db kodatest.RedisDB) string {
+	t.Helper()
+	if kodatest.RedisKind() == "real" {
+		return kodatest.MustRedis(t, db)
+	}
+	rs, err := embedredis.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(rs.Close)
+	return rs.URL()
+}
+
 // startProc starts `bin args…` as the named process of a test with env, its output
 // kept (and logged when the test fails); the test's end stops it with SIGTERM, then
 // SIGKILL after 20 s.
@@ -70,21 +96,8 @@ func TestSeveralProcessesAndAKilledWorker(t *testing.T) {
 	if testing.Short() {
 		t.Skip("several processes and asynq's crash recovery take about two minutes")
 	}
-	bin := filepath.Join(t.TempDir(), "koda")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build koda: %v\n%s", err, out)
-	}
-	redisURL := ""
-	if kodatest.RedisKind() == "real" {
-		redisURL = kodatest.MustRedis(t, kodatest.DBKodaMultiprocess)
-	} else {
-		rs, err := embedredis.Start("127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(rs.Close)
-		redisURL = rs.URL()
-	}
+	bin := buildKoda(t)
+	redisURL := sharedRedis(t, kodatest.DBKodaMultiprocess)
 	s3srv := kodatest.MustS3(t)
 	data := t.TempDir()
 	dbURL := filepath.Join(data, "koda.db")

@@ -20,7 +20,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/kodahq/koda"
-	"github.com/kodahq/koda/internal/embedredis"
 	"github.com/kodahq/koda/internal/kodatest"
 )
 
@@ -66,21 +65,8 @@ func TestTemplateBatchSurvivesKilledWorkerAndFlushedRedis(t *testing.T) {
 		t.Skip("300 rows, a killed worker and a reconciler pass take several minutes")
 	}
 	began := time.Now()
-	bin := filepath.Join(t.TempDir(), "koda")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build koda: %v\n%s", err, out)
-	}
-	redisURL := ""
-	if kodatest.RedisKind() == "real" {
-		redisURL = kodatest.MustRedis(t, kodatest.DBKodaRowsRecovery)
-	} else {
-		rs, err := embedredis.Start("127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(rs.Close)
-		redisURL = rs.URL()
-	}
+	bin := buildKoda(t)
+	redisURL := sharedRedis(t, kodatest.DBKodaRowsRecovery)
 	data := t.TempDir()
 	dbURL := filepath.Join(data, "koda.db")
 	if os.Getenv(kodatest.PostgresEnv) != "" {
