@@ -468,6 +468,17 @@ func TestMotionTypeGrowsWithBlinkingCaret(t *testing.T) {
 	}
 }
 
+// TestTextDrawsEmojiWhole: an emoji in a text is one letter, drawn in colour by the
+// emoji font; cut into its two UTF-16 halves it would be two white boxes.
+func TestTextDrawsEmojiWhole(t *testing.T) {
+	e := &scene.Element{ID: "t", Type: scene.TypeText, Size: 0.16, Color: "#ffffff", Text: "bake 🍞🍓"}
+	img := load(t, sceneOf(2, e)).frame(1.5)
+	colour := func(r, g, b float64) bool { return max(r, g, b)-min(r, g, b) > 90 }
+	if n := find(img, colour).n; n < 400 {
+		t.Errorf("%d coloured pixels: the emoji are not drawn as emoji", n)
+	}
+}
+
 func TestMotionFillRisesFromTheBottom(t *testing.T) {
 	heart := &scene.Element{ID: "h", Type: scene.TypeHeart, Size: 0.3, Color: "#1e88e5",
 		Motions: []*scene.Motion{{Type: scene.MotionFill, Start: 1, End: 3, Color: "#e53935", Ease: "linear"}}}

@@ -488,6 +488,14 @@
 
   function font(size, weight) { return (weight || 800) + ' ' + Math.max(1, size).toFixed(1) + 'px ' + FONT; }
 
+  var segmenter = typeof Intl !== 'undefined' && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
+  function graphemes(str) {
+    if (!segmenter) return Array.from(str);
+    var out = [];
+    for (var it = segmenter.segment(str)[Symbol.iterator](), r = it.next(); !r.done; r = it.next()) out.push(r.value.segment);
+    return out;
+  }
+
   // layout fits text into maxW: one line if it fits, else word-wrapped lines, shrinking
   // the font until every line fits; it never overflows the frame.
   function layout(text, size, weight, maxW, maxLines) {
@@ -510,11 +518,14 @@
       if (ok) break;
       fs *= 0.92;
     }
-    var out = { lines: lines, size: fs, offsets: [] };
+    // Letters are grapheme clusters, not UTF-16 units: an emoji, a flag or an accent
+    // split in two is drawn as two boxes.
+    var out = { lines: lines, size: fs, offsets: [], glyphs: [] };
     ctx.font = font(fs, weight);
     for (var l = 0; l < lines.length; l++) {
-      var offs = [], line = lines[l];
-      for (var c = 0; c <= line.length; c++) offs.push(ctx.measureText(line.slice(0, c)).width);
+      var g = graphemes(lines[l]), offs = [0], upto = '';
+      for (var c = 0; c < g.length; c++) { upto += g[c]; offs.push(ctx.measureText(upto).width); }
+      out.glyphs.push(g);
       out.offsets.push(offs);
     }
     layoutCache[key] = out;
@@ -526,7 +537,7 @@
     if (e.wrap > 0) maxW = Math.min(maxW, e.wrap * U);
     var L = layout(e.text, e.size * U, weight, maxW / Math.max(0.2, s.scale * s.sx));
     var fs = L.size, lh = fs * 1.15, n = 0, total = 0;
-    for (var a = 0; a < L.lines.length; a++) total += L.lines[a].length;
+    for (var a = 0; a < L.lines.length; a++) total += L.glyphs[a].length;
     var mode = s.typing ? 'type' : (e.reveal || 'rise'), prog = clamp(s.prog, 0, 1), overlap = mode === 'type' ? 0.001 : 4;
     var caretX = null, caretY = 0;
     ctx.font = font(fs, weight);
@@ -541,7 +552,7 @@
     var words = 0, wi = -1;
     for (var wl = 0; wl < L.lines.length; wl++) words += L.lines[wl].split(' ').filter(function (w) { return w; }).length;
     for (var l = 0; l < L.lines.length; l++) {
-      var line = L.lines[l], offs = L.offsets[l];
+      var line = L.glyphs[l], offs = L.offsets[l];
       var width = offs[line.length] + spacing * (line.length - 1), x0 = -width / 2, y = top + l * lh;
       for (var i = 0; i < line.length; i++, n++) {
         var ch = line[i];
@@ -580,7 +591,7 @@
     if (mode === 'type') {
       // The caret follows the last typed letter and blinks (steady while typing, as
       // editors do), until the element's last second.
-      if (caretX === null) { caretX = -(L.offsets[0][L.lines[0].length] || 0) / 2; caretY = top; }
+      if (caretX === null) { caretX = -(L.offsets[0][L.glyphs[0].length] || 0) / 2; caretY = top; }
       var typingNow = prog > 0 && prog < 1;
       if (typingNow || Math.floor(t * 2.5) % 2 === 0) {
         ctx.fillStyle = e.color || '#ffffff';
