@@ -126,3 +126,47 @@ export function streamEvents(projectID, { onEvent, onStatus = () => {} }) {
     get lastEventID() { return lastID; },
   };
 }
+
+// upload sends one file to POST /v1/assets as a multipart form, reporting the bytes
+// sent as they go (fetch cannot report an upload's progress; XMLHttpRequest can). It
+// resolves to the asset and rejects with an APIError like api(); code NETWORK when
+// the connection ended before an answer (Koda closes it on a refused upload whose
+// rest it does not read, so a browser may see that instead of the answer).
+export function upload(file, onProgress = () => {}) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/v1/assets');
+    xhr.setRequestHeader('Authorization', `Bearer ${session.key}`);
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.upload.addEventListener('progress', (e) => {
+      if (e.lengthComputable) onProgress(e.loaded, e.total);
+    });
+    xhr.addEventListener('load', () => {
+      let data = null;
+      try { data = xhr.responseText ? JSON.parse(xhr.responseText) : null; } catch { data = null; }
+      if (xhr.status >= 200 && xhr.status < 300) return resolve(data);
+      const e = (data && data.error) || {};
+      if (xhr.status === 401) onUnauthorized();
+      reject(new APIError(xhr.status, e.code || `HTTP_${xhr.status}`, e.message || `the upload answered ${xhr.status}`));
+    });
+    const cut = () => reject(new APIError(0, 'NETWORK', 'the connection ended before Koda answered'));
+    xhr.addEventListener('error', cut);
+    xhr.addEventListener('abort', cut);
+    const form = new FormData();
+    form.append('file', file, file.name);
+    xhr.send(form);
+  });
+}
+
+// listAll reads every page of a list endpoint (bounded: a picker needs no more).
+export async function listAll(path, field, max = 1000) {
+  const out = [];
+  let cursor = '';
+  do {
+    const sep = path.includes('?') ? '&' : '?';
+    const r = await api('GET', `${path}${sep}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    out.push(...r[field]);
+    cursor = r.next_cursor || '';
+  } while (cursor && out.length < max);
+  return out;
+}

@@ -20,7 +20,9 @@ func FS() fs.FS { return files }
 // come only from the Studio's own files (no inline code, no eval), so text a tenant or
 // an agent wrote can never run as script here; frames are limited to the Studio's
 // origin, where live previews are served in sandboxed iframes with an opaque origin.
-// Videos and thumbnails may come from object storage on another origin.
+// Videos, thumbnails and a tenant's own images, sounds and fonts (shown on the asset
+// and brand kit pages, the fonts through FontFace) may come from object storage on
+// another origin.
 const ContentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; " +
-	"img-src 'self' data: blob: https: http:; media-src 'self' blob: https: http:; frame-src 'self'; " +
+	"img-src 'self' data: blob: https: http:; media-src 'self' blob: https: http:; font-src 'self' https: http:; frame-src 'self'; " +
 	"base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
