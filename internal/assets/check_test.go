@@ -214,6 +214,20 @@ func TestFonts(t *testing.T) {
 		"brotli garbage":    corrupt(func(b []byte) []byte { copy(b[len(b)-40:], bytes.Repeat([]byte{0xAA}, 40)); return b }),
 		"compressed length": corrupt(func(b []byte) []byte { binary.BigEndian.PutUint32(b[20:], uint32(len(b))); return b }),
 		"header only":       w[:woff2HeaderLen],
+		// Chromium's decoder refuses these two, so a render never gets the font.
+		"unpadded": unpaddedWOFF2(t, w),
+		"trailing bytes": corrupt(func(b []byte) []byte {
+			b = append(b, 0, 0, 0, 0)
+			binary.BigEndian.PutUint32(b[8:], uint32(len(b)))
+			return b
+		}),
+		"metadata not after the data": corrupt(func(b []byte) []byte {
+			b = append(b, make([]byte, 8)...)
+			binary.BigEndian.PutUint32(b[8:], uint32(len(b)))
+			binary.BigEndian.PutUint32(b[28:], uint32(len(b)-4)) // 4 bytes of padding skipped
+			binary.BigEndian.PutUint32(b[32:], 4)
+			return b
+		}),
 	} {
 		if err := parseWOFF2(bad); koda.ErrorCode(err) != koda.CodeAssetMalformed {
 			t.Errorf("%s: %v", name, err)
@@ -226,6 +240,38 @@ func TestFonts(t *testing.T) {
 	if _, err := parseSFNT("ttf", broken); koda.ErrorCode(err) != koda.CodeAssetMalformed {
 		t.Errorf("table past the end: %v", err)
 	}
+}
+
+// unpaddedWOFF2 is w without the zero bytes that pad its compressed data to a
+// multiple of four, its header's length set to match: what a packer that forgets the
+// padding writes. The directory is walked to find where the data starts.
+func unpaddedWOFF2(t *testing.T, w []byte) []byte {
+	t.Helper()
+	p := w[woff2HeaderLen:]
+	for range int(binary.BigEndian.Uint16(w[12:])) {
+		flags := p[0]
+		p = p[1:]
+		if flags&0x3f == 0x3f {
+			p = p[4:]
+		}
+		_, rest, _ := base128(p)
+		p = rest
+		tag := ""
+		if idx := int(flags & 0x3f); idx < len(woff2Tags) {
+			tag = woff2Tags[idx]
+		}
+		if v := flags >> 6; (tag == "glyf" || tag == "loca") && v != 3 || tag != "glyf" && tag != "loca" && v != 0 {
+			_, rest, _ := base128(p)
+			p = rest
+		}
+	}
+	end := len(w) - len(p) + int(binary.BigEndian.Uint32(w[20:]))
+	if end%4 == 0 {
+		t.Fatalf("this WOFF2's compressed data ends on a 4-byte boundary: it has no padding to drop")
+	}
+	out := bytes.Clone(w[:end])
+	binary.BigEndian.PutUint32(out[8:], uint32(len(out)))
+	return out
 }
 
 func TestImagesWrittenAnew(t *testing.T) {

@@ -204,6 +204,30 @@ func parseWOFF2(data []byte) error {
 	if uint64(len(p)) < uint64(compressed) || compressed == 0 {
 		return bad("its compressed data (%d bytes) does not fit in the file", compressed)
 	}
+	// The blocks' layout as the reference decoder (google/woff2, which Chromium's
+	// OpenType Sanitizer uses) requires it: each block starts on a 4-byte boundary
+	// right after the one before, padded with at most 3 bytes, and the file ends
+	// with the last block's padding. A file that breaks this fails in browsers, so
+	// it would fail in every render.
+	end := round4(uint64(len(data)-len(p)) + uint64(compressed))
+	if end > uint64(len(data)) {
+		return bad("its compressed data is not padded to a multiple of 4 bytes")
+	}
+	for _, blk := range []struct {
+		name     string
+		off, len uint32
+	}{{"metadata", metaOff, metaLen}, {"private", privOff, privLen}} {
+		if blk.off == 0 {
+			continue
+		}
+		if uint64(blk.off) != end {
+			return bad("its %s block does not start on the 4-byte boundary after the block before it", blk.name)
+		}
+		end = round4(uint64(blk.off) + uint64(blk.len))
+	}
+	if end != round4(uint64(len(data))) {
+		return bad("it has %d bytes after its last block", int64(len(data))-int64(end))
+	}
 	// Decompress to exactly the directory's total: a stream that yields less is
 	// truncated, one that yields more is not what the directory describes.
 	r := brotli.NewReader(bytes.NewReader(p[:compressed]))
@@ -216,6 +240,8 @@ func parseWOFF2(data []byte) error {
 	}
 	return nil
 }
+
+func round4(n uint64) uint64 { return (n + 3) &^ 3 }
 
 // base128 reads a WOFF2 UIntBase128: at most 5 bytes, no leading zeros, no overflow.
 func base128(p []byte) (uint32, []byte, bool) {
