@@ -73,8 +73,15 @@ export function showBrand(main) {
         sel.value = a.id;
         sel.dispatchEvent(new Event('change'));
       } });
+      const slot = fieldError(role);
+      if (kit && kit[role] && !byID.has(kit[role])) {
+        // The kit outlives its files: say so rather than show "None" as if it were set.
+        replace(slot, h('div', { class: 'field-error', role: 'alert' },
+          h('span', { class: 'why-words', text: `The kit’s ${role} is no longer in the library.` }),
+          h('small', { class: 'why-detail', text: 'Videos leave it out. Pick another, or save to remove it from the kit.' })));
+      }
       return h('div', { class: 'brand-field', 'data-field': role },
-        h('label', { for: sel.id, text: label }), sel, fieldError(role),
+        h('label', { for: sel.id, text: label }), sel, slot,
         h('details', { class: 'upload-here' }, h('summary', { text: 'Upload a new one here' }), up),
         hint ? h('p', { class: 'hint', text: hint }) : null);
     };
@@ -165,6 +172,7 @@ export function showBrand(main) {
         return false;
       }
       replace(errors[name]);
+      if (v) colorInputs[name].hex.value = v;
       return true;
     }
 

@@ -58,7 +58,8 @@ type studioAsset struct {
 // brand kit set from them with colours, its sample card taking the colours, the logo
 // and the font (loaded with FontFace) as they change, saved with PUT /v1/brand; a new
 // animation made with a logo picked and the kit unticked, whose request the API
-// kept; an asset deleted; a full library's refusal. No page scrolls sideways at 390 px.
+// kept; an asset deleted; a full library's refusal; the kit's logo deleted, said on
+// the brand page. No page scrolls sideways at 390 px.
 func TestStudioAssetsAndBrand(t *testing.T) {
 	m := startKoda(t, kodatest.MustRedis(t, kodatest.DBKodaStudio))
 	c := client{t: t, base: m.PublicURL}
@@ -249,5 +250,14 @@ func TestStudioAssetsAndBrand(t *testing.T) {
 		t.Errorf("over the quota the file's line says %q", got)
 	}
 	b.screenshot("23-refusals")
+
+	// The kit outlives its logo: the brand page says the file is gone, not "None".
+	if status, _ := c.do(http.MethodDelete, "/v1/assets/"+logo.ID, nil, nil); status != http.StatusNoContent {
+		t.Fatalf("delete the kit's logo: %d", status)
+	}
+	b.run("brand again", chromedp.Navigate(m.PublicURL+"/#/brand"), chromedp.WaitVisible("#brand-logo-error .field-error", chromedp.ByQuery))
+	if got := b.text("#brand-logo-error"); !strings.Contains(got, "no longer in the library") {
+		t.Errorf("the kit's deleted logo reads %q on the brand page", got)
+	}
 	b.checkNoProblems()
 }
