@@ -58,7 +58,7 @@ type studioAsset struct {
 // brand kit set from them with colours, its sample card taking the colours, the logo
 // and the font (loaded with FontFace) as they change, saved with PUT /v1/brand; a new
 // animation made with a logo picked and the kit unticked, whose request the API
-// kept; an asset deleted; a full library's refusal; the kit's logo deleted, said on
+// kept; an asset deleted; the library's pages; a full library's refusal; the kit's logo deleted, said on
 // the brand page. No page scrolls sideways at 390 px.
 func TestStudioAssetsAndBrand(t *testing.T) {
 	m := startKoda(t, kodatest.MustRedis(t, kodatest.DBKodaStudio))
@@ -229,6 +229,20 @@ func TestStudioAssetsAndBrand(t *testing.T) {
 	if status, _ := c.do(http.MethodGet, "/v1/assets/"+photoID, nil, &gone); status != http.StatusNotFound {
 		t.Errorf("the deleted asset answers %d", status)
 	}
+
+	// Pages: the library shows 24 files, then the rest on "Load more".
+	for i := range 24 {
+		if status, code, msg := c.upload(fmt.Sprintf("dot-%02d.png", i), kodatest.LogoPNG(8, 8, color.RGBA{byte(i * 10), 0x40, 0x90, 0xff})); status != http.StatusCreated {
+			t.Fatalf("upload dot %d: %d %s %s", i, status, code, msg)
+		}
+	}
+	b.run("paged", chromedp.Navigate(m.PublicURL+"/#/"), chromedp.Navigate(m.PublicURL+"/#/assets"),
+		chromedp.WaitVisible("#more-assets", chromedp.ByQuery))
+	if n := b.count("#assets li"); n != 24 {
+		t.Errorf("the first page shows %d files, want 24", n)
+	}
+	b.run("more", chromedp.Click("#more-assets", chromedp.ByQuery))
+	b.waitJS("second page", 10*time.Second, `document.querySelectorAll('#assets li').length === 26 && document.querySelector('#more-assets').hidden`)
 
 	// A full library refuses a new file, said in words beside it.
 	var usage struct {
