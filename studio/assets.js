@@ -47,7 +47,7 @@ export function plainError(err) {
     TOO_MANY_ASSETS: 'Too many files for one animation.',
     NOT_FOUND: 'That file is no longer in the library.',
     NETWORK: 'The upload was cut off before Koda answered: the file may be bigger than Koda takes, or the connection dropped.',
-    PAYLOAD_TOO_LARGE: 'The file is too big.',
+    BODY_TOO_LARGE: 'The file is too big.',
   }[err.code] || (err.status === 413 ? 'The file is too big.' : '');
   const detail = err.code === 'NETWORK' ? '' : err.message || '';
   return { words: words || detail || 'Koda could not take this file.', detail: words ? detail : '' };

@@ -58,10 +58,12 @@ type studioAsset struct {
 // brand kit set from them with colours, its sample card taking the colours, the logo
 // and the font (loaded with FontFace) as they change, saved with PUT /v1/brand; a new
 // animation made with a logo picked and the kit unticked, whose request the API
-// kept; an asset deleted; the library's pages; a full library's refusal; the kit's logo deleted, said on
+// kept; an asset deleted; the library's pages; a file too big and a full
+// library, refused; the kit's logo deleted, said on
 // the brand page. No page scrolls sideways at 390 px.
 func TestStudioAssetsAndBrand(t *testing.T) {
-	m := startKoda(t, kodatest.MustRedis(t, kodatest.DBKodaStudio))
+	// Audio up to 100 kB, so a file too big is quick to send.
+	m := startTuned(t, kodatest.MustRedis(t, kodatest.DBKodaStudio), func(m *Main) { m.Config.Assets.AudioMaxBytes = 100_000 })
 	c := client{t: t, base: m.PublicURL}
 	b := newStudioBrowser(t, m.PublicURL)
 	b.signIn(testAPIKey)
@@ -243,6 +245,25 @@ func TestStudioAssetsAndBrand(t *testing.T) {
 	}
 	b.run("more", chromedp.Click("#more-assets", chromedp.ByQuery))
 	b.waitJS("second page", 10*time.Second, `document.querySelectorAll('#assets li').length === 26 && document.querySelector('#more-assets').hidden`)
+
+	// A file over its kind's size: Koda refuses it without reading the rest, which
+	// the browser may see as the answer or as a connection cut short; either way the
+	// line says the file is too big.
+	b.run("too big", chromedp.Evaluate(`(() => {
+		const bytes = new Uint8Array(400000); bytes.set([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0]);
+		const dt = new DataTransfer();
+		dt.items.add(new File([bytes], 'long-song.mp3', { type: 'audio/mpeg' }));
+		document.querySelector('#asset-drop').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+		return true;
+	})()`, nil))
+	song := `#asset-drop-list li[data-name="long-song.mp3"]`
+	b.waitJS("song refused", 20*time.Second, fmt.Sprintf(`(document.querySelector(%q) || { dataset: {} }).dataset.state === 'refused'`, song))
+	if got := b.text(song + " .field-error"); !strings.Contains(got, "too big") && !strings.Contains(got, "bigger than Koda takes") {
+		t.Errorf("a file over the size limit reads %q", got)
+	}
+	var songCode string
+	b.run("song code", chromedp.AttributeValue(song, "data-code", &songCode, nil, chromedp.ByQuery))
+	t.Logf("the browser saw a too-big upload as %s", songCode)
 
 	// A full library refuses a new file, said in words beside it.
 	var usage struct {
