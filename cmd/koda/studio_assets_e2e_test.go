@@ -51,16 +51,20 @@ type studioAsset struct {
 }
 
 // TestStudioAssetsAndBrand (issue 25, item 6) is a person putting their files and
-// brand into Koda Studio, in real Chromium against a real koda: three files dropped at
-// once on the asset page (a PNG sent with a progress bar under a throttled upload, a
-// text file refused before sending, a text file named .png refused by Koda, in plain
-// words), a logo and a WOFF2 font chosen with the file input, the kind filter; the
-// brand kit set from them with colours, its sample card taking the colours, the logo
-// and the font (loaded with FontFace) as they change, saved with PUT /v1/brand; a new
-// animation made with a logo picked and the kit unticked, whose request the API
-// kept; an asset deleted; the library's pages; a file too big and a full
-// library, refused; the kit's logo deleted, said on
-// the brand page. No page scrolls sideways at 390 px.
+// brand into Koda Studio, in real Chromium against a real koda:
+//   - three files dropped at once on the asset page: a PNG sent with a progress bar
+//     under a throttled upload, a text file refused before sending, a text file named
+//     .png refused by Koda, in plain words;
+//   - a logo and a WOFF2 font chosen with the file input; the kind filter;
+//   - the brand kit: a logo uploaded on its page picked and shown, then the kit set
+//     from the library with colours, its sample card taking the colours, the logo and
+//     the font (loaded with FontFace) as they change, saved with PUT /v1/brand;
+//   - a new animation with a logo picked and the kit unticked, its request read back
+//     through the API;
+//   - an asset deleted; the library's pages; a file too big and a full library
+//     refused; the kit's logo deleted, said on the brand page.
+//
+// No page scrolls sideways at 390 px.
 func TestStudioAssetsAndBrand(t *testing.T) {
 	// Audio up to 100 kB, so a file too big is quick to send.
 	m := startTuned(t, kodatest.MustRedis(t, kodatest.DBKodaStudio), func(m *Main) { m.Config.Assets.AudioMaxBytes = 100_000 })
@@ -158,6 +162,16 @@ func TestStudioAssetsAndBrand(t *testing.T) {
 		return chromedp.Evaluate(fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.value = %q;
 			e.dispatchEvent(new Event(%q, { bubbles: true })); return true; })()`, sel, value, event), nil)
 	}
+	// A logo uploaded right on the page is picked at once and shown on the sample.
+	greenPath := filepath.Join(dir, "green-mark.png")
+	if err := os.WriteFile(greenPath, kodatest.LogoPNG(48, 48, color.RGBA{0, 0xc0, 0x40, 0xff}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.run("upload here", chromedp.Click(`[data-field="logo"] summary`, chromedp.ByQuery),
+		chromedp.SetUploadFiles("#brand-logo-drop-input", []string{greenPath}, chromedp.ByQuery))
+	b.waitJS("uploaded logo picked", 20*time.Second, `(() => { const sel = document.querySelector('#brand-logo');
+		const opt = sel.selectedOptions[0]; const img = document.querySelector('#bp-logo');
+		return !!opt && opt.value !== '' && opt.textContent.startsWith('green-mark.png') && img.complete && img.naturalWidth === 48; })()`)
 	b.run("pick", set("#brand-logo", logo.ID, "change"), set("#brand-font", font.ID, "change"),
 		set("#brand-primary-hex", "#ff6600", "input"), set("#brand-secondary-hex", "#0a8", "input"),
 		set("#brand-background", "#12355b", "input"), set("#brand-text-hex", "#12g", "input"), set("#brand-text-hex", "#12g", "change"))
@@ -240,11 +254,11 @@ func TestStudioAssetsAndBrand(t *testing.T) {
 	}
 	b.run("paged", chromedp.Navigate(m.PublicURL+"/#/"), chromedp.Navigate(m.PublicURL+"/#/assets"),
 		chromedp.WaitVisible("#more-assets", chromedp.ByQuery))
-	if n := b.count("#assets li"); n != 24 {
+	if n := b.count("#assets li"); n != 24 { // of 27: the kit's logo, green-mark.png, the font and 24 dots
 		t.Errorf("the first page shows %d files, want 24", n)
 	}
 	b.run("more", chromedp.Click("#more-assets", chromedp.ByQuery))
-	b.waitJS("second page", 10*time.Second, `document.querySelectorAll('#assets li').length === 26 && document.querySelector('#more-assets').hidden`)
+	b.waitJS("second page", 10*time.Second, `document.querySelectorAll('#assets li').length === 27 && document.querySelector('#more-assets').hidden`)
 
 	// A file over its kind's size: Koda refuses it without reading the rest, which
 	// the browser may see as the answer or as a connection cut short; either way the
