@@ -9,8 +9,9 @@ import "strconv"
 // Policy describes one confined command. Everything not named here is the base
 // policy: every namespace unshared (network included) with no way to make user
 // namespaces inside, all capabilities dropped, a new session (no TIOCSTI into the
-// caller's terminal), death with the parent, read-only /usr and the merged-/usr
-// symlinks, private /proc, /dev and /tmp, a read-only root, and a cleared environment.
+// caller's terminal), death with the parent, read-only /usr (without /usr/local) and
+// the merged-/usr symlinks, private /proc, /dev and /tmp, a read-only root, and a
+// cleared environment.
 type Policy struct {
 	// Hostname inside the UTS namespace.
 	Hostname string
@@ -34,6 +35,11 @@ func (p Policy) Args(command ...string) []string {
 		"--unshare-all", "--unshare-user", "--disable-userns",
 		"--die-with-parent", "--new-session", "--cap-drop", "ALL",
 		"--ro-bind", "/usr", "/usr",
+		// /usr/local holds what the host's admin installed by hand (here: Go, Postgres,
+		// terraform, the service's own tools); sandboxes need none of it (node, npm,
+		// ffmpeg, chromium and the build tools are Debian's, under /usr/bin and
+		// /usr/lib), so it is an empty read-only folder inside (issue 26).
+		"--tmpfs", "/usr/local", "--remount-ro", "/usr/local",
 		"--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin",
 		"--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
 		"--proc", "/proc", "--dev", "/dev",

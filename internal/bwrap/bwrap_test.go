@@ -22,6 +22,8 @@ echo "pwd=$(pwd)"
 touch /etc-write 2>/dev/null && echo root=writable || echo root=readonly
 echo x > /tmp/t && echo tmp=writable
 ls /sys/class/net 2>/dev/null | tr '\n' ' ' | sed 's/^/net=/'; echo
+test -e /usr/local/bin && echo usrlocal=visible || echo usrlocal=hidden
+test -x /usr/bin/sh && echo usr=visible
 `
 	p := Policy{Hostname: "probe", Env: []string{"EXTRA", "yes"}}
 	out, err := exec.Command(bin, p.Args("/bin/sh", "-c", script)...).CombinedOutput()
@@ -29,7 +31,7 @@ ls /sys/class/net 2>/dev/null | tr '\n' ' ' | sed 's/^/net=/'; echo
 		t.Fatalf("bwrap: %v\n%s", err, out)
 	}
 	got := string(out)
-	for _, want := range []string{"host=probe", "leak=none", "home=/tmp extra=yes", "pwd=/tmp", "root=readonly", "tmp=writable"} {
+	for _, want := range []string{"host=probe", "leak=none", "home=/tmp extra=yes", "pwd=/tmp", "root=readonly", "tmp=writable", "usrlocal=hidden", "usr=visible"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("want %q in:\n%s", want, got)
 		}

@@ -68,7 +68,7 @@ func (p *Provider) command(ctx context.Context, s *Sandbox, wd, command string) 
 		Mounts:   mounts,
 		Chdir:    path.Join(sandboxPath, wd),
 		Env: []string{
-			"PATH", "/work/node_modules/.bin:/node_modules/.bin:/usr/local/bin:/usr/bin:/bin",
+			"PATH", "/work/node_modules/.bin:/node_modules/.bin:/usr/bin:/bin",
 			"HOME", sandboxPath,
 			"KODA_SANDBOX_ID", s.id,
 		},
