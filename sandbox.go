@@ -20,6 +20,10 @@ type SandboxSpec struct {
 	TenantID  string
 	ProjectID string
 	Name      string // several sandboxes per project are told apart by name
+	// Internal marks Koda's own sandboxes (codegen, preview), which the sandbox pool
+	// makes; false is a tenant's sandbox, which providers that can (sandbox/local) hold
+	// under the node's ceiling for all tenants together.
+	Internal bool
 }
 
 // CommandRequest runs a command inside a sandbox (field names of DESIGN.md §3.7).

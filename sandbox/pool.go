@@ -229,6 +229,7 @@ func (p *Pool) getOrCreate(ctx context.Context, spec koda.SandboxSpec, prefix st
 		}
 		p.mu.Unlock()
 
+		spec.Internal = internal
 		restorePrefix := ""
 		if restore {
 			restorePrefix = prefix

@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -57,8 +59,182 @@ func (m cgroupMode) String() string {
 const cgroupRoot = "/sys/fs/cgroup"
 
 // v1Controllers are the hierarchies a sandbox joins under cgroup v1. freezer makes the
-// kill of a whole cgroup race-free: frozen processes cannot fork.
-var v1Controllers = []string{"memory", "pids", "cpu", "freezer"}
+// kill of a whole cgroup race-free: frozen processes cannot fork. cpuacct, where it is a
+// hierarchy of its own (as here; elsewhere it shares one with cpu), counts the CPU
+// time a group used, which the cpu hierarchy alone does not tell under v1.
+var v1Controllers = sync.OnceValue(func() []string {
+	list := []string{"memory", "pids", "cpu", "freezer"}
+	cpu, err1 := os.Stat(filepath.Join(cgroupRoot, "cpu"))
+	acct, err2 := os.Stat(filepath.Join(cgroupRoot, "cpuacct"))
+	if err1 == nil && err2 == nil && !os.SameFile(cpu, acct) {
+		list = append(list, "cpuacct")
+	}
+	return list
+})
+
+// TenantsGroup is the group, under the provider's parent, that every tenant sandbox's
+// group lives in (SandboxSpec.Internal false), so the node's ceiling for tenants
+// (Config.Tenants) bounds them all together. Koda's own sandboxes stay beside it.
+const TenantsGroup = "tenants"
+
+// Ceiling bounds what all tenant sandboxes of a node use together: their group's CPU
+// quota and memory limit. Memory covers the sandboxes' processes and the files their
+// commands write to their disk and /tmp (tmpfs pages are charged to the group of the
+// process that writes them).
+type Ceiling struct {
+	// CPUs is the tenants' CPU quota in cores. Default: half of this machine's cores.
+	CPUs float64
+	// MemoryBytes caps the tenants' memory. Default: half of this machine's memory.
+	MemoryBytes int64
+	// Shares is the tenants' weight against Koda's own work when the CPUs are busy
+	// (cgroup v1 cpu.shares; v2 cpu.weight = Shares*100/1024). Default 256, a quarter
+	// of a top-level process's, so renders on the node come first.
+	Shares int
+}
+
+func (c Ceiling) withDefaults() Ceiling {
+	if c.CPUs <= 0 {
+		c.CPUs = max(float64(runtime.NumCPU())/2, 0.5)
+	}
+	if c.MemoryBytes <= 0 {
+		c.MemoryBytes = max(memTotal()/2, 256<<20)
+	}
+	if c.Shares <= 0 {
+		c.Shares = 256
+	}
+	return c
+}
+
+// memTotal is this machine's memory from /proc/meminfo (0 if unreadable).
+func memTotal() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemTotal:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// prepareTenants creates parent/tenants with the ceiling's limits (and, under v2,
+// delegates the controllers to the sandboxes' groups below it). It is written on every
+// start, so a changed configuration applies.
+func prepareTenants(mode cgroupMode, parent string, c Ceiling) error {
+	period := 100000
+	quota := strconv.Itoa(int(c.CPUs * float64(period)))
+	mem := strconv.FormatInt(c.MemoryBytes, 10)
+	write := func(dir, file, val string) error {
+		if err := os.WriteFile(filepath.Join(dir, file), []byte(val), 0); err != nil {
+			return fmt.Errorf("cgroup %s of the tenants: %w", file, err)
+		}
+		return nil
+	}
+	switch mode {
+	case cgroupV1:
+		for _, ctl := range v1Controllers() {
+			dir := filepath.Join(cgroupRoot, ctl, parent, TenantsGroup)
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
+			var err error
+			switch ctl {
+			case "memory":
+				// memsw first when lowering (it must stay >= the plain limit), and again
+				// after, when raising.
+				_ = write(dir, "memory.memsw.limit_in_bytes", mem)
+				if err = write(dir, "memory.limit_in_bytes", mem); err == nil {
+					_ = write(dir, "memory.memsw.limit_in_bytes", mem)
+				}
+			case "cpu":
+				if err = write(dir, "cpu.cfs_period_us", strconv.Itoa(period)); err == nil {
+					if err = write(dir, "cpu.cfs_quota_us", quota); err == nil {
+						err = write(dir, "cpu.shares", strconv.Itoa(c.Shares))
+					}
+				}
+			}
+			if err != nil {
+				return err
+			}
+		}
+	case cgroupV2:
+		dir := filepath.Join(cgroupRoot, parent, TenantsGroup)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		weight := strconv.Itoa(min(max(c.Shares*100/1024, 1), 10000))
+		for _, kv := range [][2]string{
+			{"memory.max", mem},
+			{"memory.swap.max", "0"},
+			{"cpu.max", quota + " " + strconv.Itoa(period)},
+			{"cpu.weight", weight},
+			{"cgroup.subtree_control", "+memory +pids +cpu"},
+		} {
+			if err := write(dir, kv[0], kv[1]); err != nil && kv[0] != "memory.swap.max" {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// GroupUsage is what a cgroup has used: CPU time since it was made and memory now
+// (processes, and tmpfs pages written from inside it).
+type GroupUsage struct {
+	CPU         time.Duration
+	MemoryBytes int64
+}
+
+// readUsage reads the usage of the group at rel (below each hierarchy's root).
+func readUsage(mode cgroupMode, rel string) (GroupUsage, error) {
+	var u GroupUsage
+	readInt := func(path string) (int64, error) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return 0, err
+		}
+		return strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	}
+	switch mode {
+	case cgroupV1:
+		mem, err := readInt(filepath.Join(cgroupRoot, "memory", rel, "memory.usage_in_bytes"))
+		if err != nil {
+			return u, err
+		}
+		u.MemoryBytes = mem
+		acct := "cpuacct"
+		if !contains(v1Controllers(), "cpuacct") {
+			acct = "cpu" // cpu and cpuacct share one hierarchy
+		}
+		ns, err := readInt(filepath.Join(cgroupRoot, acct, rel, "cpuacct.usage"))
+		if err != nil {
+			return u, err
+		}
+		u.CPU = time.Duration(ns)
+	case cgroupV2:
+		mem, err := readInt(filepath.Join(cgroupRoot, rel, "memory.current"))
+		if err != nil {
+			return u, err
+		}
+		u.MemoryBytes = mem
+		b, err := os.ReadFile(filepath.Join(cgroupRoot, rel, "cpu.stat"))
+		if err != nil {
+			return u, err
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) == 2 && f[0] == "usage_usec" {
+				us, _ := strconv.ParseInt(f[1], 10, 64)
+				u.CPU = time.Duration(us) * time.Microsecond
+			}
+		}
+	default:
+		return u, errors.New("no cgroups on this host")
+	}
+	return u, nil
+}
 
 // detectCgroups picks the richest mode that works here. Hosts mix both versions (this
 // one has v1 controllers and an empty unified hierarchy), so each is probed by creating
@@ -76,7 +252,7 @@ func detectCgroups(parent string) cgroupMode {
 		}
 	}
 	ok := true
-	for _, c := range v1Controllers {
+	for _, c := range v1Controllers() {
 		dir := filepath.Join(cgroupRoot, c, parent)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			ok = false
@@ -129,7 +305,7 @@ func newCgroup(mode cgroupMode, parent, id string, l Limits, uid int) (*cgroup, 
 	quota := strconv.Itoa(int(l.CPUs * float64(period)))
 	switch mode {
 	case cgroupV1:
-		for _, c := range v1Controllers {
+		for _, c := range v1Controllers() {
 			dir := filepath.Join(cgroupRoot, c, parent, id)
 			if err := os.Mkdir(dir, 0o755); err != nil {
 				cg.remove()

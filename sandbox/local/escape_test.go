@@ -163,7 +163,7 @@ const o=net.connect(443,'1.1.1.1');o.on('connect',()=>{console.log('CONNECTED');
 		if time.Since(began) > 15*time.Second {
 			t.Fatal("fork bomb was not contained in time")
 		}
-		if events, err := os.ReadFile(filepath.Join("/sys/fs/cgroup/pids/koda", sb.ID(), "pids.events")); err == nil {
+		if events, err := os.ReadFile(filepath.Join(sb.CgroupDir("pids"), "pids.events")); err == nil {
 			t.Logf("pids.events: %s", strings.TrimSpace(string(events)))
 		}
 		waitNoProcesses(t, sb.ID())
@@ -197,7 +197,7 @@ const o=net.connect(443,'1.1.1.1');o.on('connect',()=>{console.log('CONNECTED');
 		// CPU as its quota allows, so there was nothing to throttle.
 		spare := (idleCores(t) - idle0) / time.Since(began).Seconds()
 		waitNoProcesses(t, sb.ID())
-		dir := filepath.Join("/sys/fs/cgroup/cpu/koda", sb.ID())
+		dir := sb.CgroupDir("cpu")
 		if st, err := os.ReadFile(filepath.Join(dir, "cpu.stat")); err == nil {
 			quota, _ := os.ReadFile(filepath.Join(dir, "cpu.cfs_quota_us"))
 			period, _ := os.ReadFile(filepath.Join(dir, "cpu.cfs_period_us"))
@@ -250,6 +250,12 @@ const o=net.connect(443,'1.1.1.1');o.on('connect',()=>{console.log('CONNECTED');
 
 	// Destroy leaves nothing: no process, no mount, no cgroup, no folder.
 	dir, id := sb.Dir(), sb.ID()
+	var groups []string
+	for _, c := range []string{"memory", "pids", "cpu", "freezer"} {
+		if g := sb.CgroupDir(c); g != "" {
+			groups = append(groups, g)
+		}
+	}
 	if err := p.Destroy(context.Background(), id); err != nil {
 		t.Fatal(err)
 	}
@@ -261,9 +267,9 @@ const o=net.connect(443,'1.1.1.1');o.on('connect',()=>{console.log('CONNECTED');
 	if strings.Contains(string(mounts), id) {
 		t.Fatal("the sandbox's tmpfs is still mounted")
 	}
-	for _, c := range []string{"memory", "pids", "cpu", "freezer"} {
-		if _, err := os.Stat(filepath.Join("/sys/fs/cgroup", c, "koda", id)); !os.IsNotExist(err) {
-			t.Fatalf("cgroup %s survived: %v", c, err)
+	for _, g := range groups {
+		if _, err := os.Stat(g); !os.IsNotExist(err) {
+			t.Fatalf("cgroup %s survived: %v", g, err)
 		}
 	}
 }

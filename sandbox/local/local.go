@@ -24,6 +24,7 @@ import (
 	"maps"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -70,7 +71,11 @@ type Config struct {
 	// ReadOnly binds extra host paths into every sandbox.
 	ReadOnly []Bind
 	// CgroupParent names the group under which sandbox groups are made. Default "koda".
+	// Tenants' sandboxes go one level down, in <CgroupParent>/tenants.
 	CgroupParent string
+	// Tenants is the ceiling of all tenant sandboxes of this node together (the group
+	// <CgroupParent>/tenants); Koda's own sandboxes (SandboxSpec.Internal) are outside it.
+	Tenants Ceiling
 }
 
 func (c Config) withDefaults() Config {
@@ -93,6 +98,7 @@ func (c Config) withDefaults() Config {
 		c.KillGrace = 2 * time.Second
 	}
 	c.Limits = c.Limits.withDefaults()
+	c.Tenants = c.Tenants.withDefaults()
 	if c.UIDBase <= 0 {
 		c.UIDBase = 200000
 	}
@@ -117,6 +123,9 @@ type Provider struct {
 
 	cgOnce sync.Once
 	cgMode cgroupMode
+	// tenantsOK: the tenants' group and its ceiling are in place; otherwise tenant
+	// sandboxes' groups go beside Koda's own, under the parent (logged at start).
+	tenantsOK bool
 
 	mu    sync.Mutex
 	boxes map[string]*Sandbox
@@ -141,6 +150,8 @@ type Isolation struct {
 	Cgroups string // none, v1 or v2
 	UID     bool   // commands run as a per-sandbox uid
 	Quota   string // "tmpfs" (kernel-enforced) or "soft" (file tools only, rlimit fsize)
+	// Tenants reports that tenant sandboxes share the group with the node's ceiling.
+	Tenants bool
 }
 
 // Isolation reports (and on first use probes) the enforcement available.
@@ -148,7 +159,7 @@ func (p *Provider) Isolation() (Isolation, error) {
 	if err := p.probe(); err != nil {
 		return Isolation{}, err
 	}
-	iso := Isolation{Bwrap: p.bwrap, Cgroups: p.cgMode.String(), UID: p.root, Quota: "soft"}
+	iso := Isolation{Bwrap: p.bwrap, Cgroups: p.cgMode.String(), UID: p.root, Quota: "soft", Tenants: p.tenantsOK}
 	if p.root {
 		iso.Quota = "tmpfs"
 	}
@@ -158,10 +169,18 @@ func (p *Provider) Isolation() (Isolation, error) {
 func (p *Provider) probe() error {
 	p.cgOnce.Do(func() {
 		p.cgMode = detectCgroups(p.cfg.CgroupParent)
+		if p.cgMode != cgroupNone {
+			if err := prepareTenants(p.cgMode, p.cfg.CgroupParent, p.cfg.Tenants); err != nil {
+				p.log.Warn("tenant sandboxes get no node-wide ceiling", "err", err)
+			} else {
+				p.tenantsOK = true
+			}
+		}
 		if path, err := exec.LookPath(p.cfg.Bwrap); err == nil {
 			p.bwrap = path
 		}
-		p.log.Info("local sandboxes", "bwrap", p.bwrap, "cgroups", p.cgMode.String(), "uid_switch", p.root)
+		p.log.Info("local sandboxes", "bwrap", p.bwrap, "cgroups", p.cgMode.String(), "uid_switch", p.root,
+			"tenants_cpus", p.cfg.Tenants.CPUs, "tenants_memory_mib", p.cfg.Tenants.MemoryBytes>>20, "tenants_ceiling", p.tenantsOK)
 	})
 	if p.bwrap == "" {
 		return &koda.Error{Kind: koda.EUNAVAILABLE, Code: koda.CodeUnavailable,
@@ -238,7 +257,13 @@ func (p *Provider) Create(ctx context.Context, spec koda.SandboxSpec) (_ koda.Sa
 		sb.mounted = true
 	}
 	if p.cgMode != cgroupNone {
-		if sb.cg, err = newCgroup(p.cgMode, p.cfg.CgroupParent, id, p.cfg.Limits, sb.uid); err != nil {
+		sb.cgParent = p.groupParent(spec)
+		l := p.cfg.Limits
+		if sb.cgParent != p.cfg.CgroupParent {
+			// A group's CPU quota may not exceed its parent's (v1 refuses it).
+			l.CPUs = min(l.CPUs, p.cfg.Tenants.CPUs)
+		}
+		if sb.cg, err = newCgroup(p.cgMode, sb.cgParent, id, l, sb.uid); err != nil {
 			return nil, fmt.Errorf("create sandbox %s: %w", id, err)
 		}
 	}
@@ -255,6 +280,27 @@ func (p *Provider) Create(ctx context.Context, spec koda.SandboxSpec) (_ koda.Sa
 	p.log.Info("sandbox created", "sandbox_id", id, "project_id", spec.ProjectID, "name", spec.Name,
 		"dir", dir, "uid", sb.uid)
 	return sb, nil
+}
+
+// groupParent is the group a sandbox's own group goes under: the tenants' group for a
+// tenant's sandbox, the parent for Koda's own.
+func (p *Provider) groupParent(spec koda.SandboxSpec) string {
+	if !spec.Internal && p.tenantsOK {
+		return path.Join(p.cfg.CgroupParent, TenantsGroup)
+	}
+	return p.cfg.CgroupParent
+}
+
+// TenantUsage is what all tenant sandboxes of this node use together now (memory) and
+// have used since the tenants' group was made (CPU): what the ceiling holds.
+func (p *Provider) TenantUsage() (GroupUsage, error) {
+	if err := p.probe(); err != nil {
+		return GroupUsage{}, err
+	}
+	if !p.tenantsOK {
+		return GroupUsage{}, errors.New("tenant sandboxes have no group of their own on this host")
+	}
+	return readUsage(p.cgMode, path.Join(p.cfg.CgroupParent, TenantsGroup))
 }
 
 // rootDir is where sandbox folders go. bubblewrap, started as the sandbox's uid, must
@@ -412,17 +458,19 @@ func (p *Provider) Sweep(ctx context.Context) error {
 		}
 		dir := filepath.Join(root, e.Name())
 		if p.cgMode != cgroupNone {
-			cg := &cgroup{mode: p.cgMode}
-			for _, c := range v1Controllers {
+			for _, parent := range []string{p.cfg.CgroupParent, path.Join(p.cfg.CgroupParent, TenantsGroup)} {
+				cg := &cgroup{mode: p.cgMode}
 				if p.cgMode == cgroupV1 {
-					cg.dirs = append(cg.dirs, filepath.Join(cgroupRoot, c, p.cfg.CgroupParent, e.Name()))
+					for _, c := range v1Controllers() {
+						cg.dirs = append(cg.dirs, filepath.Join(cgroupRoot, c, parent, e.Name()))
+					}
 				}
+				if p.cgMode == cgroupV2 {
+					cg.dirs = []string{filepath.Join(cgroupRoot, parent, e.Name())}
+				}
+				_ = cg.kill(time.Second)
+				_ = cg.remove()
 			}
-			if p.cgMode == cgroupV2 {
-				cg.dirs = []string{filepath.Join(cgroupRoot, p.cfg.CgroupParent, e.Name())}
-			}
-			_ = cg.kill(time.Second)
-			_ = cg.remove()
 		}
 		_ = syscall.Unmount(dir, syscall.MNT_DETACH)
 		if err := os.RemoveAll(dir); err != nil {

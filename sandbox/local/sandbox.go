@@ -7,6 +7,8 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path"
+	"path/filepath"
 	"slices"
 	"sync"
 	"syscall"
@@ -28,8 +30,11 @@ type Sandbox struct {
 	created time.Time
 	files   *sandbox.Files
 	cg      *cgroup
-	madeDir bool
-	mounted bool
+	// cgParent is the group cg is in, below each hierarchy's root (parent or
+	// parent/tenants).
+	cgParent string
+	madeDir  bool
+	mounted  bool
 
 	mu      sync.Mutex
 	state   koda.SandboxState
@@ -47,6 +52,28 @@ func (s *Sandbox) State() koda.SandboxState { s.mu.Lock(); defer s.mu.Unlock(); 
 
 // UID is the user the sandbox's commands run as (-1: the service's own).
 func (s *Sandbox) UID() int { return s.uid }
+
+// CgroupDir is the sandbox's group in the hierarchy of controller (v1: "memory", "cpu",
+// "cpuacct"…; v2: any, the one group), "" without cgroups.
+func (s *Sandbox) CgroupDir(controller string) string {
+	switch {
+	case s.cg == nil:
+		return ""
+	case s.cg.mode == cgroupV2:
+		return filepath.Join(cgroupRoot, s.cgParent, s.id)
+	default:
+		return filepath.Join(cgroupRoot, controller, s.cgParent, s.id)
+	}
+}
+
+// GroupUsage is what the sandbox's group used: CPU time so far, memory now (its
+// processes and the files its commands wrote to its disk).
+func (s *Sandbox) GroupUsage() (GroupUsage, error) {
+	if s.cg == nil {
+		return GroupUsage{}, errors.New("the sandbox has no cgroup on this host")
+	}
+	return readUsage(s.cg.mode, path.Join(s.cgParent, s.id))
+}
 
 func (s *Sandbox) setReady() {
 	s.mu.Lock()
@@ -113,16 +140,18 @@ func (s *Sandbox) teardown() error {
 	if s.files != nil {
 		_ = s.files.Close()
 	}
-	if s.cg != nil {
-		if err := s.cg.remove(); err != nil {
-			errs = append(errs, err)
-		}
-	}
+	// The disk first: its pages are charged to the sandbox's memory group, and go with
+	// the unmount (every process is dead by now).
 	if s.mounted {
 		if err := syscall.Unmount(s.dir, syscall.MNT_DETACH); err != nil {
 			errs = append(errs, fmt.Errorf("unmount %s: %w", s.dir, err))
 		}
 		s.mounted = false
+	}
+	if s.cg != nil {
+		if err := s.cg.remove(); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if s.madeDir {
 		if err := os.RemoveAll(s.dir); err != nil {
