@@ -81,6 +81,21 @@ package main
 // without the tenants' sandboxes being taken away (sandbox.TestPoolMaxLifetime covers
 // the tenants' sandbox lifetime).
 //
+// TestAttackSandboxDiskCharged (issue 26, attack_fair_test.go) — a tenant's sandbox
+// writes 1 GiB with dd to its disk, then 1 GiB to its /tmp (both tmpfs in host memory):
+// the disk stops at its 512 MiB quota (ENOSPC), /tmp at the sandbox's 1 GiB memory
+// limit, which counts both (the writer is OOM-killed); the disk's pages are in the
+// sandbox's memory group (inside the tenants' group), the host's Shmem grows by no more
+// than the disk once /tmp's command ended, and by nothing once the sandbox is deleted.
+//
+// TestAttackTenantBusyLoops (issue 26, attack_fair_test.go) — four tenants, two
+// sandboxes each, two busy loops per sandbox: the tenants' group (ceiling
+// KODA_SANDBOX_TENANT_CPUS=1) uses at most 1.1 cores by its own CPU accounting, and a
+// 640×360@30 render of a 3 s project on the same node takes at most 2.5× its time on
+// the quiet node. (sandbox/local.TestTenantCPUCeiling shows the ceiling binding on an
+// idle machine; TestDiskChargedToMemory the memory limit and the tenants' memory
+// ceiling stopping a writer.)
+//
 // TestAttackHostileAssets (issue 25, assets_attack_test.go) — uploads over real HTTP:
 // a PNG declaring 60000² pixels over 16 MiB of zeros, a 2000² PNG whose IDAT inflates
 // to 64 MiB, an SVG with script and xlink:href to /etc/passwd and /etc/shadow, an SVG

@@ -25,6 +25,9 @@ func (m *Main) openSandboxes() (*sandbox.Pool, error) {
 		Limits: local.Limits{
 			MemoryBytes: int64(c.MemoryMiB) << 20, Pids: c.Pids, CPUs: c.CPUs, DiskBytes: int64(c.DiskMiB) << 20,
 		},
+		// All tenants' sandboxes of this node share one group with these ceilings
+		// (zero: half the node's cores and memory); Koda's own are outside it (issue 26).
+		Tenants: local.Ceiling{CPUs: c.TenantCPUs, MemoryBytes: int64(c.TenantMemMiB) << 20},
 	}
 	if tpl := templateDir(m.Config.DataDir, c.NodeTemplate); tpl != "" {
 		lc.ReadOnly = append(lc.ReadOnly, local.Bind{Host: tpl, Sandbox: sandbox.NodeTemplateSandboxPath})

@@ -17,6 +17,8 @@ type Sandbox struct {
 	Pids         int           // KODA_SANDBOX_PIDS (default 256)
 	CPUs         float64       // KODA_SANDBOX_CPUS (default 1)
 	DiskMiB      int           // KODA_SANDBOX_DISK_MIB: the project folder's quota (default 512)
+	TenantCPUs   float64       // KODA_SANDBOX_TENANT_CPUS: CPU ceiling of all tenant sandboxes of a node together, in cores (default half the node's cores)
+	TenantMemMiB int           // KODA_SANDBOX_TENANT_MEMORY_MIB: memory ceiling of all tenant sandboxes of a node together (default half the node's memory)
 	Idle         time.Duration // KODA_SANDBOX_IDLE: checkpoint and destroy after this idle time (default 5m)
 	NodeTemplate string        // KODA_NODE_TEMPLATE: folder of the prepared node template (default <data-dir>/node-template)
 	Render       bool          // KODA_RENDER_SANDBOX: render in a browser inside bubblewrap without network (default true)
@@ -32,6 +34,8 @@ func sandboxFlags() []cli.Flag {
 		&cli.IntFlag{Name: "sandbox-pids", Value: 256, Usage: "process cap of one sandbox", Sources: cli.EnvVars("KODA_SANDBOX_PIDS")},
 		&cli.FloatFlag{Name: "sandbox-cpus", Value: 1, Usage: "CPU cap of one sandbox, in cores", Sources: cli.EnvVars("KODA_SANDBOX_CPUS")},
 		&cli.IntFlag{Name: "sandbox-disk-mib", Value: 512, Usage: "disk quota of one sandbox's project folder, MiB", Sources: cli.EnvVars("KODA_SANDBOX_DISK_MIB")},
+		&cli.FloatFlag{Name: "sandbox-tenant-cpus", Usage: "CPU ceiling, in cores, of all tenants' sandboxes on a node together; Koda's own codegen and preview sandboxes are outside it (default: half the node's cores)", Sources: cli.EnvVars("KODA_SANDBOX_TENANT_CPUS")},
+		&cli.IntFlag{Name: "sandbox-tenant-memory-mib", Usage: "memory ceiling, MiB, of all tenants' sandboxes on a node together, their disks included (default: half the node's memory)", Sources: cli.EnvVars("KODA_SANDBOX_TENANT_MEMORY_MIB")},
 		&cli.DurationFlag{Name: "sandbox-idle", Value: 5 * time.Minute, Usage: "idle time after which a sandbox is checkpointed and destroyed", Sources: cli.EnvVars("KODA_SANDBOX_IDLE")},
 		&cli.StringFlag{Name: "node-template", Usage: "folder of the node template made by `koda sandbox prepare` (default: <data-dir>/node-template)", Sources: cli.EnvVars("KODA_NODE_TEMPLATE")},
 		&cli.BoolFlag{Name: "render-sandbox", Value: true, Usage: "render generated pages in a browser inside bubblewrap with no network (needs root and bwrap)", Sources: cli.EnvVars("KODA_RENDER_SANDBOX")},
@@ -48,6 +52,8 @@ func sandboxFromCommand(cmd *cli.Command) Sandbox {
 		Pids:         int(cmd.Int("sandbox-pids")),
 		CPUs:         cmd.Float("sandbox-cpus"),
 		DiskMiB:      int(cmd.Int("sandbox-disk-mib")),
+		TenantCPUs:   cmd.Float("sandbox-tenant-cpus"),
+		TenantMemMiB: int(cmd.Int("sandbox-tenant-memory-mib")),
 		Idle:         cmd.Duration("sandbox-idle"),
 		NodeTemplate: cmd.String("node-template"),
 		Render:       cmd.Bool("render-sandbox"),
