@@ -73,6 +73,7 @@ const (
 	CodeRenderFailed      = "RENDER_FAILED"
 	CodeTimeout           = "TIMEOUT"
 	CodeAgentFailed       = "AGENT_FAILED"
+	CodeAgentTimeout      = "AGENT_TIMEOUT"
 
 	// Sandbox tool codes (DESIGN.md §3.7).
 	CodeSandboxNotFound = "SANDBOX_NOT_FOUND"

@@ -21,11 +21,14 @@ func (h *Handlers) plan(ctx context.Context, _ *asynq.Task, a jobs.PlanArgs) err
 			return err
 		}
 		var analysis *koda.Analysis
+		// The agent's analysis and plan together are bounded (AgentTimeout).
+		actx, agentDone := h.agentContext(ctx)
 		if p.Phase == koda.PhaseIdle {
-			if analysis, err = h.Agent.Analyze(ctx, p); err != nil {
-				return fmt.Errorf("analyse %s: %w", p.ID, err)
+			if analysis, err = h.Agent.Analyze(actx, p); err != nil {
+				return agentDone(fmt.Errorf("analyse %s: %w", p.ID, err))
 			}
 			if analysis.Question != nil && p.Style == "" && !p.AutoApprove {
+				_ = agentDone(nil)
 				_, err = h.Lifecycle.Ask(ctx, p.ID, a.Step, analysis)
 				return err
 			}
@@ -39,8 +42,8 @@ func (h *Handlers) plan(ctx context.Context, _ *asynq.Task, a jobs.PlanArgs) err
 				p.DurationS = analysis.DurationS
 			}
 		}
-		plan, err := h.Agent.Plan(ctx, p, strings.Join(p.Feedback, "\n"))
-		if err != nil {
+		plan, err := h.Agent.Plan(actx, p, strings.Join(p.Feedback, "\n"))
+		if err = agentDone(err); err != nil {
 			return fmt.Errorf("plan %s: %w", p.ID, err)
 		}
 		if analysis == nil {
@@ -94,10 +97,16 @@ func (h *Handlers) codegen(ctx context.Context, t *asynq.Task, a jobs.CodegenArg
 		}
 		work := sandbox.Tracked(sb, ck)
 		var note string
+		// The agent's work on this request is bounded (AgentTimeout): past it the
+		// project fails with AGENT_TIMEOUT, resumable by retry from the last checkpoint.
+		actx, agentDone := h.agentContext(ctx)
 		if restored && len(p.Feedback) > 0 {
-			note, err = h.Agent.Revise(ctx, p, strings.Join(p.Feedback, "\n"), work, reporter)
+			note, err = h.Agent.Revise(actx, p, strings.Join(p.Feedback, "\n"), work, reporter)
 		} else {
-			err = h.Agent.Generate(ctx, p, work, reporter)
+			err = h.Agent.Generate(actx, p, work, reporter)
+		}
+		if err = agentDone(err); koda.ErrorCode(err) == koda.CodeAgentTimeout {
+			return err
 		}
 		if err != nil {
 			if sb.State() == koda.SandboxStopped {

@@ -56,6 +56,40 @@ type Handlers struct {
 	// ChunkFrames is the size of one chunk of a split final render; renders of at least
 	// two chunks' worth are split (0: DefaultChunkFrames).
 	ChunkFrames int
+	// AgentTimeout bounds the agent's work on one request: analysing and planning one
+	// plan step, writing or revising the code of one codegen step (0: DefaultAgentTimeout).
+	// The bound also ends a little before the task's own deadline, so a step that runs
+	// out of time fails the project with AGENT_TIMEOUT instead of being retried whole.
+	AgentTimeout time.Duration
+}
+
+// DefaultAgentTimeout is Handlers.AgentTimeout's default.
+const DefaultAgentTimeout = 5 * time.Minute
+
+// agentDeadlineMargin is left between the agent's bound and the task's deadline, for
+// recording the failure.
+const agentDeadlineMargin = 10 * time.Second
+
+// agentContext is ctx bounded for the agent's work on one request; done turns the
+// agent's error into AGENT_TIMEOUT when the bound (not the task's end) stopped it.
+func (h *Handlers) agentContext(ctx context.Context) (actx context.Context, done func(err error) error) {
+	bound := h.AgentTimeout
+	if bound <= 0 {
+		bound = DefaultAgentTimeout
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		bound = max(min(bound, time.Until(dl)-agentDeadlineMargin), time.Second)
+	}
+	actx, cancel := context.WithTimeout(ctx, bound)
+	return actx, func(err error) error {
+		defer cancel()
+		if err != nil && actx.Err() != nil && ctx.Err() == nil {
+			return &koda.Error{Kind: koda.EUNPROCESSABLE, Code: koda.CodeAgentTimeout,
+				Message: fmt.Sprintf("the agent's work on this request took longer than its bound of %s and was stopped", bound.Round(time.Second)),
+				Err:     err}
+		}
+		return err
+	}
 }
 
 // Enqueuer enqueues raw tasks (an *asynq.Client).

@@ -224,6 +224,8 @@ func (m *Main) startWorkers(ctx context.Context, redisURL string) error {
 		Renderer:  m.renderer,
 		Webhooks:  sender, WebhookSchedule: webhook.NewSchedule(c.WebhookRetry, c.WebhookAttempts), WorkDir: work, Logger: m.Logger, ReconcileGrace: m.ReconcileGrace,
 		ChunkFrames: cmp.Or(m.ChunkFrames, c.ChunkFrames),
+		// The agent's work on one request is bounded (issue 26).
+		AgentTimeout: c.Agent.Timeout,
 		// A render restores what a sandbox of this size could hold, and no more.
 		CheckpointBudget: sandbox.Budget{Bytes: int64(c.Sandbox.DiskMiB) << 20},
 	}

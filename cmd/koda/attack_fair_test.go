@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/agent/builtin"
 	"github.com/kodahq/koda/sandbox"
 	"github.com/kodahq/koda/sandbox/local"
 )
@@ -237,4 +239,68 @@ func loadavg() string {
 		return "?"
 	}
 	return f[0]
+}
+
+// stallingAgent is the builtin agent whose code generation never finishes by itself
+// (as an agent kept busy by a hostile request would): it works until its context ends.
+type stallingAgent struct {
+	koda.Agent
+	stopped chan time.Duration // how long Generate ran, once its context ended
+}
+
+func (a *stallingAgent) Generate(ctx context.Context, p *koda.Project, sb koda.Sandbox, r koda.Reporter) error {
+	began := time.Now()
+	<-ctx.Done()
+	select {
+	case a.stopped <- time.Since(began):
+	default:
+	}
+	return ctx.Err()
+}
+
+// TestAttackAgentBounded (issue 26): the agent's work on one request is bounded
+// (KODA_AGENT_TIMEOUT): an agent that never finishes its codegen is stopped at the
+// bound, and the project fails at once with AGENT_TIMEOUT instead of being retried.
+func TestAttackAgentBounded(t *testing.T) {
+	const bound = 3 * time.Second
+	agent := &stallingAgent{stopped: make(chan time.Duration, 1)}
+	m := startKodaWith(t, func(m *Main) {
+		agent.Agent = builtin.New(m.Logger)
+		m.Agent = agent
+		m.Config.Agent.Timeout = bound
+	})
+	c := client{t: t, base: m.PublicURL}
+	var p project
+	began := time.Now()
+	if code, _ := c.do(http.MethodPost, "/v1/projects", map[string]any{
+		"prompt": "A red ball bounces", "style": "playful", "duration_s": 1, "auto_approve": true,
+	}, &p); code != http.StatusAccepted {
+		t.Fatalf("create: %d", code)
+	}
+	var ran time.Duration
+	select {
+	case ran = <-agent.stopped:
+	case <-time.After(bound + time.Minute):
+		t.Fatal("the stalling agent was never stopped")
+	}
+	var got project
+	deadline := time.Now().Add(30 * time.Second)
+	for got.Phase != "error" && time.Now().Before(deadline) {
+		c.do(http.MethodGet, "/v1/projects/"+p.ID, nil, &got)
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Logf("the agent was stopped after %s (bound %s); project %s %+v %s after submission",
+		ran.Round(time.Millisecond), bound, got.Phase, got.Error, time.Since(began).Round(time.Millisecond))
+	if ran < bound-100*time.Millisecond || ran > bound+5*time.Second {
+		t.Errorf("the agent ran %s, want about its bound of %s", ran, bound)
+	}
+	if got.Phase != "error" || got.Error == nil || got.Error.Code != koda.CodeAgentTimeout {
+		t.Fatalf("project %s %+v, want error AGENT_TIMEOUT", got.Phase, got.Error)
+	}
+	// Failed, not retried: the agent is not asked again.
+	select {
+	case again := <-agent.stopped:
+		t.Errorf("the codegen was retried (and stopped again after %s)", again)
+	case <-time.After(2 * bound):
+	}
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"net/url"
+	"time"
 
 	"github.com/urfave/cli/v3"
 )
@@ -23,6 +24,10 @@ type Agent struct {
 	// MaxInFlight (KODA_AGENT_MAX_IN_FLIGHT) caps the requests in flight to the provider
 	// across every worker.
 	MaxInFlight int
+	// Timeout (KODA_AGENT_TIMEOUT) bounds the agent's work on one request (a plan, a
+	// codegen or a revision); past it the project fails with AGENT_TIMEOUT. Default 5m;
+	// a plan also ends before its task's 2-minute deadline.
+	Timeout time.Duration
 }
 
 // Agent kinds.
@@ -39,6 +44,7 @@ func agentFlags() []cli.Flag {
 		&cli.StringFlag{Name: "openai-api-key", Usage: "API key of the openai agent (optional for a local OpenAI-compatible server)", Sources: cli.EnvVars("KODA_OPENAI_API_KEY")},
 		&cli.StringFlag{Name: "agent-model", Usage: "model of the LLM agent (default: the provider's recommended model)", Sources: cli.EnvVars("KODA_AGENT_MODEL")},
 		&cli.StringFlag{Name: "openai-base-url", Usage: "base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1/", Sources: cli.EnvVars("KODA_OPENAI_BASE_URL")},
+		&cli.DurationFlag{Name: "agent-timeout", Value: 5 * time.Minute, Usage: "bound of the agent's work on one request (a plan, a codegen, a revision); past it the project fails with AGENT_TIMEOUT", Sources: cli.EnvVars("KODA_AGENT_TIMEOUT")},
 		&cli.IntFlag{Name: "agent-max-in-flight", Value: 4, Usage: "LLM requests in flight per provider across all workers", Sources: cli.EnvVars("KODA_AGENT_MAX_IN_FLIGHT")},
 	}
 }
@@ -47,6 +53,7 @@ func agentFromCommand(cmd *cli.Command) Agent {
 	return Agent{
 		Kind: cmd.String("agent"), AnthropicKey: cmd.String("anthropic-api-key"), OpenAIKey: cmd.String("openai-api-key"),
 		Model: cmd.String("agent-model"), OpenAIBaseURL: cmd.String("openai-base-url"), MaxInFlight: int(cmd.Int("agent-max-in-flight")),
+		Timeout: cmd.Duration("agent-timeout"),
 	}
 }
 
@@ -68,6 +75,9 @@ func (a Agent) validate() error {
 		if u, err := url.Parse(a.OpenAIBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return fmt.Errorf("KODA_OPENAI_BASE_URL %q must be an http(s) URL", a.OpenAIBaseURL)
 		}
+	}
+	if a.Timeout < 0 {
+		return fmt.Errorf("KODA_AGENT_TIMEOUT must not be negative (0 means the default, 5m)")
 	}
 	if a.MaxInFlight < 0 {
 		return fmt.Errorf("KODA_AGENT_MAX_IN_FLIGHT must be positive (0 means the default, 4)")
