@@ -96,6 +96,15 @@ package main
 // idle machine; TestDiskChargedToMemory the memory limit and the tenants' memory
 // ceiling stopping a writer.)
 //
+// TestAttackAgentBounded (issue 26, attack_fair_test.go) — an agent whose codegen
+// never ends by itself (KODA_AGENT_TIMEOUT=3s): it is stopped at the bound, the
+// project is in error with AGENT_TIMEOUT within seconds, and the step is not retried.
+//
+// Sandboxes see /usr without /usr/local (internal/bwrap.TestPolicyConfines,
+// sandbox/local.TestUsrLocalHidden: node and npm still run). Tenant deletion: there is
+// no route that deletes a tenant; revoking its keys ends their streams
+// (TestAttackRevokedKeyStream).
+//
 // TestAttackHostileAssets (issue 25, assets_attack_test.go) — uploads over real HTTP:
 // a PNG declaring 60000² pixels over 16 MiB of zeros, a 2000² PNG whose IDAT inflates
 // to 64 MiB, an SVG with script and xlink:href to /etc/passwd and /etc/shadow, an SVG
