@@ -450,8 +450,14 @@ func TestPoolTenantShareLeavesKodaItsOwn(t *testing.T) {
 	ctx := context.Background()
 	p, _, _ := newPool(t, sandbox.PoolConfig{MaxPerTenant: 2, MaxPerNode: 4, TenantShare: 2})
 	for _, tenant := range []string{"t1", "t2"} {
-		if _, err := p.CreateFor(ctx, tenant, "s", "main"); err != nil {
+		info, err := p.CreateFor(ctx, tenant, "s", "main")
+		if err != nil {
 			t.Fatal(err)
+		}
+		// The provider is told it is a tenant's (the local one holds it under the
+		// tenants' ceiling).
+		if sb, err := p.Get(ctx, info.ID); err != nil || sb.(*local.Sandbox).Spec().Internal {
+			t.Fatalf("%s's API sandbox made as Koda's own: %v", tenant, err)
 		}
 	}
 	for _, tenant := range []string{"t1", "t3"} {
@@ -460,8 +466,12 @@ func TestPoolTenantShareLeavesKodaItsOwn(t *testing.T) {
 		}
 	}
 	for _, project := range []string{"prj_a", "prj_b"} {
-		if _, _, err := p.CreateRestored(ctx, koda.SandboxSpec{TenantID: "t3", ProjectID: project, Name: "codegen"}); err != nil {
+		sb, _, err := p.CreateRestored(ctx, koda.SandboxSpec{TenantID: "t3", ProjectID: project, Name: "codegen"})
+		if err != nil {
 			t.Fatalf("Koda's codegen sandbox with the tenants' share full: %v", err)
+		}
+		if !sb.(*local.Sandbox).Spec().Internal {
+			t.Fatalf("Koda's codegen sandbox made as a tenant's")
 		}
 	}
 	// The node cap still holds for everything.
