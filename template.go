@@ -3,6 +3,7 @@ package koda
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -17,9 +18,32 @@ const (
 	FieldNumber FieldType = "number" // a counter's target: a number
 	FieldSeries FieldType = "series" // a chart's values: an array of numbers
 	FieldColor  FieldType = "color"  // a colour of the palette: "#rrggbb"
-	FieldImage  FieldType = "image"  // an image or logo slot: a file of the project
-	FieldAudio  FieldType = "audio"  // the soundtrack: a file of the project
+	FieldImage  FieldType = "image"  // an image or logo slot: in a row, an image asset's id or a URL
+	FieldAudio  FieldType = "audio"  // the soundtrack: in a row, an audio asset's id or a URL
 )
+
+// Media reports whether a field takes a file (an image or the soundtrack), and so, in a
+// batch's rows, an asset id or a URL.
+func (t FieldType) Media() bool { return t == FieldImage || t == FieldAudio }
+
+// MediaValue reads a row's value of a media field: the id of one of the tenant's assets
+// ("ast_…"), or an http or https URL to fetch the file from, or neither (both "").
+// Surrounding spaces are ignored, as a CSV cell may have them.
+func MediaValue(raw json.RawMessage) (assetID, url string) {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", ""
+	}
+	s = strings.TrimSpace(s)
+	low := strings.ToLower(s)
+	switch {
+	case strings.HasPrefix(s, PrefixAsset+"_") && !strings.ContainsAny(s, "/:. "):
+		return s, ""
+	case strings.HasPrefix(low, "http://") || strings.HasPrefix(low, "https://"):
+		return "", s
+	}
+	return "", ""
+}
 
 // FieldLimit bounds a field's values; zero fields do not bound.
 type FieldLimit struct {
@@ -126,7 +150,9 @@ type FieldError struct {
 	Message string `json:"message"`
 }
 
-// Error codes of field values.
+// Error codes of field values. CodeAssetUnsupported: a media field's value is neither
+// its current file, nor an asset id, nor an http(s) URL (or a URL or id where only the
+// template's own file is taken: its default values).
 const (
 	CodeUnknownField     = "UNKNOWN_FIELD"
 	CodeTextTooLong      = "TEXT_TOO_LONG"

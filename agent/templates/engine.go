@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/kodahq/koda"
 	"github.com/kodahq/koda/agent/critic"
@@ -96,22 +97,25 @@ func (e *Engine) Discover(ctx context.Context, key string, presets []koda.Preset
 // With presets, text limits are measured again in their frames (which may be narrower
 // than the template's) and the critic's fit rules are applied there; without, the
 // fields' own limits hold and nothing is moved (a template's new default values).
-func (e *Engine) Fill(sceneJSON []byte, fields []koda.TemplateField, values map[string]json.RawMessage, presets []koda.PresetSpec) ([]byte, []koda.FieldError, error) {
+// assets are the tenant's assets the row's image and soundtrack values name, by id
+// (nil: those fields keep the template's files); files are what Copy must add to the
+// row's project for them (see RowFile).
+func (e *Engine) Fill(sceneJSON []byte, fields []koda.TemplateField, values map[string]json.RawMessage, assets map[string]*koda.Asset, presets []koda.PresetSpec) ([]byte, []koda.ProjectAsset, []koda.FieldError, error) {
 	d, err := scene.Parse(sceneJSON)
 	if err != nil {
-		return nil, nil, fmt.Errorf("template scene: %w", err)
+		return nil, nil, nil, fmt.Errorf("template scene: %w", err)
 	}
 	var frames []critic.Frame
 	if len(presets) > 0 {
 		frames = Frames(presets)
 		fields = Limits(d, fields, frames)
 	}
-	filled, errs := Fill(d, fields, values, frames)
+	filled, files, errs := FillRow(d, fields, values, assets, frames)
 	if len(errs) > 0 {
-		return nil, errs, nil
+		return nil, nil, errs, nil
 	}
 	b, err := filled.JSON()
-	return b, nil, err
+	return b, files, nil, err
 }
 
 // Limits returns fields with their limits measured in the presets' frames.
@@ -125,8 +129,10 @@ func (e *Engine) Limits(sceneJSON []byte, fields []koda.TemplateField, presets [
 
 // Copy stores the checkpoint at from under to, with sceneJSON (when not nil) replacing
 // the scene in it: scene.json, the scene.js the runtime loads, and the library drawings
-// the scene names (a recoloured drawing is a file of its own).
-func (e *Engine) Copy(ctx context.Context, from, to string, sceneJSON []byte) error {
+// the scene names (a recoloured drawing is a file of its own); and with files, a row's
+// assets, copied from Storage to their File (a soundtrack replaces every sound file of
+// the template's, so it is the one the renderer finds).
+func (e *Engine) Copy(ctx context.Context, from, to string, sceneJSON []byte, files []koda.ProjectAsset) error {
 	dir, err := e.restore(ctx, from)
 	if err != nil {
 		return err
@@ -156,6 +162,9 @@ func (e *Engine) Copy(ctx context.Context, from, to string, sceneJSON []byte) er
 			}
 		}
 	}
+	if err := e.addFiles(ctx, dir, files); err != nil {
+		return err
+	}
 	pr, pw := io.Pipe()
 	go func() { pw.CloseWithError(sandbox.CheckpointWithin(ctx, dir, pw, e.Budget)) }()
 	if _, err := e.Storage.Put(ctx, to, pr); err != nil {
@@ -163,4 +172,69 @@ func (e *Engine) Copy(ctx context.Context, from, to string, sceneJSON []byte) er
 		return fmt.Errorf("store %s: %w", to, err)
 	}
 	return nil
+}
+
+// addFiles copies a row's assets from Storage into the project folder dir, each to its
+// File, through os.Root (a File is never outside dir). A soundtrack first removes every
+// sound file the folder has, then must be the one renderer.FindAudio finds.
+func (e *Engine) addFiles(ctx context.Context, dir string, files []koda.ProjectAsset) error {
+	if len(files) == 0 {
+		return nil
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	sound := ""
+	for _, f := range files {
+		if f.Kind != koda.AssetAudio {
+			continue
+		}
+		for a := renderer.FindAudio(dir); a != ""; a = renderer.FindAudio(dir) {
+			rel, err := filepath.Rel(dir, a)
+			if err != nil {
+				return err
+			}
+			if err := root.Remove(rel); err != nil {
+				return fmt.Errorf("remove the template's soundtrack %s: %w", rel, err)
+			}
+		}
+		sound = f.File
+	}
+	for _, f := range files {
+		if err := e.addFile(ctx, root, f); err != nil {
+			return err
+		}
+	}
+	if sound != "" {
+		if got := renderer.FindAudio(dir); filepath.ToSlash(strings.TrimPrefix(got, dir+string(filepath.Separator))) != sound {
+			return fmt.Errorf("the row's soundtrack %s is not the sound the renderer finds (%q)", sound, got)
+		}
+	}
+	return nil
+}
+
+func (e *Engine) addFile(ctx context.Context, root *os.Root, f koda.ProjectAsset) error {
+	rc, err := e.Storage.Open(ctx, f.Key)
+	if koda.ErrorKind(err) == koda.ENOTFOUND {
+		return koda.Errorf(koda.EUNPROCESSABLE, koda.CodeProjectAssetNotFound,
+			"the %s asset %s was deleted before the row could copy it", f.Role, f.ID)
+	}
+	if err != nil {
+		return fmt.Errorf("open asset %s: %w", f.ID, err)
+	}
+	defer rc.Close()
+	if err := root.MkdirAll(filepath.Dir(f.File), 0o755); err != nil {
+		return err
+	}
+	w, err := root.Create(f.File)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", f.File, err)
+	}
+	if _, err := io.Copy(w, rc); err != nil {
+		w.Close()
+		return fmt.Errorf("copy asset %s to %s: %w", f.ID, f.File, err)
+	}
+	return w.Close()
 }

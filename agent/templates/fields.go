@@ -270,13 +270,25 @@ var hexRE = regexp.MustCompile(`^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
 // rules applied in frames (text moved inside the safe area, recoloured to read; none
 // when frames is empty); or the
 // errors of each value that cannot be used, naming the field. A field missing from
-// values keeps its current value.
+// values keeps its current value. An image or soundtrack field keeps its own file
+// here: FillRow takes assets.
 func Fill(d *scene.Description, fields []koda.TemplateField, values map[string]json.RawMessage, frames []critic.Frame) (*scene.Description, []koda.FieldError) {
+	c, _, errs := FillRow(d, fields, values, nil, frames)
+	return c, errs
+}
+
+// FillRow is Fill for a batch's row, whose image and soundtrack fields may name one of
+// the tenant's assets by id: assets holds them by id, already found to be the row's
+// tenant's (a URL in a row is fetched into the library, and so an id, before this).
+// It returns the files the row's project needs besides the template's (RowFiles: an
+// image's Src in the filled scene is its File; a soundtrack replaces the template's).
+func FillRow(d *scene.Description, fields []koda.TemplateField, values map[string]json.RawMessage, assets map[string]*koda.Asset, frames []critic.Frame) (*scene.Description, []koda.ProjectAsset, []koda.FieldError) {
 	c, err := clone(d)
 	if err != nil {
-		return nil, []koda.FieldError{{Code: koda.CodeInvalidValue, Message: err.Error()}}
+		return nil, nil, []koda.FieldError{{Code: koda.CodeInvalidValue, Message: err.Error()}}
 	}
 	var errs []koda.FieldError
+	var files []koda.ProjectAsset
 	bad := func(field, code, format string, args ...any) {
 		errs = append(errs, koda.FieldError{Field: field, Code: code, Message: fmt.Sprintf(format, args...)})
 	}
@@ -290,25 +302,61 @@ func Fill(d *scene.Description, fields []koda.TemplateField, values map[string]j
 			bad(name, koda.CodeUnknownField, "the template has no field %q", name)
 			continue
 		}
-		if err := put(c, f, values[name], bad); err != nil {
-			return nil, []koda.FieldError{{Field: name, Code: koda.CodeInvalidValue, Message: err.Error()}}
+		file, err := put(c, f, values[name], assets, bad)
+		if err != nil {
+			return nil, nil, []koda.FieldError{{Field: name, Code: koda.CodeInvalidValue, Message: err.Error()}}
+		}
+		if file != nil {
+			files = append(files, *file)
 		}
 	}
 	if len(errs) > 0 {
-		return nil, errs
+		return nil, nil, errs
 	}
 	if err := c.Validate(); err != nil {
-		return nil, []koda.FieldError{{Code: koda.CodeInvalidValue, Message: "the filled scene is not valid: " + err.Error()}}
+		return nil, nil, []koda.FieldError{{Code: koda.CodeInvalidValue, Message: "the filled scene is not valid: " + err.Error()}}
 	}
 	if len(frames) > 0 {
 		critic.Repair(c, frames...)
 	}
-	return c, nil
+	return c, files, nil
+}
+
+// RowFile is where a row's asset goes in its project folder, the one rule for it: a
+// picture at assets/rows/<field>.<format> (beside, never over, the template's own
+// files, which other elements may show), a soundtrack at assets/soundtrack.<format>
+// in place of the template's (Copy removes every other sound file, so the renderer
+// muxes this one). It refuses an asset of the wrong kind for the field.
+func RowFile(f koda.TemplateField, a *koda.Asset) (koda.ProjectAsset, *koda.FieldError) {
+	role := koda.RoleImage
+	if f.Type == koda.FieldAudio {
+		role = koda.RoleSoundtrack
+	}
+	if a.Kind != role.Kind() {
+		return koda.ProjectAsset{}, &koda.FieldError{Field: f.Name, Code: koda.CodeAssetRoleMismatch,
+			Message: fmt.Sprintf("%s takes %s asset; %s is %s asset", f.Name, withArticle(string(role.Kind())), a.ID, withArticle(string(a.Kind)))}
+	}
+	pa, err := koda.ProjectAssetFor(koda.AssetRef{ID: a.ID, Role: role}, a, map[string]bool{})
+	if err != nil {
+		return koda.ProjectAsset{}, &koda.FieldError{Field: f.Name, Code: koda.ErrorCode(err), Message: koda.ErrorMessage(err)}
+	}
+	if role == koda.RoleImage {
+		pa.File = "assets/rows/" + f.Name + "." + a.Format
+	}
+	return pa, nil
+}
+
+func withArticle(s string) string {
+	if s != "" && strings.ContainsRune("aeiou", rune(s[0])) {
+		return "an " + s
+	}
+	return "a " + s
 }
 
 // put sets one field's value in d; a value that cannot be used is reported by bad, a
-// target the scene no longer has is an error.
-func put(d *scene.Description, f koda.TemplateField, raw json.RawMessage, bad func(field, code, format string, args ...any)) error {
+// target the scene no longer has is an error. A media field given an asset returns the
+// file the row's project needs.
+func put(d *scene.Description, f koda.TemplateField, raw json.RawMessage, assets map[string]*koda.Asset, bad func(field, code, format string, args ...any)) (*koda.ProjectAsset, error) {
 	kind, key, _ := strings.Cut(f.Target, ":")
 	el := func() (*scene.Element, error) {
 		e := d.Element(key)
@@ -324,28 +372,28 @@ func put(d *scene.Description, f koda.TemplateField, raw json.RawMessage, bad fu
 		switch {
 		case !ok || s == "":
 			bad(f.Name, koda.CodeInvalidValue, "%s takes non-empty text", f.Name)
-			return nil
+			return nil, nil
 		case strings.ContainsFunc(s, func(r rune) bool { return r < ' ' }):
 			bad(f.Name, koda.CodeInvalidValue, "%s takes one line of text without control characters", f.Name)
-			return nil
+			return nil, nil
 		case f.Limit.MaxLength > 0 && len([]rune(s)) > f.Limit.MaxLength:
 			bad(f.Name, koda.CodeTextTooLong, "%s is %d characters; at most %d fit where it stands", f.Name, len([]rune(s)), f.Limit.MaxLength)
-			return nil
+			return nil, nil
 		}
 		e, err := el()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		e.Text = s
 	case targetNumber:
 		v, ok := number(raw)
 		if !ok || math.Abs(v) > 1e12 {
 			bad(f.Name, koda.CodeInvalidValue, "%s takes a number", f.Name)
-			return nil
+			return nil, nil
 		}
 		e, err := el()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		e.To = v
 	case targetSeries:
@@ -353,36 +401,63 @@ func put(d *scene.Description, f koda.TemplateField, raw json.RawMessage, bad fu
 		switch {
 		case !ok:
 			bad(f.Name, koda.CodeInvalidValue, "%s takes numbers: a JSON array, or a text of numbers separated by ';'", f.Name)
-			return nil
+			return nil, nil
 		case f.Limit.Count > 0 && len(vs) != f.Limit.Count:
 			bad(f.Name, koda.CodeInvalidValue, "%s takes %d values (the chart's), not %d", f.Name, f.Limit.Count, len(vs))
-			return nil
+			return nil, nil
 		}
 		e, err := el()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		e.Values = vs
 	case targetPalette:
 		s, ok := str(raw)
 		if !ok || !hexRE.MatchString(strings.TrimSpace(s)) {
 			bad(f.Name, koda.CodeInvalidColor, "%s takes a colour written #rgb or #rrggbb", f.Name)
-			return nil
+			return nil, nil
 		}
 		recolour(d, key, strings.ToLower(strings.TrimSpace(s)))
 	case targetImage, targetAudio:
-		// A new picture or sound needs the file to be checked and copied into the project;
-		// Koda has no tenant media yet (issue 25), so only the template's own file is taken.
 		s, _ := str(raw)
 		var cur string
 		_ = json.Unmarshal(f.Value, &cur)
-		if s != cur {
-			bad(f.Name, koda.CodeAssetUnsupported, "%s takes the template's own file only: uploaded assets and URLs are not supported yet", f.Name)
+		if strings.TrimSpace(s) == cur {
+			return nil, nil // the template's own file
 		}
+		id, url := koda.MediaValue(raw)
+		a := assets[id]
+		switch {
+		case id != "" && a == nil && assets == nil:
+			bad(f.Name, koda.CodeAssetUnsupported, "%s keeps the template's own file here; an asset id is taken in a batch's rows", f.Name)
+			return nil, nil
+		case id != "" && a == nil:
+			bad(f.Name, koda.CodeProjectAssetNotFound, "%s: asset %s not found", f.Name, id)
+			return nil, nil
+		case url != "":
+			bad(f.Name, koda.CodeAssetUnsupported, "%s keeps the template's own file here; a URL is fetched only for a batch's rows", f.Name)
+			return nil, nil
+		case a == nil:
+			bad(f.Name, koda.CodeAssetUnsupported, "%s takes the id of an uploaded %s asset (ast_…) or an http(s) URL to fetch it from", f.Name, map[string]string{targetImage: "image", targetAudio: "audio"}[kind])
+			return nil, nil
+		}
+		file, ferr := RowFile(f, a)
+		if ferr != nil {
+			bad(ferr.Field, ferr.Code, "%s", ferr.Message)
+			return nil, nil
+		}
+		if kind == targetImage {
+			e, err := el()
+			if err != nil {
+				return nil, err
+			}
+			e.Src = file.File
+		}
+		return &file, nil
 	default:
-		return fmt.Errorf("field %s: unknown target %q", f.Name, f.Target)
+		return nil, fmt.Errorf("field %s: unknown target %q", f.Name, f.Target)
 	}
-	return nil
+	return nil, nil
 }
 
 // recolour replaces colour from with to wherever the scene uses it.

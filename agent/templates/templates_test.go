@@ -234,3 +234,54 @@ func TestFill(t *testing.T) {
 		t.Errorf("errors %v, want %v", have, want)
 	}
 }
+
+// A row's image and soundtrack values name the tenant's assets: the picture goes in at
+// its own path (the element's Src), the soundtrack is a file for the project; an asset
+// of the wrong kind, one not found, and a value that is no id nor URL are refused.
+func TestFillRowAssets(t *testing.T) {
+	logo := &scene.Element{ID: "logo", Type: scene.TypeImage, Src: "assets/logo.png", Size: 0.1, X: 0.8, Y: -0.8}
+	title := &scene.Element{ID: "title", Type: scene.TypeText, Text: "Hello", Size: 0.1}
+	d := &scene.Description{Version: 1, Duration: 4, FPS: 30, Background: scene.Background{Colors: []string{"#101010"}},
+		Elements: []*scene.Element{title, logo}}
+	frames := []critic.Frame{critic.Landscape}
+	fs := templates.Discover(d, "assets/soundtrack.mp3", frames)
+	raw := func(v any) json.RawMessage { b, _ := json.Marshal(v); return b }
+	pic := &koda.Asset{ID: "ast_pic", TenantID: "t1", Kind: koda.AssetImage, Format: "png", Key: "assets/t1/abc.png", Name: "Red.png"}
+	song := &koda.Asset{ID: "ast_song", TenantID: "t1", Kind: koda.AssetAudio, Format: "wav", Key: "assets/t1/def.wav", Name: "x.wav"}
+	assets := map[string]*koda.Asset{pic.ID: pic, song.ID: song}
+
+	got, files, errs := templates.FillRow(d, fs, map[string]json.RawMessage{"logo": raw(" ast_pic "), "soundtrack": raw("ast_song")}, assets, frames)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if e := got.Element("logo"); e.Src != "assets/rows/logo.png" || logo.Src != "assets/logo.png" {
+		t.Errorf("row's Src %q, template's %q", e.Src, logo.Src)
+	}
+	want := []string{"ast_pic image assets/t1/abc.png assets/rows/logo.png", "ast_song soundtrack assets/t1/def.wav assets/soundtrack.wav"}
+	var have []string
+	for _, f := range files {
+		have = append(have, strings.Join([]string{f.ID, string(f.Role), f.Key, f.File}, " "))
+	}
+	if !slices.Equal(have, want) {
+		t.Errorf("files %v, want %v", have, want)
+	}
+
+	// The template's own file is taken as it is, and needs no file.
+	if _, files, errs := templates.FillRow(d, fs, map[string]json.RawMessage{"logo": raw("assets/logo.png")}, assets, frames); len(errs) > 0 || len(files) > 0 {
+		t.Errorf("own file: %v %v", errs, files)
+	}
+
+	_, _, errs = templates.FillRow(d, fs, map[string]json.RawMessage{"logo": raw("ast_song"), "soundtrack": raw("ast_gone"), "headline": raw("Hi")}, assets, frames)
+	_, _, errs2 := templates.FillRow(d, fs, map[string]json.RawMessage{"logo": raw("../../etc/passwd")}, assets, frames)
+	have = nil
+	for _, e := range append(errs, errs2...) {
+		have = append(have, e.Field+":"+e.Code)
+	}
+	if want := []string{"logo:ASSET_ROLE_MISMATCH", "soundtrack:ASSET_NOT_FOUND", "logo:ASSET_UNSUPPORTED"}; !slices.Equal(have, want) {
+		t.Errorf("errors %v, want %v", have, want)
+	}
+	// Without assets (a template's default values), an id is not taken.
+	if _, errs := templates.Fill(d, fs, map[string]json.RawMessage{"logo": raw("ast_pic")}, frames); len(errs) != 1 || errs[0].Code != koda.CodeAssetUnsupported {
+		t.Errorf("default value as an id: %v", errs)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -67,6 +68,10 @@ type Main struct {
 	// ChunkFrames splits final renders of at least twice this many frames into chunk
 	// tasks, overriding KODA_CHUNK_FRAMES (0: the configured value; tests lower it).
 	ChunkFrames int
+	// AssetFetch is the HTTP client asset URLs are fetched with (POST /v1/assets
+	// {"url"}, a batch row's image or soundtrack URL); nil is the SSRF guard's, which
+	// reaches public addresses only. Tests give one that reaches their loopback server.
+	AssetFetch *http.Client
 
 	// Set by Open.
 	Addr      string // the address the API listens on
@@ -96,6 +101,7 @@ type Main struct {
 	ops        ops
 	tenants    *tenant.Service
 	guard      *ssrf.Guard
+	assets     *assets.Service
 	relay      *events.Relay
 	live       *live.Preview
 	stopRelay  context.CancelFunc
@@ -162,6 +168,9 @@ func (m *Main) Open(ctx context.Context) (err error) {
 	}
 	m.leases = semaphore.NewSandboxLeases(semaphore.New(m.rdb, ""), 0)
 	m.leases.Logger = log
+	if m.assets, err = m.openAssets(); err != nil {
+		return err
+	}
 	m.lifecycle = &lifecycle.Service{
 		Store: m.store, Queue: jobs.NewClient(m.client), Storage: m.storage,
 		Notify: m.relay.Publish, FileURLTTL: c.FileURLTTL, Logger: log,
@@ -171,7 +180,7 @@ func (m *Main) Open(ctx context.Context) (err error) {
 		Templates: &templates.Engine{Storage: m.storage, Budget: sandbox.Budget{Bytes: int64(c.Sandbox.DiskMiB) << 20},
 			WorkDir: filepath.Join(c.DataDir, "work")},
 		DefaultLimits: c.TenantLimits,
-		Assets:        m.store, Brands: m.store,
+		Assets:        m.store, Brands: m.store, AssetFetch: m.assets,
 	}
 
 	if len(m.Pools) > 0 {
@@ -272,8 +281,12 @@ func (m *Main) openAssets() (*assets.Service, error) {
 			prober.Bwrap = bw
 		}
 	}
+	fetch := m.AssetFetch
+	if fetch == nil {
+		fetch = m.guard.Client()
+	}
 	return &assets.Service{Store: m.store, Storage: m.storage, Tenants: m.store,
-		DefaultQuota: c.TenantLimits.AssetBytes, Prober: prober, Fetch: m.guard.Client(), TempDir: tmp,
+		DefaultQuota: c.TenantLimits.AssetBytes, Prober: prober, Fetch: fetch, TempDir: tmp,
 		Logger: m.Logger, Limits: assets.Limits{ImageMaxBytes: c.Assets.ImageMaxBytes, ImageMaxPixels: c.Assets.ImageMaxPixels,
 			FontMaxBytes: c.Assets.FontMaxBytes, AudioMaxBytes: c.Assets.AudioMaxBytes, AudioMaxLength: c.Assets.AudioMaxLength}}, nil
 }
@@ -293,12 +306,8 @@ func (m *Main) startAPI(redisURL string, broker *events.Broker) error {
 		Budget:  sandbox.Budget{Bytes: int64(m.Config.Sandbox.DiskMiB) << 20},
 		WorkDir: filepath.Join(m.Config.DataDir, "work", "live"), Logger: m.Logger,
 	}
-	lib, err := m.openAssets()
-	if err != nil {
-		return err
-	}
 	m.server = &api.Server{
-		Assets:      lib,
+		Assets:      m.assets,
 		Brand:       m.lifecycle,
 		Projects:    m.lifecycle,
 		Events:      eventSource{m.store, broker},

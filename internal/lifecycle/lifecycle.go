@@ -49,6 +49,10 @@ type Service struct {
 	// Assets resolves the assets a project request names; nil refuses requests that
 	// name any (503).
 	Assets koda.AssetStore
+	// AssetFetch fetches a URL a batch row gives for an image or the soundtrack into the
+	// tenant's library, checked as an upload is (internal/assets.Service); nil refuses
+	// such rows.
+	AssetFetch AssetFetcher
 	// Brands holds tenants' brand kits, applied to their projects; nil: no kits.
 	Brands koda.BrandStore
 }

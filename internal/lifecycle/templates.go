@@ -23,12 +23,21 @@ type TemplateScenes interface {
 	Discover(ctx context.Context, key string, presets []koda.PresetSpec) ([]byte, []koda.TemplateField, error)
 	// Fill puts values into a copy of the scene, or says why each bad one cannot be used;
 	// with presets the text limits are measured and the fit rules applied in their
-	// frames, without them the fields' own limits hold.
-	Fill(scene []byte, fields []koda.TemplateField, values map[string]json.RawMessage, presets []koda.PresetSpec) ([]byte, []koda.FieldError, error)
+	// frames, without them the fields' own limits hold. assets are the tenant's assets
+	// image and soundtrack values name by id (nil: those keep the template's files);
+	// files are the row's own files, for Copy.
+	Fill(scene []byte, fields []koda.TemplateField, values map[string]json.RawMessage, assets map[string]*koda.Asset, presets []koda.PresetSpec) (out []byte, files []koda.ProjectAsset, bad []koda.FieldError, err error)
 	// Limits returns the fields with their limits measured in the presets' frames.
 	Limits(scene []byte, fields []koda.TemplateField, presets []koda.PresetSpec) ([]koda.TemplateField, error)
-	// Copy stores the checkpoint at from under to, with scene (if not nil) in it.
-	Copy(ctx context.Context, from, to string, scene []byte) error
+	// Copy stores the checkpoint at from under to, with scene (if not nil) and a row's
+	// files (copied from Storage) in it.
+	Copy(ctx context.Context, from, to string, scene []byte, files []koda.ProjectAsset) error
+}
+
+// AssetFetcher fetches a file from a public URL into the caller's asset library,
+// checked as an upload is (internal/assets.Service implements it).
+type AssetFetcher interface {
+	CreateFromURL(ctx context.Context, url, name string) (*koda.Asset, error)
 }
 
 var fieldNameRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,39}$`)
@@ -87,7 +96,7 @@ func (s *Service) CreateTemplate(ctx context.Context, projectID, name string) (*
 		Version: 1, Fields: fields, DurationS: p.DurationS, CreatedAt: now, UpdatedAt: now}
 	// The files are stored before the rows: a failure between leaves a folder no row
 	// names, never a template without files.
-	if err := s.Templates.Copy(ctx, src, koda.CheckpointKey(koda.TemplateFolder(t.ID)), nil); err != nil {
+	if err := s.Templates.Copy(ctx, src, koda.CheckpointKey(koda.TemplateFolder(t.ID)), nil, nil); err != nil {
 		return nil, err
 	}
 	v := &koda.TemplateVersion{TemplateID: t.ID, Version: 1, Name: name, Fields: fields, Scene: sc, CreatedAt: now}
@@ -190,7 +199,7 @@ func (s *Service) PatchTemplate(ctx context.Context, id string, patch koda.Templ
 				return nil, err
 			}
 		}
-		sc, bad, err := s.Templates.Fill(next.Scene, next.Fields, patch.Values, nil)
+		sc, _, bad, err := s.Templates.Fill(next.Scene, next.Fields, patch.Values, nil, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -306,22 +315,29 @@ func (s *Service) CreateTemplateBatch(ctx context.Context, req koda.TemplateBatc
 	if err != nil {
 		return nil, err
 	}
+	media, err := s.resolveRowMedia(ctx, t.TenantID, v.Fields, req.Rows)
+	if err != nil {
+		return nil, err
+	}
 	now := s.now()
 	b := &koda.Batch{ID: koda.NewID(koda.PrefixBatch), TenantID: t.TenantID, CallbackURL: req.CallbackURL, CreatedAt: now}
 	rows := make([]*koda.BatchRow, len(req.Rows))
 	scenes := make([][]byte, len(req.Rows))
+	files := make([][]koda.ProjectAsset, len(req.Rows))
 	valid := 0
 	for i, values := range req.Rows {
 		rows[i] = &koda.BatchRow{BatchID: b.ID, Row: i + 1, TemplateID: t.ID, TemplateVersion: v.Version, Values: values}
-		sc, bad, err := s.Templates.Fill(v.Scene, v.Fields, values, req.Presets)
+		vals, mediaBad := media.row(v.Fields, values)
+		sc, fs, bad, err := s.Templates.Fill(v.Scene, v.Fields, vals, media.assets, req.Presets)
 		if err != nil {
 			return nil, fmt.Errorf("row %d: %w", i+1, err)
 		}
-		if len(bad) > 0 {
+		if bad = append(mediaBad, bad...); len(bad) > 0 {
+			slices.SortStableFunc(bad, func(a, b koda.FieldError) int { return strings.Compare(a.Field, b.Field) })
 			rows[i].Errors = bad
 			continue
 		}
-		scenes[i] = sc
+		scenes[i], files[i] = sc, fs
 		rows[i].ProjectID = koda.NewID(koda.PrefixProject)
 		valid++
 	}
@@ -335,11 +351,14 @@ func (s *Service) CreateTemplateBatch(ctx context.Context, req koda.TemplateBatc
 		if r.ProjectID == "" {
 			continue
 		}
-		if err := s.Templates.Copy(ctx, from, koda.CheckpointKey(koda.ProjectFolder(r.ProjectID)), scenes[i]); err != nil {
+		if err := s.Templates.Copy(ctx, from, koda.CheckpointKey(koda.ProjectFolder(r.ProjectID)), scenes[i], files[i]); err != nil {
 			// A template deleted since it was loaded took its files with it: the
 			// caller learns it is gone, not that the server failed.
 			if _, gone := ts.GetTemplate(ctx, t.ID); koda.ErrorKind(gone) == koda.ENOTFOUND {
 				return nil, koda.NotFound("template", t.ID)
+			}
+			if koda.ErrorKind(err) == koda.EUNPROCESSABLE {
+				return nil, fmt.Errorf("row %d: %w", r.Row, err)
 			}
 			return nil, fmt.Errorf("row %d files: %w", r.Row, err)
 		}
@@ -353,11 +372,11 @@ func (s *Service) CreateTemplateBatch(ctx context.Context, req koda.TemplateBatc
 			return err
 		}
 		var renders []*koda.Render
-		for _, r := range rows {
+		for i, r := range rows {
 			if r.ProjectID == "" {
 				continue
 			}
-			p := rowProject(t, v, b, r, req, now)
+			p := rowProject(t, v, b, r, req, files[i], now)
 			if err := tx.CreateProject(ctx, p); err != nil {
 				return fmt.Errorf("row %d project: %w", r.Row, err)
 			}
@@ -384,12 +403,13 @@ func (s *Service) CreateTemplateBatch(ctx context.Context, req koda.TemplateBatc
 }
 
 // rowProject is the complete project a valid row renders as: the template's length,
-// the batch's presets and callback, and metadata naming where it came from.
-func rowProject(t *koda.Template, v *koda.TemplateVersion, b *koda.Batch, r *koda.BatchRow, req koda.TemplateBatchRequest, now time.Time) *koda.Project {
+// the batch's presets and callback, the row's own assets (already in its files), and
+// metadata naming where it came from.
+func rowProject(t *koda.Template, v *koda.TemplateVersion, b *koda.Batch, r *koda.BatchRow, req koda.TemplateBatchRequest, files []koda.ProjectAsset, now time.Time) *koda.Project {
 	meta, _ := json.Marshal(map[string]any{"template_id": t.ID, "template_version": v.Version, "batch_id": b.ID, "row": r.Row})
 	return &koda.Project{
 		ID: r.ProjectID, TenantID: t.TenantID, Prompt: fmt.Sprintf("%s, row %d", v.Name, r.Row),
-		DurationS: t.DurationS, Presets: req.Presets, CallbackURL: req.CallbackURL, Metadata: meta,
+		DurationS: t.DurationS, Presets: req.Presets, CallbackURL: req.CallbackURL, Metadata: meta, Assets: files,
 		Phase: koda.PhaseComplete, CreatedAt: now, UpdatedAt: now,
 	}
 }
