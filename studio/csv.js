@@ -133,7 +133,10 @@ export function cellProblem(field, cell) {
       return COLOR.test(v) ? '' : 'not a colour like #1e293b';
     case 'image':
     case 'audio':
-      return v === field.value ? '' : 'only the template’s own file for now';
+      // As koda.MediaValue reads it: an asset id, or an http(s) URL the server fetches;
+      // whether the asset exists and is of the field's kind is the server's to say.
+      if (v === field.value || /^ast_[^\s/:.]+$/.test(v) || /^https?:\/\/\S+$/i.test(v)) return '';
+      return `not an ${field.type} asset id (ast_…) or an http(s) URL`;
     default:
       return '';
   }

@@ -97,7 +97,7 @@ function limitText(f) {
   const l = f.limit || {};
   if (l.max_length) return `at most ${l.max_length} characters`;
   if (l.count) return `${l.count} values`;
-  return { color: '#rgb or #rrggbb', number: 'a number', image: 'the template’s file', audio: 'the template’s file' }[f.type] || '—';
+  return { color: '#rgb or #rrggbb', number: 'a number', image: 'in a row: an image asset id or URL', audio: 'in a row: an audio asset id or URL' }[f.type] || '—';
 }
 
 export function showTemplate(main, id) {
@@ -173,7 +173,7 @@ export function showTemplate(main, id) {
       const name = h('input', { class: 'field-name mono', value: f.name, 'aria-label': `Name of ${f.name}`, maxlength: 40, spellcheck: 'false' });
       const fixed = f.type === 'image' || f.type === 'audio';
       const value = h('input', { class: 'field-value', value: fieldValueText(f), 'aria-label': `Value of ${f.name}`, readonly: fixed,
-        title: fixed ? 'Only the template’s own file for now' : null });
+        title: fixed ? 'The template’s own file; each row of a batch may give an asset id or a URL instead' : null });
       const swatch = f.type === 'color' ? h('span', { class: 'swatch', 'aria-hidden': 'true' }) : null;
       const paint = () => { if (swatch) swatch.style.setProperty('background', /^#[0-9a-f]{3,6}$/i.test(value.value.trim()) ? value.value.trim() : 'transparent'); };
       value.addEventListener('input', paint);
