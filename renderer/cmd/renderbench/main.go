@@ -99,8 +99,9 @@ func main() {
 	chromium := flag.String("chromium", "", "browser binary for every renderer (default: renderer.FindChromium)")
 	peersDir := flag.String("peers", "", "folder of the installed peers (default: run scripts/install-bench-peers.sh)")
 	presets := flag.String("presets", "", "all or below4k: one 5 s canvas project to every platform preset (or the nine below 4K), one by one against one capture per group")
-	tplRows := flag.Int("templates", 0, "rows of the data-driven throughput benchmark (issue 24: 40): a 6 s template with three text fields and a drawing, the rows × 720p and tiktok by koda serve's template batch and by Remotion's renderMedia per row")
+	tplRows := flag.Int("templates", 0, "rows of the data-driven throughput benchmark (issue 24: 40): a 6 s template with three text fields and an image, each row its own texts and picture, × 720p and tiktok by koda serve's template batch and by Remotion's renderMedia per row")
 	tplConc := flag.String("template-concurrency", "1,2", "Remotion concurrencies tried in -templates (the best is compared)")
+	tplImages := flag.Bool("template-row-images", true, "-templates: every row gives the image field a picture of its own (false: every row shows the template's picture, so the frames before the texts appear do not depend on the row)")
 	kodaBin := flag.String("koda", "", "koda binary -templates runs as `koda serve` (default: go build ./cmd/koda, untimed)")
 	chunk := flag.String("chunk", "", "internal: render frames START:END of a DURATION s canvas render to OUT (START:END:DURATION:PAGES:OUT)")
 	flag.Parse()
@@ -335,7 +336,7 @@ func main() {
 		if !want["remotion"] {
 			env.bundleErr = errSkipped
 		}
-		res, err := templateBench(ctx, env, *kodaBin, *tplRows, concs)
+		res, err := templateBench(ctx, env, *kodaBin, *tplRows, concs, *tplImages)
 		if err != nil {
 			fatal(fmt.Errorf("-templates: %w", err))
 		}

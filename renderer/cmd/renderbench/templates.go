@@ -8,7 +8,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"io"
+	"math"
+	"mime/multipart"
 	"net"
 	"net/http"
 	"os"
@@ -27,23 +32,28 @@ import (
 )
 
 // The data-driven throughput benchmark of issue 24 (renderbench -templates N): a
-// 6-second template with three text fields and a picture, N rows × the presets 720p and
-// tiktok, rendered
+// 6-second template with three text fields and an image, N rows × the presets 720p and
+// tiktok, every row with its own three texts and its own picture, rendered
 //   - by Koda as a user gets it: `koda serve` (this binary's child, so inside the
 //     bench's cpuacct cgroup) on embedded defaults, a project made by the builtin agent
-//     from templatePrompt, POST /v1/templates, then POST /v1/templates/{id}/batches with
-//     the rows; timed from the batch request until GET /v1/batches/{id} says completed
-//     (the render pool fills each row's scene, stores its checkpoint, captures and
+//     from templatePrompt with a product picture uploaded as an image asset (the sneaker
+//     the prompt names is that picture), POST /v1/templates, the rows' pictures uploaded
+//     as assets (untimed, as Remotion's are put in its bundle untimed), then POST
+//     /v1/templates/{id}/batches with the rows (three texts and an asset id each); timed
+//     from the batch request until GET /v1/batches/{id} says completed (the render pool
+//     fills each row's scene, stores its checkpoint with the row's picture, captures and
 //     encodes: everything a user's batch pays for);
 //   - by Remotion 4.0.529 as its documentation has a user do it: one composition of the
-//     same look whose three texts are inputProps, one bundle (made untimed), one browser
+//     same look whose three texts and picture are inputProps (the pictures are files of
+//     its public folder), one bundle (made untimed), one browser
 //     opened once and kept across the rows (openBrowser, puppeteerInstance), renderMedia
 //     per row and preset, at concurrency 1 and 2 (the best is the one compared).
 // Both sides run in one invocation, one after the other, with the load average printed
 // at each one's start and end.
 
 // templatePrompt makes, with the builtin agent, a 6 s template with exactly three text
-// fields and a drawing: a sneaker slides in, then three lines rise in one after another.
+// fields and an image: the sneaker (the uploaded picture sneaker.png, which the agent
+// puts where the prompt names it) slides in, then three lines rise in one after another.
 const templatePrompt = "A sneaker slides in from the left, then the title 'SUMMER SALE', the subtitle 'Everything must go' " +
 	"and the tagline 'Only this weekend' appear on a dark background"
 
@@ -69,14 +79,16 @@ type tplRow struct {
 type tplResult struct {
 	rows      []tplRow
 	fields    []string
-	drawing   string
+	image     string // the image field
+	rowImages bool   // each row gives the image field a picture of its own
 	rowFrames string // the row-independent stretch, measured in the template's scene
 	kodaConf  string
 }
 
-// templateBench runs the benchmark with n rows; kodaBin "" builds ./cmd/koda.
-func templateBench(ctx context.Context, env *peerEnv, kodaBin string, n int, concs []int) (*tplResult, error) {
-	res := &tplResult{}
+// templateBench runs the benchmark with n rows; kodaBin "" builds ./cmd/koda. With
+// rowImages every row has a picture of its own (else every row shows the template's).
+func templateBench(ctx context.Context, env *peerEnv, kodaBin string, n int, concs []int, rowImages bool) (*tplResult, error) {
+	res := &tplResult{rowImages: rowImages}
 	if kodaBin == "" {
 		root, err := findUp("go.mod")
 		if err != nil {
@@ -104,27 +116,44 @@ func templateBench(ctx context.Context, env *peerEnv, kodaBin string, n int, con
 		return nil, err
 	}
 	for _, f := range tpl.Fields {
-		if f.Type == string(koda.FieldText) {
+		switch f.Type {
+		case string(koda.FieldText):
 			res.fields = append(res.fields, f.Name)
+		case string(koda.FieldImage):
+			res.image = f.Name
 		}
 	}
-	if len(res.fields) != 3 {
-		return nil, fmt.Errorf("the template has %d text fields (%v), the benchmark wants 3", len(res.fields), res.fields)
+	if len(res.fields) != 3 || res.image == "" {
+		return nil, fmt.Errorf("the template has %d text fields (%v) and image field %q; the benchmark wants 3 and one", len(res.fields), res.fields, res.image)
 	}
-	sceneJSON, drawing, svg, err := templateFiles(srv.data, tpl.ID)
+	sceneJSON, err := templateScene(srv.data, tpl.ID)
 	if err != nil {
 		return nil, err
 	}
-	res.drawing = drawing
-	res.rowFrames = rowIndependent(sceneJSON, res.fields)
+	varying := res.fields
+	if rowImages {
+		varying = append([]string{res.image}, res.fields...)
+	}
+	res.rowFrames = rowIndependent(sceneJSON, varying)
 
-	// The rows: three texts each, different on every row, short enough for tiktok.
+	// The rows: three texts and a picture each, different on every row, short enough
+	// for tiktok. The pictures are uploaded first, untimed.
+	if rowImages {
+		fmt.Fprintf(os.Stderr, "renderbench: uploading %d row pictures (untimed)…\n", n)
+	}
 	values := make([]map[string]string, n)
 	for i := range values {
 		values[i] = map[string]string{
 			res.fields[0]: fmt.Sprintf("SALE No %d", i+1),
 			res.fields[1]: fmt.Sprintf("Up to %d%% off", 10+i%80),
 			res.fields[2]: fmt.Sprintf("Only until day %d", i+1),
+		}
+		if rowImages {
+			id, err := srv.upload(ctx, rowPictureName(i+1), rowPicture(i+1))
+			if err != nil {
+				return nil, err
+			}
+			values[i][res.image] = id
 		}
 	}
 
@@ -141,7 +170,7 @@ func templateBench(ctx context.Context, env *peerEnv, kodaBin string, n int, con
 		res.rows = append(res.rows, tplRow{who: "remotion", err: env.bundleErr})
 		return res, nil
 	}
-	bundle, err := env.bundleTemplate(ctx, drawing, svg)
+	bundle, err := env.bundleTemplate(ctx, n)
 	if err != nil {
 		res.rows = append(res.rows, tplRow{who: "remotion", err: err})
 		return res, nil
@@ -151,9 +180,9 @@ func templateBench(ctx context.Context, env *peerEnv, kodaBin string, n int, con
 		if ctx.Err() != nil {
 			break
 		}
-		rr := tplRow{who: "remotion", settings: fmt.Sprintf("renderMedia per row, one browser kept open, concurrency %d, --gl angle, jpeg, -preset %s",
+		rr := tplRow{who: "remotion", settings: fmt.Sprintf("renderMedia per row (texts and picture as inputProps), one browser kept open, concurrency %d, --gl angle, jpeg, -preset %s",
 			c, koda.DefaultEncoderSpeed), rows: n, loadStart: loadAvg()}
-		a, err := env.remotionRows(ctx, bundle, c, values, res.fields, drawing)
+		a, err := env.remotionRows(ctx, bundle, c, values, res.fields, rowImages)
 		if err != nil {
 			rr.err = err
 		} else {
@@ -322,11 +351,15 @@ type tplView struct {
 // makeTemplate has the builtin agent make the template's project (auto-approved, the
 // small preview preset only) and turns it into a template.
 func (s *serve) makeTemplate(ctx context.Context) (*tplView, error) {
+	photo, err := s.upload(ctx, rowPictureName(0), rowPicture(0))
+	if err != nil {
+		return nil, err
+	}
 	var p struct {
 		ID string `json:"id"`
 	}
 	if _, err := s.do(ctx, http.MethodPost, "/v1/projects", map[string]any{"prompt": templatePrompt, "duration_s": templateSeconds,
-		"auto_approve": true, "presets": []string{"preview"}}, &p); err != nil {
+		"auto_approve": true, "presets": []string{"preview"}, "assets": []map[string]string{{"id": photo, "role": "image"}}}, &p); err != nil {
 		return nil, err
 	}
 	deadline := time.Now().Add(10 * time.Minute)
@@ -450,48 +483,113 @@ func checkVideoURL(ctx context.Context, url string, frames int) error {
 	return err
 }
 
-// templateFiles reads, from the template's checkpoint in koda serve's local storage,
-// its scene and the drawing it shows (path in the project and SVG).
-func templateFiles(data, tplID string) (sceneJSON []byte, drawing string, svg []byte, err error) {
+// templateScene reads the template's scene from its checkpoint in koda serve's local
+// storage.
+func templateScene(data, tplID string) ([]byte, error) {
 	f, err := os.Open(filepath.Join(data, "storage", "templates", tplID, "checkpoint.tar.gz"))
 	if err != nil {
-		return nil, "", nil, err
+		return nil, err
 	}
 	defer f.Close()
 	zr, err := gzip.NewReader(f)
 	if err != nil {
-		return nil, "", nil, err
+		return nil, err
 	}
 	tr := tar.NewReader(zr)
 	for {
 		h, err := tr.Next()
 		if errors.Is(err, io.EOF) {
-			break
+			return nil, fmt.Errorf("template %s: no %s in its checkpoint", tplID, scene.FileJSON)
 		}
 		if err != nil {
-			return nil, "", nil, err
+			return nil, err
 		}
-		name := strings.TrimPrefix(h.Name, "./")
-		switch {
-		case name == scene.FileJSON:
-			sceneJSON, err = io.ReadAll(io.LimitReader(tr, 8<<20))
-		case strings.HasPrefix(name, "assets/") && strings.HasSuffix(name, ".svg") && svg == nil:
-			drawing = name
-			svg, err = io.ReadAll(io.LimitReader(tr, 8<<20))
-		}
-		if err != nil {
-			return nil, "", nil, err
+		if strings.TrimPrefix(h.Name, "./") == scene.FileJSON {
+			return io.ReadAll(io.LimitReader(tr, 8<<20))
 		}
 	}
-	if sceneJSON == nil || svg == nil {
-		return nil, "", nil, fmt.Errorf("template %s: no %s or no drawing in its checkpoint", tplID, scene.FileJSON)
+}
+
+// rowPictureName is the file name of row i's picture (0: the template's own).
+func rowPictureName(i int) string {
+	if i == 0 {
+		return "sneaker.png"
 	}
-	return sceneJSON, drawing, svg, nil
+	return fmt.Sprintf("row-%03d.png", i)
+}
+
+// rowPicture is row i's picture (0: the template's own), a 512-pixel PNG of a product
+// stand-in: a rounded tile of its own hue with a lighter band, on transparency.
+func rowPicture(i int) []byte {
+	const size = 512
+	h := math.Mod(0.08+float64(i)*0.618034, 1)
+	base, band := hsv(h, 0.7, 0.9), hsv(h, 0.35, 1)
+	img := image.NewNRGBA(image.Rect(0, 0, size, size))
+	for y := range size {
+		for x := range size {
+			dx := math.Max(math.Abs(float64(x)-size/2)-150, 0)
+			dy := math.Max(math.Abs(float64(y)-size/2)-110, 0)
+			if math.Hypot(dx, dy) > 90 {
+				continue
+			}
+			c := base
+			if y > size/2-30 && y < size/2+30 {
+				c = band
+			}
+			img.SetNRGBA(x, y, c)
+		}
+	}
+	var b bytes.Buffer
+	_ = png.Encode(&b, img)
+	return b.Bytes()
+}
+
+func hsv(h, s, v float64) color.NRGBA {
+	f := func(n float64) uint8 {
+		k := math.Mod(n+h*6, 6)
+		return uint8(255 * (v - v*s*math.Max(0, math.Min(math.Min(k, 4-k), 1))))
+	}
+	return color.NRGBA{f(5), f(3), f(1), 255}
+}
+
+// upload adds a file to the bench tenant's asset library and returns its id.
+func (s *serve) upload(ctx context.Context, name string, data []byte) (string, error) {
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	fw, err := mw.CreateFormFile("file", name)
+	if err != nil {
+		return "", err
+	}
+	if _, err := fw.Write(data); err != nil {
+		return "", err
+	}
+	if err := mw.Close(); err != nil {
+		return "", err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.base+"/v1/assets", &body)
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Authorization", "Bearer "+benchAPIKey)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	var a struct {
+		ID string `json:"id"`
+	}
+	if resp.StatusCode != http.StatusCreated || json.Unmarshal(b, &a) != nil || a.ID == "" {
+		return "", fmt.Errorf("upload %s: %d %s", name, resp.StatusCode, strings.TrimSpace(string(b)))
+	}
+	return a.ID, nil
 }
 
 // rowIndependent says which of a row's frames do not depend on the row: those before
-// the first element a text field fills appears and after the last one ends (the
-// elements found by the same field discovery the server runs).
+// the first element a text or image field fills appears and after the last one ends
+// (the elements found by the same field discovery the server runs).
 func rowIndependent(sceneJSON []byte, fieldNames []string) string {
 	d, err := scene.Parse(sceneJSON)
 	if err != nil {
@@ -503,7 +601,7 @@ func rowIndependent(sceneJSON []byte, fieldNames []string) string {
 	for _, f := range fields {
 		kind, id, _ := strings.Cut(f.Target, ":")
 		e := d.Element(id)
-		if kind != "text" || e == nil || !slices.Contains(fieldNames, f.Name) {
+		if kind != "text" && kind != "image" || e == nil || !slices.Contains(fieldNames, f.Name) {
 			continue
 		}
 		first = min(first, e.Start)
@@ -530,9 +628,9 @@ func rowIndependent(sceneJSON []byte, fieldNames []string) string {
 		first, last, d.Duration, free, total, 100*float64(free)/float64(total), before, after)
 }
 
-// bundleTemplate writes the Remotion project of the template (the composition and the
-// template's drawing as its public file) and bundles it once, untimed.
-func (e *peerEnv) bundleTemplate(ctx context.Context, drawing string, svg []byte) (string, error) {
+// bundleTemplate writes the Remotion project of the template (the composition, and the
+// template's and the n rows' pictures as its public files) and bundles it once, untimed.
+func (e *peerEnv) bundleTemplate(ctx context.Context, n int) (string, error) {
 	proj := filepath.Join(e.dir, "remotion", "template")
 	pub := filepath.Join(proj, "public")
 	if err := os.MkdirAll(pub, 0o755); err != nil {
@@ -547,8 +645,10 @@ func (e *peerEnv) bundleTemplate(ctx context.Context, drawing string, svg []byte
 			return "", err
 		}
 	}
-	if err := os.WriteFile(filepath.Join(pub, filepath.Base(drawing)), svg, 0o644); err != nil {
-		return "", err
+	for i := 0; i <= n; i++ {
+		if err := os.WriteFile(filepath.Join(pub, rowPictureName(i)), rowPicture(i), 0o644); err != nil {
+			return "", err
+		}
 	}
 	bundle := filepath.Join(e.work, "remotion-template-bundle")
 	dir := filepath.Join(e.dir, "remotion")
@@ -569,7 +669,7 @@ type rowsAttempt struct {
 }
 
 // remotionRows prepares the node script's job: every row at every preset.
-func (e *peerEnv) remotionRows(ctx context.Context, bundle string, conc int, values []map[string]string, fields []string, drawing string) (*rowsAttempt, error) {
+func (e *peerEnv) remotionRows(ctx context.Context, bundle string, conc int, values []map[string]string, fields []string, rowImages bool) (*rowsAttempt, error) {
 	out := filepath.Join(e.work, fmt.Sprintf("remotion-rows-%d", conc))
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
@@ -585,8 +685,11 @@ func (e *peerEnv) remotionRows(ctx context.Context, bundle string, conc int, val
 		for _, name := range templatePresets {
 			p, _ := koda.LookupPreset(name)
 			video := filepath.Join(out, fmt.Sprintf("row-%03d-%s.mp4", i+1, name))
-			renders = append(renders, render{Preset: name, Out: video,
-				Props: map[string]string{"headline": v[fields[0]], "subtitle": v[fields[1]], "tagline": v[fields[2]]}})
+			props := map[string]string{"headline": v[fields[0]], "subtitle": v[fields[1]], "tagline": v[fields[2]]}
+			if rowImages {
+				props["image"] = rowPictureName(i + 1)
+			}
+			renders = append(renders, render{Preset: name, Out: video, Props: props})
 			a.videos = append(a.videos, video)
 			a.frames = append(a.frames, p.Frames(templateSeconds))
 		}
@@ -594,7 +697,7 @@ func (e *peerEnv) remotionRows(ctx context.Context, bundle string, conc int, val
 	p720, _ := koda.LookupPreset(templatePresets[0])
 	job := map[string]any{"bundle": bundle, "chromium": e.chromium, "composition": "promo", "presets": templatePresets,
 		"concurrency": conc, "crf": p720.CRF, "x264Preset": koda.DefaultEncoderSpeed,
-		"defaults": map[string]string{"image": filepath.Base(drawing)}, "renders": renders}
+		"defaults": map[string]string{"image": rowPictureName(0)}, "renders": renders}
 	b, _ := json.Marshal(job)
 	jobFile := filepath.Join(out, "job.json")
 	if err := os.WriteFile(jobFile, b, 0o644); err != nil {
@@ -634,8 +737,12 @@ func runRows(a *rowsAttempt) (ok int, setup float64, err error) {
 // printTemplates prints the benchmark's table and the ratio to Remotion's best.
 func printTemplates(r *tplResult, n int) {
 	fmt.Println()
-	fmt.Printf("templates: a %d s template (%d text fields %s and the drawing %s), %d rows × %s, each side timed from its first request to its last video\n",
-		templateSeconds, len(r.fields), strings.Join(r.fields, ", "), r.drawing, n, strings.Join(templatePresets, " + "))
+	pictures := "a picture of its own per row: an asset id on Koda's side, an inputProp on Remotion's"
+	if !r.rowImages {
+		pictures = "the template's picture on every row (-template-row-images=false)"
+	}
+	fmt.Printf("templates: a %d s template (%d text fields %s and the image field %s, %s), %d rows × %s, each side timed from its first request to its last video\n",
+		templateSeconds, len(r.fields), strings.Join(r.fields, ", "), r.image, pictures, n, strings.Join(templatePresets, " + "))
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "renderer\tsettings\trows\tvideos\twall s\trows/min\town core-s\town core-s/row\tmachine core-s\tload avg start → end\trows/min ÷ koda\t")
 	var k *tplRow

@@ -1,10 +1,11 @@
 // renderbench -templates: Koda's benchmark template (a 6 s product promo the builtin
-// agent makes: a sneaker drawing slides in and floats up, then three lines of text rise
+// agent makes: the product picture slides in and floats up, then three lines of text rise
 // in letter by letter, one after another, on a dark drifting gradient) as one Remotion
-// composition whose three texts are inputProps. Its size is the preset's, chosen by
-// calculateMetadata from the preset prop, so one composition serves 720p and tiktok.
+// composition whose three texts and picture (a file of the public folder) are
+// inputProps. Its size is the preset's, chosen by calculateMetadata from the preset
+// prop, so one composition serves 720p and tiktok.
 // Positions follow Koda's scene, in units of the frame's shorter side u: x and y in
-// half-u from the centre, a text's size its font size in u, the drawing twice its size;
+// half-u from the centre, a text's size its font size in u, the picture twice its size;
 // a line too long for the frame wraps, as Koda's fit rule wraps it.
 import React from 'react';
 import { AbsoluteFill, Composition, Easing, Img, interpolate, registerRoot, staticFile, useCurrentFrame, useVideoConfig } from 'remotion';
@@ -69,7 +70,7 @@ const Promo = ({ headline, subtitle, tagline, image }) => {
 
 const Root = () => (
   <Composition id="promo" component={Promo} fps={30} durationInFrames={180} width={1280} height={720}
-    defaultProps={{ preset: '720p', headline: 'SUMMER SALE', subtitle: 'Everything must go', tagline: 'Only this weekend', image: 'running-shoe.svg' }}
+    defaultProps={{ preset: '720p', headline: 'SUMMER SALE', subtitle: 'Everything must go', tagline: 'Only this weekend', image: 'sneaker.png' }}
     calculateMetadata={({ props }) => { const [w, h] = sizes[props.preset]; return { width: w, height: h }; }} />
 );
 
