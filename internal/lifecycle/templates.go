@@ -358,7 +358,8 @@ func (s *Service) CreateTemplateBatch(ctx context.Context, req koda.TemplateBatc
 				return nil, koda.NotFound("template", t.ID)
 			}
 			if koda.ErrorKind(err) == koda.EUNPROCESSABLE {
-				return nil, fmt.Errorf("row %d: %w", r.Row, err)
+				// An asset deleted since the rows were checked: the message names the row.
+				return nil, koda.Errorf(koda.EUNPROCESSABLE, koda.ErrorCode(err), "row %d: %s", r.Row, koda.ErrorMessage(err))
 			}
 			return nil, fmt.Errorf("row %d files: %w", r.Row, err)
 		}
