@@ -134,6 +134,9 @@ type brief struct {
 	Percent   bool
 	BigText   bool   // "big red text", "huge title"
 	FillColor string // "fills with pink"
+	// Purpose: the "for" phrases that say where the video goes or who watches it ("our
+	// club's live stream"): read, and not drawn.
+	Purpose []string
 	// Notes are what the agent tells the person about its reading: a subject drawn as a
 	// relative ("no illustration of …"), a noun it has no drawing of.
 	Notes []string
@@ -333,6 +336,9 @@ func analyze(prompt string) *brief {
 	}
 	// A list's marks ("(1) a dog sits…", "3) water drains") count nothing in it.
 	masked = listMarkRE.ReplaceAllStringFunc(masked, func(m string) string { return wordRE.ReplaceAllString(m, "x") })
+	// Where the video is shown or who watches it ("for our club's live stream") is not
+	// in the picture.
+	masked, b.Purpose = maskPurpose(masked)
 	tokens := wordRE.FindAllString(masked, -1)
 	// Which sentence each token is in: a colour never reaches across a full stop ("…
 	// lights up gold. White background": the gold is not the background's).
@@ -376,14 +382,76 @@ func analyze(prompt string) *brief {
 			}
 		}
 	}
-	if strings.Contains(low, "9:16") {
-		b.Aspect = "portrait"
-	} else if strings.Contains(low, "1:1") && b.Aspect == "" {
-		b.Aspect = "square"
+	// A ratio or a pixel size is the frame's shape as the user measured it; it beats a
+	// word that may name something else ("five vertical swatches …, 16:9").
+	if a := ratioAspect(low); a != "" {
+		b.Aspect = a
 	} else if a := pixelAspect(low); a != "" {
 		b.Aspect = a // "1080x1080", "1080 × 1920": the frame's size says its shape
 	}
 	return b
+}
+
+// ratioAspect is the shape the first aspect ratio of the prompt (ratioRE) names, or "".
+func ratioAspect(low string) string {
+	w, h, ok := strings.Cut(ratioRE.FindString(low), ":")
+	if !ok {
+		return ""
+	}
+	x, _ := strconv.ParseFloat(w, 64)
+	y, _ := strconv.ParseFloat(h, 64)
+	switch {
+	case x > y:
+		return "landscape"
+	case x < y:
+		return "portrait"
+	}
+	return "square"
+}
+
+// purposeRE: a phrase "for …" up to where it ends (a mark, or a word that starts
+// something else); group 2 is its last word, the head that says what it is.
+var purposeRE = regexp.MustCompile(`\bfor\s+((?:[^\s,.;:!?()«»]+\s+){0,5}?([a-z]+))(?:\s*(?:[,.;:!?()—–]|$)|\s+(?:with|and|where|while|that|which|to|in|on|at|from|by)\b)`)
+
+// purposeHeads are media and audiences, singular: a "for" phrase ending in one says
+// where the video goes or who it is for ("a scoreboard for our club's live stream",
+// "a poster for the neighbourhood WhatsApp group", "release notes for our update
+// email"), never a thing to draw. A thing the video is for stays ("a bowl for the dog").
+var purposeHeads = map[string]bool{
+	"stream": true, "livestream": true, "broadcast": true, "channel": true, "video": true, "vlog": true, "podcast": true,
+	"show": true, "email": true, "e-mail": true, "newsletter": true, "presentation": true, "deck": true, "slide": true,
+	"slideshow": true, "webinar": true, "class": true, "lesson": true, "course": true, "school": true, "group": true,
+	"community": true, "audience": true, "follower": true, "subscriber": true, "viewer": true, "customer": true,
+	"client": true, "student": true, "feed": true, "page": true, "account": true, "website": true, "site": true,
+	"story": true, "reel": true, "post": true, "social": true, "instagram": true, "tiktok": true,
+	"youtube": true, "linkedin": true, "twitter": true, "facebook": true, "whatsapp": true, "profile": true, "blog": true,
+	"campaign": true, "screen": true, "display": true, "meeting": true, "pitch": true, "report": true, "intro": true,
+	"outro": true, "server": true, "discord": true, "twitch": true, "team": true, "staff": true, "office": true,
+}
+
+// maskPurpose turns each word of the "for" phrases that say where the video goes or
+// who watches it into "x" (token positions stay), and returns those phrases: no
+// subject is drawn from them and no layout is chosen by them ("a LOST CAT poster for
+// our WhatsApp group" is no chat).
+func maskPurpose(low string) (string, []string) {
+	var found []string
+	out := purposeRE.ReplaceAllStringFunc(low, func(m string) string {
+		sub := purposeRE.FindStringSubmatch(m)
+		if !purposeHead(sub[2]) {
+			return m
+		}
+		found = append(found, strings.TrimSpace(sub[1]))
+		return strings.Replace(m, sub[1], wordRE.ReplaceAllString(sub[1], "x"), 1)
+	})
+	return out, found
+}
+
+// purposeHead: w, singular or plural, is one of purposeHeads.
+func purposeHead(w string) bool {
+	if y, ok := strings.CutSuffix(w, "ies"); ok && purposeHeads[y+"y"] {
+		return true
+	}
+	return purposeHeads[w] || purposeHeads[strings.TrimSuffix(w, "s")]
 }
 
 // pixelSizeRE: a frame's size in pixels, width by height.
@@ -514,13 +582,15 @@ var lengthLeads = map[string]bool{
 	"lasting": true, "is": true, "be": true, "it": true, "of": true, "under": true, "max": true, "maximum": true,
 	"exactly": true, "just": true, "only": true, "short": true, "quick": true, "long": true, "calm": true, "whole": true,
 	"total": true, "than": true, "most": true, "least": true, "over": true,
+	// spoken hedges: "like 4 seconds", "say 6 seconds", "maybe 10 seconds"
+	"like": true, "say": true, "maybe": true, "approx": true, "tops": true,
 }
 
 // saysLength: the text before a length of time leaves it the video's length: the
 // prompt's start, a punctuation mark or a word in lengthLeads.
 func saysLength(before string) bool {
 	before = strings.TrimRight(before, " ")
-	if before == "" || strings.ContainsAny(before[len(before)-1:], ",.:;(—–-!?") {
+	if before == "" || strings.ContainsAny(before[len(before)-1:], ",.:;(—–-!?~") {
 		return true
 	}
 	words := strings.Fields(before)

@@ -22,8 +22,11 @@ type Explanation struct {
 	Subjects  []ExplainedSubject `json:"subjects"`
 	Clauses   []ExplainedClause  `json:"clauses,omitempty"`
 	Texts     []string           `json:"texts,omitempty"`
-	Colors    []string           `json:"colors,omitempty"`
-	Genre     *ExplainedGenre    `json:"genre,omitempty"`
+	// For: where the video goes or who watches it ("our club's live stream"), read
+	// and not drawn.
+	For    []string        `json:"for,omitempty"`
+	Colors []string        `json:"colors,omitempty"`
+	Genre  *ExplainedGenre `json:"genre,omitempty"`
 	// Layout is the rule that placed the elements; Placed where each rests (frame units,
 	// -1..1, y down), in drawing order.
 	Layout string           `json:"layout"`
@@ -85,7 +88,7 @@ func Explain(prompt string) *Explanation {
 	}
 	p.Style, p.StyleNote = style, note
 	ex := &Explanation{Prompt: prompt, Aspect: orDefault(b.Aspect, "landscape"), Style: string(style),
-		Texts: b.Texts, Colors: b.Colors, NotUnderstood: append([]string(nil), b.Notes...)}
+		Texts: b.Texts, For: b.Purpose, Colors: b.Colors, NotUnderstood: append([]string(nil), b.Notes...)}
 	pl := newBoard(b, style, note, projectDuration(p, b, baseStyle(style, note))).plan(b, 1, "")
 	ex.DurationS = pl.DurationS
 	for _, s := range b.Subjects {
@@ -236,6 +239,9 @@ func (ex *Explanation) String() string {
 	}
 	if len(ex.Texts) > 0 {
 		fmt.Fprintf(&b, "\ntexts: %q\n", ex.Texts)
+	}
+	if len(ex.For) > 0 {
+		fmt.Fprintf(&b, "for (not drawn): %s\n", strings.Join(ex.For, "; "))
 	}
 	if len(ex.Colors) > 0 {
 		fmt.Fprintf(&b, "colours: %s\n", strings.Join(ex.Colors, " "))

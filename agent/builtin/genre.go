@@ -63,7 +63,8 @@ const (
 // welcome).
 var announceCueRE = regexp.MustCompile(`\b(?:employee|student|volunteer|player|member|team) of the (?:month|year|week|season)\b|\bjust (?:sold|listed)\b|\bsold (?:sign|banner|ribbon)\b|\bcongratulations\b|\bwinners? (?:announcement|card|reveal)\b|\bannounc\w+ (?:the|our) winners?\b|\bwelcome to the team\b|\bnew hire\b`)
 
-// ratioRE is a frame's aspect ratio ("9:16"), no time on a clock.
+// ratioRE is a frame's aspect ratio ("9:16"), no time on a clock and no score: the
+// ratios of frames people ask for.
 var ratioRE = regexp.MustCompile(`\b(?:9:16|16:9|1:1|4:5|5:4|4:3|3:4|21:9)\b`)
 
 var (
@@ -217,6 +218,11 @@ var genres = []genreRow{
 		Slots: []string{"quote", "person", "role", "logo placeholder"}, Backdrop: true, build: (*genreFill).testimonial,
 		Example: `Testimonial: "Koda saved our team ten hours a week." — Priya Nair, Head of Growth at Lumen`,
 		Shows:   []string{"Koda saved our team ten hours a week.", "Priya Nair, Head of Growth at Lumen"}},
+	{Name: "alert popup", Cues: alertCueRE, Unless: alertUnlessRE,
+		Slots:   []string{"title (a quote before its dash, else the alert's kind)", "line", "icon: the drawing named before \"icon\"", "a +N gain counting up", "corner"},
+		build:   (*genreFill).alertPopup,
+		Example: `Achievement unlocked popup for my gaming videos: a dark box slides in top right, a trophy icon spins, text "ACHIEVEMENT UNLOCKED — Night Owl: survive 10 nights" and a +50 XP counter ticks up, then it slides back out`,
+		Shows:   []string{"ACHIEVEMENT UNLOCKED", "Night Owl: survive 10 nights"}},
 	{Name: "phone notification", Cues: regexp.MustCompile(`\bnotifications?\b|\block ?screen\b|\bpush (?:alert|message)\b|\btext message\b|\bnew message from\b|\bsms\b`),
 		Also:  regexp.MustCompile(`\bphone\b|\block ?screen\b|\bhome ?screen\b|\bpush\b|\bapp\b|\b(?:message|notification|text|sms|email) from\b|\bfrom ["“'«]`),
 		Slots: []string{"app or sender", "message", "time"}, build: (*genreFill).notification,
@@ -430,7 +436,7 @@ func cueText(prompt string) string {
 
 // detectGenre returns the genre table's row for a prompt, or nil.
 func detectGenre(prompt string) *genreRow {
-	low := strings.ToLower(cueText(ratioRE.ReplaceAllString(prompt, "")))
+	low, _ := maskPurpose(strings.ToLower(cueText(ratioRE.ReplaceAllString(prompt, ""))))
 	if kind, _ := namedChart(prompt); kind != "" {
 		// A chart named by its shape is that chart, drawn from its data: the words of the
 		// data are no layout's cue ("+€3.1M price increases" is no price tag).

@@ -370,3 +370,19 @@ func TestNounAfterAKindWord(t *testing.T) {
 		}
 	}
 }
+
+// TestWhereItGoesChoosesNoLayout: the words that say where a video is shown choose no
+// layout ("for our WhatsApp group" is no chat; "for my Instagram story" no social post).
+func TestWhereItGoesChoosesNoLayout(t *testing.T) {
+	for in, not := range map[string]string{
+		`LOST CAT poster for our neighbourhood WhatsApp group, vertical. Big red "LOST CAT" header and "Please call 07700 914 362" at the bottom`: "chat",
+		`A "Thank you" card with confetti for my Instagram story`:                                                                                 "social post",
+	} {
+		if row := detectGenre(in); row != nil && row.Name == not {
+			t.Errorf("%q: %s layout", in, not)
+		}
+	}
+	if row := detectGenre(`A WhatsApp chat: "Are you coming?" then "On my way!"`); row == nil || row.Name != "chat" {
+		t.Errorf("a WhatsApp chat asked outright is no longer a chat: %v", row)
+	}
+}

@@ -99,6 +99,73 @@ func TestReadingRules(t *testing.T) {
 				}
 				return ""
 			}},
+		{"a comparative after a linking verb is a change, not a thing",
+			"a pink piggy bank on a shelf, gold coins drop into the slot one by one and the pig gets a little rounder and happier each time",
+			func(b *brief) string {
+				for _, s := range b.Subjects {
+					if s.Noun == "rounder" || s.Noun == "happier" {
+						return s.Noun + " is drawn"
+					}
+				}
+				return ""
+			}},
+		{"where the video goes is not drawn",
+			"Cricket chase graphic for our club's live stream: Millbrook 158/6, need 24 off 12 balls",
+			func(b *brief) string {
+				for _, s := range b.Subjects {
+					if s.Noun == "stream" || s.Noun == "club" || s.Noun == "live stream" {
+						return s.Noun + " is drawn"
+					}
+				}
+				if len(b.Purpose) != 1 {
+					return fmt.Sprintf("purpose %q", b.Purpose)
+				}
+				return ""
+			}},
+		{"what the video is for stays when it is a thing",
+			"A dog waits by the door for his ball",
+			func(b *brief) string {
+				for _, s := range b.Subjects {
+					if s.Noun == "ball" {
+						return ""
+					}
+				}
+				return "the ball is not drawn"
+			}},
+		{"a hedged length is the video's length",
+			"achievement popup slides in, trophy spins, then it slides back out. like 4 seconds",
+			func(b *brief) string {
+				if b.Duration != 4 {
+					return fmt.Sprintf("duration %g", b.Duration)
+				}
+				return ""
+			}},
+		{"one of several is introduced as a thing",
+			"laundry on a line; one red sock blows off its peg and tumbles across the lawn",
+			func(b *brief) string {
+				for _, s := range b.Subjects {
+					if s.Noun == "sock" {
+						return ""
+					}
+				}
+				return "the sock is not drawn"
+			}},
+		{"a ratio beats a word that names something else",
+			"brand colour palette reveal — five vertical swatches slide up one after another, then the wordmark fades in. 16:9, smooth and slow",
+			func(b *brief) string {
+				if b.Aspect != "landscape" {
+					return "aspect " + b.Aspect
+				}
+				return ""
+			}},
+		{"a score is not a frame's ratio",
+			"Final score graphic: United win 3:1, vertical for reels",
+			func(b *brief) string {
+				if b.Aspect != "portrait" {
+					return "aspect " + b.Aspect
+				}
+				return ""
+			}},
 		{"a word numbered first to last is the counter's range",
 			`candles light one per night from night 1 to night 8, with a counter "Night 1" … "Night 8"`,
 			func(b *brief) string {

@@ -50,6 +50,8 @@ var notSubjects = map[string]bool{"wordmark": true, "logotype": true,
 	"left": true, "right": true, "top": true, "bottom": true, "center": true, "centre": true, "middle": true,
 	"side": true, "sides": true, "corner": true, "corners": true, "edge": true, "edges": true, "screen": true,
 	"frame": true, "video": true, "animation": true, "clip": true, "scene": true, "shot": true, "view": true,
+	// what the video is, not a thing in it ("Ad for Acorn Bank")
+	"ad": true, "ads": true, "advert": true, "advertisement": true, "commercial": true,
 	"end": true, "start": true, "beginning": true, "way": true, "time": true, "times": true, "second": true,
 	"seconds": true, "minute": true, "minutes": true, "hour": true, "hours": true, "day": true, "days": true,
 	"week": true, "weeks": true, "month": true, "months": true, "year": true, "years": true, "today": true,
@@ -87,7 +89,9 @@ var possessives = map[string]bool{"whose": true, "its": true, "their": true, "hi
 // determiners introduce a noun: an unknown word after one is probably a subject.
 var determiners = map[string]bool{"a": true, "an": true, "the": true, "some": true, "two": true, "three": true,
 	"four": true, "five": true, "six": true, "seven": true, "eight": true, "nine": true, "ten": true, "many": true,
-	"several": true, "little": true, "tiny": true, "big": true, "small": true, "giant": true, "huge": true, "cute": true}
+	"several": true, "little": true, "tiny": true, "big": true, "small": true, "giant": true, "huge": true, "cute": true,
+	// one of several: "one red sock blows off its peg", "each candle", "another coin"
+	"one": true, "each": true, "every": true, "another": true}
 
 var (
 	listAfterColonRE = regexp.MustCompile(`:[^.;!?]*`)
@@ -254,6 +258,56 @@ func viewerAt(tokens []string, i int) bool {
 	return false
 }
 
+// linkingVerbs say what something is or becomes; degreeWords say how much ("gets a
+// little rounder", "looks much happier").
+var (
+	linkingVerbs = map[string]bool{"gets": true, "get": true, "getting": true, "becomes": true, "become": true, "becoming": true,
+		"grows": true, "growing": true, "looks": true, "looking": true, "seems": true, "feels": true, "is": true, "are": true,
+		"stays": true, "goes": true, "turns": true, "and": true}
+	degreeWords = map[string]bool{"a": true, "little": true, "bit": true, "much": true, "even": true, "slightly": true,
+		"more": true, "so": true, "very": true, "really": true, "lot": true, "way": true, "far": true, "each": true, "time": true}
+)
+
+// comparativeAt: token i is an adjective's comparative after a linking verb ("the pig
+// gets a little rounder and happier each time"): a change of the subject, not a thing
+// (WordNet has "rounder" as a noun, a kind of man).
+func comparativeAt(tokens []string, i int) bool {
+	w := tokens[i]
+	if !strings.HasSuffix(w, "er") || len(w) < 5 {
+		return false
+	}
+	j := i - 1
+	for j >= 0 && degreeWords[tokens[j]] {
+		j--
+	}
+	if j < 0 || !linkingVerbs[tokens[j]] || tokens[j] == "and" && (j == 0 || !comparativeAt(tokens, j-1)) {
+		return false
+	}
+	// "rounder and happier", "bigger than": a comparative beside it settles what it is.
+	next := func(k int) string {
+		if k < len(tokens) {
+			return tokens[k]
+		}
+		return ""
+	}
+	return adjectiveStem(w) || next(i+1) == "than" || next(i+1) == "and" && strings.HasSuffix(next(i+2), "er") && adjectiveStem(next(i+2))
+}
+
+// adjectiveStem: w ends in -er and drops it to a word WordNet uses mostly as an
+// adjective ("happier" → happy, "bigger" → big, "larger" → large).
+func adjectiveStem(w string) bool {
+	stem, ok := strings.CutSuffix(w, "er")
+	if !ok || len(stem) < 2 {
+		return false
+	}
+	for _, s := range []string{stem, stem + "e", strings.TrimSuffix(stem, "i") + "y", stem[:len(stem)-1]} {
+		if assets.MostlyOther(s) {
+			return true
+		}
+	}
+	return false
+}
+
 // mannerWord names the mannerWords row token i is, or "".
 func mannerWord(tokens []string, i int) string {
 	for _, r := range mannerWords {
@@ -276,7 +330,7 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 	list := listTokens(low)
 	idioms := idiomTokens(tokens)
 	skip := func(i int) bool {
-		return list[i] || idioms[i] || (i > 0 && possessives[tokens[i-1]]) || styleWordsAt(tokens, i) || mannerWord(tokens, i) != "" || viewerAt(tokens, i) ||
+		return list[i] || idioms[i] || (i > 0 && possessives[tokens[i-1]]) || styleWordsAt(tokens, i) || mannerWord(tokens, i) != "" || viewerAt(tokens, i) || comparativeAt(tokens, i) ||
 			// "black on cream": a colour something sits on.
 			(i > 1 && tokens[i-1] == "on" && isColorTok(tokens[i-2]))
 	}

@@ -883,7 +883,8 @@ func underText(d *scene.Description, f Frame, t float64, text pose, behind []pos
 		return p.Type == scene.TypeRect || p.Type == scene.TypeCircle || p.Type == scene.TypePath && p.Variant != "stroke"
 	}
 	if p := d.Element(text.e.In); p != nil && p.Color != "" && surface(p) {
-		if q := place(d, p, f, t); q.visible && q.op > 0.9 && text.box.inter(q.box).area() > 0.6*text.box.area() {
+		// A card fading in with its words is under them as much as they are there.
+		if q := place(d, p, f, t); q.visible && (q.op > 0.9 || q.op >= text.op-0.05) && text.box.inter(q.box).area() > 0.6*text.box.area() {
 			return []string{p.Color}
 		}
 	}
