@@ -384,3 +384,18 @@ func TestMaxTextLen(t *testing.T) {
 		t.Errorf("a circle holds %d characters, want 0", got)
 	}
 }
+
+// Words fading in with the card they are on read on the card, not on what is behind
+// both: white words on a dark card over a white page are not made near-black.
+func TestTextFadingInWithItsCardReadsOnIt(t *testing.T) {
+	fade := func() map[string][]scene.Keyframe {
+		return map[string][]scene.Keyframe{"opacity": {{T: 0, V: 0}, {T: 0.3, V: 0}, {T: 2.5, V: 1}}}
+	}
+	card := &scene.Element{ID: "card", Type: scene.TypeRect, Size: 0.12, Aspect: 4, Color: "#111827", Tracks: fade()}
+	words := &scene.Element{ID: "t", Type: scene.TypeText, Text: "Achievement unlocked", Size: 0.04, Color: "#ffffff", In: "card", Tracks: fade()}
+	d := base(card, words)
+	d.Background = scene.Background{Colors: []string{"#ffffff", "#eef2f7"}}
+	if ps := Check(d, Landscape); has(ps, "contrast", "t") {
+		t.Errorf("white words on their dark card, fading in together: %v", checks(ps))
+	}
+}
