@@ -79,7 +79,7 @@ func (h *Handlers) runRender(ctx context.Context, t *asynq.Task, renderID string
 	var outs []lifecycle.RenderOutput
 	if len(group) == 1 {
 		var out lifecycle.RenderOutput
-		out, err = h.renderToStorage(ctx, t, r)
+		out, err = h.renderOne(ctx, t, r)
 		outs = []lifecycle.RenderOutput{out}
 	} else {
 		outs, err = h.captureToStorage(ctx, t, group)
@@ -108,6 +108,23 @@ func (h *Handlers) runRender(ctx context.Context, t *asynq.Task, renderID string
 		}
 	}
 	return h.Lifecycle.FinishRender(ctx, r.ID, outs[0], nil)
+}
+
+// renderOne renders one render's video: a template batch's row with its batch's
+// shared stretch when it has one (shared.go), else every frame.
+func (h *Handlers) renderOne(ctx context.Context, t *asynq.Task, r *koda.Render) (lifecycle.RenderOutput, error) {
+	sr, ok, err := h.sharedFor(ctx, r)
+	if err != nil {
+		return lifecycle.RenderOutput{}, err
+	}
+	if ok {
+		out, err := h.renderRowToStorage(ctx, t, r, sr)
+		if err == nil || ctx.Err() != nil {
+			return out, err
+		}
+		h.log().Warn("row render with the shared stretch failed; rendering it whole", "render", r.ID, "err", err)
+	}
+	return h.renderToStorage(ctx, t, r)
 }
 
 // renderToStorage restores the project's checkpoint into a temporary folder, renders

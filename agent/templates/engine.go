@@ -238,3 +238,30 @@ func (e *Engine) addFile(ctx context.Context, root *os.Root, f koda.ProjectAsset
 	}
 	return w.Close()
 }
+
+// Shared returns the stretch of a batch's timeline that no row changes (see Shared),
+// and the scene its frames are rendered from: the template's own values fitted to the
+// presets' frames, as each row's are. rows are the rows' filled scenes (nil for a bad
+// row), set the fields any row gives a value.
+func (e *Engine) Shared(sceneJSON []byte, fields []koda.TemplateField, rows [][]byte, set []string, presets []koda.PresetSpec) (koda.SharedStretch, []byte, error) {
+	ref, _, bad, err := e.Fill(sceneJSON, fields, nil, nil, presets)
+	if err != nil || len(bad) > 0 {
+		return koda.SharedStretch{}, nil, errors.Join(err, fmt.Errorf("the template's own values: %v", bad))
+	}
+	d, err := scene.Parse(ref)
+	if err != nil {
+		return koda.SharedStretch{}, nil, err
+	}
+	var ds []*scene.Description
+	for _, b := range rows {
+		if b == nil {
+			continue
+		}
+		r, err := scene.Parse(b)
+		if err != nil {
+			return koda.SharedStretch{}, nil, err
+		}
+		ds = append(ds, r)
+	}
+	return Shared(d, ds, fields, set), ref, nil
+}

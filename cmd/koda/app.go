@@ -179,8 +179,8 @@ func (m *Main) Open(ctx context.Context) (err error) {
 		// Templates read and write checkpoints no larger than a sandbox could hold.
 		Templates: &templates.Engine{Storage: m.storage, Budget: sandbox.Budget{Bytes: int64(c.Sandbox.DiskMiB) << 20},
 			WorkDir: filepath.Join(c.DataDir, "work")},
-		DefaultLimits: c.TenantLimits,
-		Assets:        m.store, Brands: m.store, AssetFetch: m.assets,
+		DefaultLimits: c.TenantLimits, NoSharedStretch: c.NoSharedStretch,
+		Assets: m.store, Brands: m.store, AssetFetch: m.assets,
 	}
 
 	if len(m.Pools) > 0 {

@@ -92,7 +92,11 @@ type Config struct {
 	KeepWarm time.Duration
 	// ChunkFrames (KODA_CHUNK_FRAMES) splits final renders of at least twice this many
 	// frames into chunk tasks any worker may take; 0 means the workers' default (1200).
-	ChunkFrames     int
+	ChunkFrames int
+	// NoSharedStretch (KODA_SHARED_STRETCH=false) renders every frame of every template
+	// row, even the stretch of the timeline no row changes, which is otherwise rendered
+	// once per batch and preset spec and joined to each row's own frames.
+	NoSharedStretch bool
 	ShutdownTimeout time.Duration
 	LogLevel        string
 	LogFormat       string
@@ -132,6 +136,7 @@ func Flags() []cli.Flag {
 		&cli.IntFlag{Name: "browsers", Value: runtime.NumCPU(), Usage: "browser processes one render may use", Sources: cli.EnvVars("KODA_BROWSERS")},
 		&cli.DurationFlag{Name: "render-keep-warm", Value: 2 * time.Minute, Usage: "how long a finished render's browsers stay running for the next render (0: close them at once)", Sources: cli.EnvVars("KODA_RENDER_KEEP_WARM")},
 		&cli.IntFlag{Name: "chunk-frames", Usage: "frames per chunk task of a split final render; renders of at least twice as many are split (default 1200)", Sources: cli.EnvVars("KODA_CHUNK_FRAMES")},
+		&cli.BoolFlag{Name: "shared-stretch", Value: true, Usage: "render the stretch of a template batch's timeline that no row changes once per preset spec, and join it to each row's own frames (false: every row renders every frame)", Sources: cli.EnvVars("KODA_SHARED_STRETCH")},
 		&cli.DurationFlag{Name: "shutdown-timeout", Value: 30 * time.Second, Usage: "how long running tasks may take to finish on SIGTERM", Sources: cli.EnvVars("KODA_SHUTDOWN_TIMEOUT")},
 		&cli.StringFlag{Name: "log-level", Value: "info", Usage: "debug, info, warn or error", Sources: cli.EnvVars("KODA_LOG_LEVEL")},
 		&cli.StringFlag{Name: "log-format", Value: "text", Usage: "text or json", Sources: cli.EnvVars("KODA_LOG_FORMAT")},
@@ -162,6 +167,7 @@ func FromCommand(cmd *cli.Command) (*Config, error) {
 		Browsers:        int(cmd.Int("browsers")),
 		KeepWarm:        cmd.Duration("render-keep-warm"),
 		ChunkFrames:     int(cmd.Int("chunk-frames")),
+		NoSharedStretch: !cmd.Bool("shared-stretch"),
 		ShutdownTimeout: cmd.Duration("shutdown-timeout"),
 		LogLevel:        cmd.String("log-level"),
 		LogFormat:       cmd.String("log-format"),

@@ -46,6 +46,9 @@ type Service struct {
 	SandboxLeases koda.SandboxLeases
 	// Templates reads and fills template scenes; nil answers 503 to the template API.
 	Templates TemplateScenes
+	// NoSharedStretch renders every frame of every template row, even the stretch no
+	// row changes (KODA_SHARED_STRETCH=off; benchmarks compare the two).
+	NoSharedStretch bool
 	// Assets resolves the assets a project request names; nil refuses requests that
 	// name any (503).
 	Assets koda.AssetStore

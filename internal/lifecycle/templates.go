@@ -32,6 +32,10 @@ type TemplateScenes interface {
 	// Copy stores the checkpoint at from under to, with scene (if not nil) and a row's
 	// files (copied from Storage) in it.
 	Copy(ctx context.Context, from, to string, scene []byte, files []koda.ProjectAsset) error
+	// Shared returns the stretch of a batch's timeline no row changes and the scene it
+	// is rendered from; rows are the rows' filled scenes (nil for bad rows), set the
+	// fields any row gives a value.
+	Shared(scene []byte, fields []koda.TemplateField, rows [][]byte, set []string, presets []koda.PresetSpec) (koda.SharedStretch, []byte, error)
 }
 
 // AssetFetcher fetches a file from a public URL into the caller's asset library,
@@ -347,6 +351,7 @@ func (s *Service) CreateTemplateBatch(ctx context.Context, req koda.TemplateBatc
 	// The rows' files go to storage before their projects exist: should the transaction
 	// fail, the orphan clean-up removes folders no project names.
 	from := koda.CheckpointKey(koda.TemplateFolder(t.ID))
+	shared := s.sharedStretch(ctx, v, rows, scenes, req.Presets, t.DurationS, from, b.ID)
 	for i, r := range rows {
 		if r.ProjectID == "" {
 			continue
@@ -377,7 +382,7 @@ func (s *Service) CreateTemplateBatch(ctx context.Context, req koda.TemplateBatc
 			if r.ProjectID == "" {
 				continue
 			}
-			p := rowProject(t, v, b, r, req, files[i], now)
+			p := rowProject(t, v, b, r, req, files[i], shared, now)
 			if err := tx.CreateProject(ctx, p); err != nil {
 				return fmt.Errorf("row %d project: %w", r.Row, err)
 			}
@@ -404,15 +409,62 @@ func (s *Service) CreateTemplateBatch(ctx context.Context, req koda.TemplateBatc
 }
 
 // rowProject is the complete project a valid row renders as: the template's length,
-// the batch's presets and callback, the row's own assets (already in its files), and
-// metadata naming where it came from.
-func rowProject(t *koda.Template, v *koda.TemplateVersion, b *koda.Batch, r *koda.BatchRow, req koda.TemplateBatchRequest, files []koda.ProjectAsset, now time.Time) *koda.Project {
-	meta, _ := json.Marshal(map[string]any{"template_id": t.ID, "template_version": v.Version, "batch_id": b.ID, "row": r.Row})
+// the batch's presets and callback, the row's own assets (already in its files), the
+// stretch it shares with the batch's other rows, and metadata naming where it came from.
+func rowProject(t *koda.Template, v *koda.TemplateVersion, b *koda.Batch, r *koda.BatchRow, req koda.TemplateBatchRequest, files []koda.ProjectAsset, shared koda.SharedStretch, now time.Time) *koda.Project {
+	m := map[string]any{"template_id": t.ID, "template_version": v.Version, "batch_id": b.ID, "row": r.Row}
+	if shared != (koda.SharedStretch{}) {
+		m[koda.MetaSharedStretch] = shared
+	}
+	meta, _ := json.Marshal(m)
 	return &koda.Project{
 		ID: r.ProjectID, TenantID: t.TenantID, Prompt: fmt.Sprintf("%s, row %d", v.Name, r.Row),
 		DurationS: t.DurationS, Presets: req.Presets, CallbackURL: req.CallbackURL, Metadata: meta, Assets: files,
 		Phase: koda.PhaseComplete, CreatedAt: now, UpdatedAt: now,
 	}
+}
+
+// sharedStretch decides the stretch of the batch's timeline no row changes
+// (agent/templates.Shared) and stores the checkpoint its frames are rendered from, under
+// the batch's shared folder; the rows' projects carry the stretch in their metadata,
+// and the render workers render it once per spec (workers/shared.go). A zero stretch
+// renders every row whole, as does any failure here: slower, never wrong.
+func (s *Service) sharedStretch(ctx context.Context, v *koda.TemplateVersion, rows []*koda.BatchRow, scenes [][]byte,
+	presets []koda.PresetSpec, durationS float64, from, batchID string) koda.SharedStretch {
+	if s.NoSharedStretch {
+		return koda.SharedStretch{}
+	}
+	var set []string
+	for _, r := range rows {
+		if r.ProjectID == "" {
+			continue
+		}
+		for name := range r.Values {
+			if !slices.Contains(set, name) {
+				set = append(set, name)
+			}
+		}
+	}
+	sh, ref, err := s.Templates.Shared(v.Scene, v.Fields, scenes, set, presets)
+	if err != nil {
+		// The rows render whole: slower, never wrong.
+		s.log().Warn("template batch: no shared stretch", "batch", batchID, "err", err)
+		return koda.SharedStretch{}
+	}
+	worth := false
+	for _, p := range presets {
+		_, _, ok := sh.Frames(p.FPS, p.Frames(durationS))
+		worth = worth || ok
+	}
+	if !worth {
+		return koda.SharedStretch{}
+	}
+	if err := s.Templates.Copy(ctx, from, koda.CheckpointKey(koda.BatchSharedFolder(batchID)), ref, nil); err != nil {
+		s.log().Warn("template batch: no shared stretch", "batch", batchID, "err", err)
+		return koda.SharedStretch{}
+	}
+	s.log().Info("template batch: shared stretch", "batch", batchID, "head_s", sh.HeadS, "tail_s", sh.TailS)
+	return sh
 }
 
 // rowErrors says what is wrong with the first n bad rows, for a message.
