@@ -33,6 +33,8 @@ type rangeRenderer struct {
 	koda.Renderer
 	mu     sync.Mutex
 	ranges []string
+	// onStart, when set, is called as each render starts.
+	onStart func(koda.RenderRequest)
 }
 
 func (c *rangeRenderer) Render(ctx context.Context, req koda.RenderRequest, progress func(koda.RenderProgress)) (*koda.RenderResult, error) {
@@ -42,8 +44,27 @@ func (c *rangeRenderer) Render(ctx context.Context, req koda.RenderRequest, prog
 	}
 	c.mu.Lock()
 	c.ranges = append(c.ranges, strconv.Itoa(req.FrameStart)+"-"+strconv.Itoa(end))
+	on := c.onStart
 	c.mu.Unlock()
+	if on != nil {
+		on(req)
+	}
 	return c.Renderer.Render(ctx, req, progress)
+}
+
+func (c *rangeRenderer) setOnStart(fn func(koda.RenderRequest)) {
+	c.mu.Lock()
+	c.onStart = fn
+	c.mu.Unlock()
+}
+
+// rendered lists the frame ranges rendered so far, sorted.
+func (c *rangeRenderer) rendered() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := slices.Clone(c.ranges)
+	slices.Sort(out)
+	return out
 }
 
 // introScene is a 2 s template: a ball rolls across alone for a second (the intro),
@@ -67,6 +88,60 @@ func TestTemplateRowSharedStretchEqualsWholeRender(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders with Chromium and ffmpeg")
 	}
+	b, rend, batch, spec := introBatch(t)
+	rs := renderRows(t, b, batch)
+	// Frames 0–29 show t < 1 s, frames 49–59 t > 1.6 s: rendered once for the batch;
+	// each row renders its own 30–48.
+	got := rend.rendered()
+	if want := []string{"0-30", "30-49", "30-49", "49-60"}; !slices.Equal(got, want) {
+		t.Errorf("frame ranges rendered %v, want %v", got, want)
+	}
+	checkJoined(t, b, rend, rs[0], spec)
+}
+
+// A shared part whose render stops half-way (its worker killed: the task's context
+// ends) leaves no file behind, and the row tasks that come back render it again.
+func TestSharedPartLostIsRenderedAgain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders with Chromium and ffmpeg")
+	}
+	b, rend, batch, spec := introBatch(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	rend.setOnStart(func(req koda.RenderRequest) {
+		if req.FrameStart == 0 {
+			go func() {
+				time.Sleep(300 * time.Millisecond) // killed while it renders the intro
+				cancel()
+			}()
+		}
+	})
+	r, err := b.store.GetRender(context.Background(), batch.RenderIDs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "intro.mp4")
+	if err := b.h.sharedPart(ctx, batch.ID, spec, 2, 0, 30, path); err == nil {
+		t.Fatal("the killed shared part rendered")
+	}
+	key := koda.SharedPartKey(batch.ID, spec, 0, 30)
+	if rc, err := b.h.Storage.Open(context.Background(), key); koda.ErrorKind(err) != koda.ENOTFOUND {
+		if err == nil {
+			rc.Close()
+		}
+		t.Fatalf("after the kill, %s: %v; want no file", key, err)
+	}
+	rend.setOnStart(nil)
+	rs := renderRows(t, b, batch)
+	if got, want := rend.rendered(), []string{"0-30", "0-30", "30-49", "30-49", "49-60"}; !slices.Equal(got, want) {
+		t.Errorf("frame ranges rendered %v, want %v (the intro again, once)", got, want)
+	}
+	checkJoined(t, b, rend, rs[slices.IndexFunc(rs, func(x *koda.Render) bool { return x.ID == r.ID })], spec)
+}
+
+// introBatch makes a template of introScene (with a soundtrack) and a batch of two
+// rows of it at a small spec; nothing is rendered yet.
+func introBatch(t *testing.T) (*bundle, *rangeRenderer, *koda.Batch, koda.PresetSpec) {
+	t.Helper()
 	b := setup(t)
 	ctx := context.Background()
 	st := storage.NewLocal(filepath.Join(t.TempDir(), "storage"), "http://files.test", []byte("signing"))
@@ -125,6 +200,13 @@ func TestTemplateRowSharedStretchEqualsWholeRender(t *testing.T) {
 	if s, ok := koda.SharedStretchOf(rp.Metadata); !ok || s != (koda.SharedStretch{HeadS: 1, TailS: 1.6}) {
 		t.Fatalf("row project's shared stretch %+v (%v) in %s, want 1 s .. 1.6 s", s, ok, rp.Metadata)
 	}
+	return b, rend, batch, spec
+}
+
+// renderRows renders the batch with a render pool and returns its renders, all succeeded.
+func renderRows(t *testing.T, b *bundle, batch *koda.Batch) []*koda.Render {
+	t.Helper()
+	ctx := context.Background()
 
 	srv := asynq.NewServerFromRedisClient(b.rdb, asynq.Config{
 		Concurrency: 2, Queues: map[string]int{jobs.QueueRender: 1}, IsFailure: isFailure,
@@ -151,23 +233,22 @@ func TestTemplateRowSharedStretchEqualsWholeRender(t *testing.T) {
 			t.Fatalf("render %s: %s %+v", r.ID, r.Status, r.Error)
 		}
 	}
-	// Frames 0–29 show t < 1 s, frames 49–59 t > 1.6 s: rendered once for the batch;
-	// each row renders its own 30–48.
-	got := slices.Clone(rend.ranges)
-	slices.Sort(got)
-	if want := []string{"0-30", "30-49", "30-49", "49-60"}; !slices.Equal(got, want) {
-		t.Errorf("frame ranges rendered %v, want %v", got, want)
-	}
+	srv.Shutdown()
+	return rs
+}
 
-	// Row 1 rendered whole, directly, against its joined video.
+// checkJoined renders row r whole, directly, and holds its joined video to it.
+func checkJoined(t *testing.T, b *bundle, rend *rangeRenderer, r *koda.Render, spec koda.PresetSpec) {
+	t.Helper()
+	ctx := context.Background()
 	dir := t.TempDir()
 	joined := filepath.Join(dir, "joined.mp4")
-	if err := b.h.download(ctx, rs[0].VideoKey, joined); err != nil {
+	if err := b.h.download(ctx, r.VideoKey, joined); err != nil {
 		t.Fatal(err)
 	}
 	whole := filepath.Join(dir, "whole.mp4")
 	proj := filepath.Join(dir, "row")
-	if err := b.h.restoreKey(ctx, koda.CheckpointKey(koda.ProjectFolder(rs[0].ProjectID)), proj); err != nil {
+	if err := b.h.restoreKey(ctx, koda.CheckpointKey(koda.ProjectFolder(r.ProjectID)), proj); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := rend.Renderer.Render(ctx, koda.RenderRequest{Dir: proj, Preset: spec, DurationS: 2, VideoPath: whole,
