@@ -245,8 +245,11 @@ func (e *Engine) addFile(ctx context.Context, root *os.Root, f koda.ProjectAsset
 // row), set the fields any row gives a value.
 func (e *Engine) Shared(sceneJSON []byte, fields []koda.TemplateField, rows [][]byte, set []string, presets []koda.PresetSpec) (koda.SharedStretch, []byte, error) {
 	ref, _, bad, err := e.Fill(sceneJSON, fields, nil, nil, presets)
-	if err != nil || len(bad) > 0 {
-		return koda.SharedStretch{}, nil, errors.Join(err, fmt.Errorf("the template's own values: %v", bad))
+	if err != nil {
+		return koda.SharedStretch{}, nil, err
+	}
+	if len(bad) > 0 {
+		return koda.SharedStretch{}, nil, fmt.Errorf("the template's own values do not fill its scene: %v", bad)
 	}
 	d, err := scene.Parse(ref)
 	if err != nil {
