@@ -83,6 +83,7 @@ type tplResult struct {
 	rowImages bool   // each row gives the image field a picture of its own
 	rowFrames string // the row-independent stretch, measured in the template's scene
 	kodaConf  string
+	shared    string // the shared stretch the server rendered once per spec
 }
 
 // templateBench runs the benchmark with n rows; kodaBin "" builds ./cmd/koda. With
@@ -106,7 +107,7 @@ func templateBench(ctx context.Context, env *peerEnv, kodaBin string, n int, con
 	if err != nil {
 		return nil, err
 	}
-	defer srv.stop()
+	defer func() { srv.stop() }()
 	res.kodaConf = srv.conf
 
 	// The template, untimed: the builtin agent's project, then POST /v1/templates.
@@ -157,13 +158,32 @@ func templateBench(ctx context.Context, env *peerEnv, kodaBin string, n int, con
 		}
 	}
 
-	kr := tplRow{who: "koda", settings: "koda serve, POST /v1/templates/{id}/batches (" + srv.conf + ")", rows: n, loadStart: loadAvg()}
+	kr := tplRow{who: "koda", settings: "koda serve, POST /v1/templates/{id}/batches, shared stretch rendered once per spec (" + srv.conf + ")", rows: n, loadStart: loadAvg()}
 	m := startMeter()
-	kr.videos, err = srv.batch(ctx, tpl.ID, values)
+	var batchID string
+	kr.videos, batchID, err = srv.batch(ctx, tpl.ID, values)
 	kr.u, kr.loadEnd, kr.err = m.stop(), loadAvg(), err
 	res.rows = append(res.rows, kr)
 	fmt.Fprintf(os.Stderr, "renderbench: templates koda: %.1f s %v\n", kr.u.wall.Seconds(), kr.err)
+	if kr.err == nil {
+		res.shared = srv.sharedFigures(ctx, batchID, n)
+	}
 	srv.stop()
+
+	// The same rows again, every frame of every row rendered (KODA_SHARED_STRETCH=false),
+	// by a koda serve on the same data folder (the template is there already).
+	if ctx.Err() == nil {
+		if srv, err = startServe(ctx, kodaBin, env, "KODA_SHARED_STRETCH=false"); err != nil {
+			return nil, err
+		}
+		kw := tplRow{who: "koda whole rows", settings: "koda serve, POST /v1/templates/{id}/batches, every row rendered whole (KODA_SHARED_STRETCH=false, " + srv.conf + ")", rows: n, loadStart: loadAvg()}
+		m := startMeter()
+		kw.videos, _, err = srv.batch(ctx, tpl.ID, values)
+		kw.u, kw.loadEnd, kw.err = m.stop(), loadAvg(), err
+		res.rows = append(res.rows, kw)
+		fmt.Fprintf(os.Stderr, "renderbench: templates koda whole rows: %.1f s %v\n", kw.u.wall.Seconds(), kw.err)
+		srv.stop()
+	}
 
 	// Remotion: the bundle untimed, then one run per concurrency.
 	if env.bundleErr != nil {
@@ -218,9 +238,11 @@ type serve struct {
 	conf    string
 	logPath string // koda serve's output
 	done    chan struct{}
+	// lastBatch is the id of the last batch posted.
+	lastBatch string
 }
 
-func startServe(ctx context.Context, bin string, env *peerEnv) (*serve, error) {
+func startServe(ctx context.Context, bin string, env *peerEnv, extraEnv ...string) (*serve, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -238,6 +260,7 @@ func startServe(ctx context.Context, bin string, env *peerEnv) (*serve, error) {
 		"KODA_API_KEY="+benchAPIKey, "KODA_CHROMIUM="+env.chromium, "KODA_FFMPEG="+env.ffmpeg,
 		// No daily or monthly cap: the bench may be run again and with many rows.
 		"KODA_TENANT_LIMITS=concurrent_projects=8,live_sandboxes=4,renders_per_day=0,render_seconds_per_month=0")
+	s.cmd.Env = append(s.cmd.Env, extraEnv...)
 	s.cmd.Stdout, s.cmd.Stderr = logf, logf
 	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := s.cmd.Start(); err != nil {
@@ -403,8 +426,13 @@ func (s *serve) makeTemplate(ctx context.Context) (*tplView, error) {
 }
 
 // batch posts the rows at templatePresets and waits until the batch is completed; it
-// returns how many videos succeeded, and an error unless all did.
-func (s *serve) batch(ctx context.Context, tplID string, values []map[string]string) (int, error) {
+// returns how many videos succeeded and the batch's id, and an error unless all did.
+func (s *serve) batch(ctx context.Context, tplID string, values []map[string]string) (int, string, error) {
+	n, err := s.runBatch(ctx, tplID, values, &s.lastBatch)
+	return n, s.lastBatch, err
+}
+
+func (s *serve) runBatch(ctx context.Context, tplID string, values []map[string]string, id *string) (int, error) {
 	var b struct {
 		ID        string `json:"id"`
 		Status    string `json:"status"`
@@ -415,6 +443,7 @@ func (s *serve) batch(ctx context.Context, tplID string, values []map[string]str
 	if _, err := s.do(ctx, http.MethodPost, "/v1/templates/"+tplID+"/batches", map[string]any{"rows": values, "presets": templatePresets}, &b); err != nil {
 		return 0, err
 	}
+	*id = b.ID
 	want := len(values) * len(templatePresets)
 	if b.Total != want {
 		return 0, fmt.Errorf("the batch has %d renders, want %d", b.Total, want)
@@ -451,6 +480,48 @@ func (s *serve) batch(ctx context.Context, tplID string, values []map[string]str
 		}
 	}
 	return b.Succeeded, nil
+}
+
+// sharedFigures says how many of the batch's frames were rendered once for all its
+// rows (the shared stretch each row project's metadata names, at each preset's rate)
+// instead of once per row.
+func (s *serve) sharedFigures(ctx context.Context, batchID string, rows int) string {
+	var man struct {
+		Lines []koda.ManifestLine `json:"lines"`
+	}
+	if _, err := s.do(ctx, http.MethodGet, "/v1/batches/"+batchID+"/manifest", nil, &man); err != nil || len(man.Lines) == 0 {
+		return fmt.Sprintf("unknown (manifest: %v)", err)
+	}
+	var p struct {
+		Metadata json.RawMessage `json:"metadata"`
+	}
+	if _, err := s.do(ctx, http.MethodGet, "/v1/projects/"+man.Lines[0].ProjectID, nil, &p); err != nil {
+		return fmt.Sprintf("unknown (row project: %v)", err)
+	}
+	st, ok := koda.SharedStretchOf(p.Metadata)
+	if !ok {
+		return "none: every frame of the template depends on the row (the batch rendered every row whole)"
+	}
+	var parts []string
+	whole, rendered := 0, 0
+	for _, name := range templatePresets {
+		ps, _ := koda.LookupPreset(name)
+		total := ps.Frames(templateSeconds)
+		head, tail, ok := st.Frames(ps.FPS, total)
+		if !ok {
+			head, tail = 0, total
+		}
+		shared := head + total - tail
+		whole += rows * total
+		rendered += rows*(tail-head) + shared
+		parts = append(parts, fmt.Sprintf("%s %d of %d frames per row (%d before, %d after)", name, shared, total, head, total-tail))
+	}
+	tailNote := "no end card"
+	if st.TailS > 0 {
+		tailNote = fmt.Sprintf("after %.2f s", st.TailS)
+	}
+	return fmt.Sprintf("before %.2f s, %s: %s shared; the batch rendered %d frames instead of %d: %.1f %% of the rows' frames rendered once instead of per row",
+		st.HeadS, tailNote, strings.Join(parts, ", "), rendered, whole, 100*float64(whole-rendered)/float64(whole))
 }
 
 // checkVideoURL downloads a video and checks its frame count.
@@ -745,10 +816,13 @@ func printTemplates(r *tplResult, n int) {
 		templateSeconds, len(r.fields), strings.Join(r.fields, ", "), r.image, pictures, n, strings.Join(templatePresets, " + "))
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "renderer\tsettings\trows\tvideos\twall s\trows/min\town core-s\town core-s/row\tmachine core-s\tload avg start → end\trows/min ÷ koda\t")
-	var k *tplRow
+	var k, kw *tplRow
 	for i := range r.rows {
 		if r.rows[i].who == "koda" && r.rows[i].err == nil {
 			k = &r.rows[i]
+		}
+		if r.rows[i].who == "koda whole rows" && r.rows[i].err == nil {
+			kw = &r.rows[i]
 		}
 	}
 	for _, x := range r.rows {
@@ -783,6 +857,12 @@ func printTemplates(r *tplResult, n int) {
 		}
 	}
 	fmt.Println("templates: row-independent stretch: " + r.rowFrames)
+	fmt.Println("templates: shared stretch rendered once per batch and spec: " + r.shared)
+	if k != nil && kw != nil {
+		a, b := float64(k.rows)/k.u.wall.Minutes(), float64(kw.rows)/kw.u.wall.Minutes()
+		fmt.Printf("templates: koda %.2f rows/min with the shared stretch, %.2f with every row whole (%.2f×); own core-s per row %.1f against %.1f\n",
+			a, b, a/b, k.u.ownCoreS/float64(k.rows), kw.u.ownCoreS/float64(kw.rows))
+	}
 }
 
 func firstField(s string) string {
