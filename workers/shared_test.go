@@ -97,6 +97,12 @@ func TestTemplateRowSharedStretchEqualsWholeRender(t *testing.T) {
 		t.Errorf("frame ranges rendered %v, want %v", got, want)
 	}
 	checkJoined(t, b, rend, rs[0], spec)
+	// Once the batch is complete its shared files go.
+	waitFor(t, "the shared stretch's files to go", 10*time.Second, func() bool {
+		n := 0
+		_ = b.h.Storage.List(context.Background(), koda.BatchSharedFolder(batch.ID)+"/", func(koda.StoredFile) error { n++; return nil })
+		return n == 0
+	})
 }
 
 // A shared part whose render stops half-way (its worker killed: the task's context

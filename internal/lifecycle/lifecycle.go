@@ -64,6 +64,8 @@ type Service struct {
 type change struct {
 	jobs     []jobs.Args
 	projects map[string]bool // projects with new events
+	// garbage are storage folders (prefixes) no longer needed once committed.
+	garbage []string
 }
 
 func (c *change) enqueue(a jobs.Args) { c.jobs = append(c.jobs, a) }
@@ -110,6 +112,15 @@ func (s *Service) flush(ctx context.Context, c *change) {
 	if s.Notify != nil {
 		for id := range c.projects {
 			s.Notify(id)
+		}
+	}
+	for _, prefix := range c.garbage {
+		if s.Storage == nil {
+			break
+		}
+		// Left behind, they are only disk space.
+		if err := s.Storage.DeletePrefix(context.WithoutCancel(ctx), prefix); err != nil {
+			s.log().Warn("delete files no longer needed", "prefix", prefix, "err", err)
 		}
 	}
 }

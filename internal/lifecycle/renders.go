@@ -306,6 +306,9 @@ func (s *Service) maybeCompleteBatch(ctx context.Context, tx koda.Store, p *koda
 		Succeeded: succeeded, Failed: failed, Cancelled: b.CancelledAt != nil,
 	}
 	if b.ProjectID == "" {
+		// A template batch's shared stretch (workers/shared.go) served its rows; a row
+		// rendered again later renders whole.
+		c.garbage = append(c.garbage, koda.BatchSharedFolder(batchID)+"/")
 		// A batch over several projects reports to its own callback URL.
 		return s.webhookTo(ctx, tx, b.TenantID, "", b.CallbackURL, koda.WebhookBatchCompleted, data, c)
 	}
