@@ -15,9 +15,12 @@ func TestSharedStretchFrames(t *testing.T) {
 		{SharedStretch{HeadS: 1.5}, 30, 180, 45, 180, true},           // frames 0..44 show t < 1.5
 		{SharedStretch{HeadS: 1.51}, 30, 180, 46, 180, true},          // frame 45 (1.5 s) is before 1.51
 		{SharedStretch{HeadS: 1.5, TailS: 5}, 30, 180, 45, 151, true}, // frame 150 shows t = 5: the row's
-		{SharedStretch{TailS: 5.5}, 60, 360, 0, 331, true},
-		{SharedStretch{HeadS: 0.05}, 30, 180, 0, 180, false}, // 2 frames: not worth a join
-		{SharedStretch{HeadS: 7}, 30, 180, 0, 180, false},    // nothing of the row's own
+		{SharedStretch{TailS: 4.9}, 60, 360, 0, 295, true},
+		{SharedStretch{TailS: 5.5}, 60, 360, 0, 360, false},             // 29 frames: less than a second
+		{SharedStretch{HeadS: 1.5, TailS: 5.8}, 30, 180, 45, 180, true}, // the tail's 5 frames are not worth a part
+		{SharedStretch{HeadS: 0.34}, 15, 15, 0, 15, false},              // 1 s preview: 5 frames do not pay for the join
+		{SharedStretch{HeadS: 0.05}, 30, 180, 0, 180, false},
+		{SharedStretch{HeadS: 7}, 30, 180, 0, 180, false}, // nothing of the row's own
 		{SharedStretch{}, 30, 180, 0, 180, false},
 	} {
 		head, tail, ok := c.s.Frames(c.fps, c.total)

@@ -68,7 +68,7 @@ func (c *rangeRenderer) rendered() []string {
 }
 
 // introScene is a 2 s template: a ball rolls across alone for a second (the intro),
-// the title shows from 1 s to 1.6 s, and the ball rolls on alone to the end (the end
+// the title shows from 1 s to 1.4 s, and the ball rolls on alone to the end (the end
 // card). Only the title is a row's.
 func introScene() *scene.Description {
 	return &scene.Description{Version: 1, Duration: 2, FPS: 30,
@@ -76,7 +76,7 @@ func introScene() *scene.Description {
 		Elements: []*scene.Element{
 			{ID: "ball", Type: scene.TypeCircle, Size: 0.12, Color: "#ff8800", Y: 0.4,
 				Tracks: map[string][]scene.Keyframe{"x": {{T: 0, V: -0.8}, {T: 2, V: 0.8}}}},
-			{ID: "title", Type: scene.TypeText, Text: "Hello", Size: 0.14, Color: "#ffffff", Start: 1, End: 1.6, Reveal: "rise"},
+			{ID: "title", Type: scene.TypeText, Text: "Hello", Size: 0.14, Color: "#ffffff", Start: 1, End: 1.4, Reveal: "rise"},
 		}}
 }
 
@@ -90,10 +90,10 @@ func TestTemplateRowSharedStretchEqualsWholeRender(t *testing.T) {
 	}
 	b, rend, batch, spec := introBatch(t)
 	rs := renderRows(t, b, batch)
-	// Frames 0–29 show t < 1 s, frames 49–59 t > 1.6 s: rendered once for the batch;
-	// each row renders its own 30–48.
+	// Frames 0–29 show t < 1 s, frames 43–59 t > 1.4 s: rendered once for the batch;
+	// each row renders its own 30–42.
 	got := rend.rendered()
-	if want := []string{"0-30", "30-49", "30-49", "49-60"}; !slices.Equal(got, want) {
+	if want := []string{"0-30", "30-43", "30-43", "43-60"}; !slices.Equal(got, want) {
 		t.Errorf("frame ranges rendered %v, want %v", got, want)
 	}
 	checkJoined(t, b, rend, rs[0], spec)
@@ -138,7 +138,7 @@ func TestSharedPartLostIsRenderedAgain(t *testing.T) {
 	}
 	rend.setOnStart(nil)
 	rs := renderRows(t, b, batch)
-	if got, want := rend.rendered(), []string{"0-30", "0-30", "30-49", "30-49", "49-60"}; !slices.Equal(got, want) {
+	if got, want := rend.rendered(), []string{"0-30", "0-30", "30-43", "30-43", "43-60"}; !slices.Equal(got, want) {
 		t.Errorf("frame ranges rendered %v, want %v (the intro again, once)", got, want)
 	}
 	checkJoined(t, b, rend, rs[slices.IndexFunc(rs, func(x *koda.Render) bool { return x.ID == r.ID })], spec)
@@ -203,8 +203,8 @@ func introBatch(t *testing.T) (*bundle, *rangeRenderer, *koda.Batch, koda.Preset
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s, ok := koda.SharedStretchOf(rp.Metadata); !ok || s != (koda.SharedStretch{HeadS: 1, TailS: 1.6}) {
-		t.Fatalf("row project's shared stretch %+v (%v) in %s, want 1 s .. 1.6 s", s, ok, rp.Metadata)
+	if s, ok := koda.SharedStretchOf(rp.Metadata); !ok || s != (koda.SharedStretch{HeadS: 1, TailS: 1.4}) {
+		t.Fatalf("row project's shared stretch %+v (%v) in %s, want 1 s .. 1.4 s", s, ok, rp.Metadata)
 	}
 	return b, rend, batch, spec
 }
