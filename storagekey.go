@@ -33,8 +33,16 @@ func ProjectFolder(projectID string) string { return "projects/" + projectID }
 // live: under the tenant, so a project ID chosen by one tenant can never reach another
 // tenant's or Koda's own project files.
 func TenantSandboxFolder(tenantID, projectID string) string {
-	return "tenants/" + tenantID + "/sandboxes/" + projectID
+	return TenantFolder(tenantID) + "/sandboxes/" + projectID
 }
+
+// TenantFolder holds a tenant's own files outside its projects (its API sandboxes'
+// checkpoints); deleting the tenant deletes everything under TenantFolder(id)+"/".
+func TenantFolder(tenantID string) string { return "tenants/" + tenantID }
+
+// AssetFolder holds a tenant's asset bytes (AssetKey); deleting the tenant deletes
+// everything under AssetFolder(id)+"/".
+func AssetFolder(tenantID string) string { return "assets/" + tenantID }
 
 // TemplateFolder is the storage folder of a template's files.
 func TemplateFolder(templateID string) string { return "templates/" + templateID }
@@ -90,5 +98,5 @@ func StorageKeyOwner(key string) (projectID, renderID string, ok bool) {
 // clean-up deletes files there whose tenant has no row, and a tenant served by a key
 // from configuration (the default tenant) may have none.
 func AssetKey(tenantID, sha256Hex, format string) string {
-	return "assets/" + tenantID + "/" + sha256Hex + "." + format
+	return AssetFolder(tenantID) + "/" + sha256Hex + "." + format
 }

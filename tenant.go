@@ -29,6 +29,11 @@ const (
 	// CodeLimitAPIKeys refuses a new API key to a tenant that has as many active keys
 	// as a deployment allows (KODA_MAX_API_KEYS); revoking one makes room.
 	CodeLimitAPIKeys = "LIMIT_API_KEYS"
+	// CodeTenantDeleted refuses a change to a deleted tenant (a new key, new limits).
+	CodeTenantDeleted = "TENANT_DELETED"
+	// CodeDefaultTenant refuses deleting the default tenant, which serves the keys
+	// given in configuration and Koda's own work.
+	CodeDefaultTenant = "DEFAULT_TENANT_UNDELETABLE"
 )
 
 // Limits bound what one tenant may use; a zero field means no limit.
@@ -62,6 +67,10 @@ type Tenant struct {
 	PreviousExpiresAt *time.Time
 	CreatedAt         time.Time
 	UpdatedAt         time.Time
+	// DeletedAt is when the tenant was deleted (nil: it is active). A deleted tenant's
+	// row stays so its usage keeps its owner; its keys are revoked and its ID is never
+	// used again.
+	DeletedAt *time.Time
 }
 
 // SigningSecrets returns the secrets that sign the tenant's webhooks at t, newest first.
@@ -140,6 +149,10 @@ type TenantStore interface {
 	GetTenant(ctx context.Context, id string) (*Tenant, error)
 	ListTenants(ctx context.Context) ([]*Tenant, error)
 	UpdateTenant(ctx context.Context, t *Tenant) error
+	// DeleteTenant marks the tenant deleted at t (a second call keeps the first time)
+	// and revokes every key of it, in one transaction: a key created concurrently is
+	// either revoked with the others or refused (ECONFLICT CodeTenantDeleted).
+	DeleteTenant(ctx context.Context, id string, at time.Time) error
 
 	// CreateAPIKey inserts k. With maxActive > 0 it stores nothing and answers ECONFLICT
 	// CodeLimitAPIKeys when the tenant already has maxActive unrevoked keys; the count

@@ -110,3 +110,58 @@ func testAPIKeyCapAndPages(t *testing.T, s *store.Store) {
 		}
 	}
 }
+
+// testDeleteTenant: deleting a tenant marks it deleted (the first time kept), revokes
+// every key of it and no other tenant's, and refuses new keys for it afterwards.
+func testDeleteTenant(t *testing.T, s *store.Store) {
+	ctx := context.Background()
+	for _, id := range []string{"doomed", "bystander"} {
+		if err := s.CreateTenant(ctx, &koda.Tenant{ID: id, CreatedAt: ts(1)}); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 3 {
+			k := &koda.APIKey{TenantID: id, Name: fmt.Sprint(i), Prefix: "koda_x", Hash: fmt.Sprintf("del-%s-%d", id, i)}
+			if err := s.CreateAPIKey(ctx, k, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	mustKind(t, "delete a missing tenant", s.DeleteTenant(ctx, "nobody", ts(2)), koda.ENOTFOUND)
+	if err := s.DeleteTenant(ctx, "doomed", ts(2)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteTenant(ctx, "doomed", ts(9)); err != nil {
+		t.Fatalf("delete again: %v", err)
+	}
+	got, err := s.GetTenant(ctx, "doomed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustEqual(t, "deleted_at (the first deletion's)", got.DeletedAt, ptr(ts(2)))
+	if other, _ := s.GetTenant(ctx, "bystander"); other == nil || other.DeletedAt != nil {
+		t.Fatalf("the other tenant: %+v", other)
+	}
+	for _, id := range []string{"doomed", "bystander"} {
+		ks, err := s.ListAPIKeys(ctx, koda.APIKeyFilter{TenantID: id})
+		if err != nil || len(ks) != 3 {
+			t.Fatalf("keys of %s: %d %v", id, len(ks), err)
+		}
+		for _, k := range ks {
+			if revoked := k.RevokedAt != nil; revoked != (id == "doomed") {
+				t.Errorf("key %s of %s: revoked_at %v", k.Name, id, k.RevokedAt)
+			}
+		}
+	}
+	err = s.CreateAPIKey(ctx, &koda.APIKey{TenantID: "doomed", Name: "late", Prefix: "koda_x", Hash: "del-late"}, 0)
+	if koda.ErrorKind(err) != koda.ECONFLICT || koda.ErrorCode(err) != koda.CodeTenantDeleted {
+		t.Fatalf("a key for a deleted tenant: %v, want %s", err, koda.CodeTenantDeleted)
+	}
+	// Saving the tenant (new limits, a rotated secret) keeps it deleted.
+	got.Name = "renamed"
+	if err := s.UpdateTenant(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := s.GetTenant(ctx, "doomed"); again == nil || again.DeletedAt == nil {
+		t.Fatalf("after an update: %+v", again)
+	}
+}

@@ -55,6 +55,7 @@ var behaviours = []struct {
 	{"DeleteProjectCascades", testDeleteProjectCascades},
 	{"QueuedMessages", testQueuedMessages},
 	{"APIKeyCapAndPages", testAPIKeyCapAndPages},
+	{"DeleteTenant", testDeleteTenant},
 	{"TemplateVersions", testTemplateVersions},
 	{"Assets", testAssets},
 	{"AssetQuotaRace", testAssetQuotaRace},

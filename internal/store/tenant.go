@@ -31,6 +31,7 @@ type tenantRow struct {
 	PreviousExpiresAt       *time.Time `gorm:"column:previous_expires_at"`
 	CreatedAt               time.Time  `gorm:"column:created_at;autoCreateTime:false"`
 	UpdatedAt               time.Time  `gorm:"column:updated_at;autoUpdateTime:false"`
+	DeletedAt               *time.Time `gorm:"column:deleted_at"`
 }
 
 func (tenantRow) TableName() string { return "tenants" }
@@ -56,6 +57,7 @@ func (s *Store) toTenantRow(t *koda.Tenant) *tenantRow {
 		PreviousExpiresAt:       utcPtr(t.PreviousExpiresAt),
 		CreatedAt:               utc(t.CreatedAt),
 		UpdatedAt:               utc(t.UpdatedAt),
+		DeletedAt:               utcPtr(t.DeletedAt),
 	}
 }
 
@@ -83,6 +85,7 @@ func (s *Store) toTenant(r *tenantRow) (*koda.Tenant, error) {
 		PreviousExpiresAt: utcPtr(r.PreviousExpiresAt),
 		CreatedAt:         r.CreatedAt.UTC(),
 		UpdatedAt:         r.UpdatedAt.UTC(),
+		DeletedAt:         utcPtr(r.DeletedAt),
 	}, nil
 }
 
@@ -136,6 +139,26 @@ func (s *Store) UpdateTenant(ctx context.Context, t *koda.Tenant) error {
 	return nil
 }
 
+// DeleteTenant marks the tenant deleted at t, keeping an earlier time, and revokes its
+// unrevoked keys in the same transaction. The tenant's row is written first, so a
+// concurrent CreateAPIKey (which reads it, locked on Postgres) either commits before
+// and has its key revoked here, or sees the tenant deleted. Unknown IDs are ENOTFOUND.
+func (s *Store) DeleteTenant(ctx context.Context, id string, at time.Time) error {
+	at = utc(at)
+	return s.conn(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Model(&tenantRow{}).Where("id = ?", id).
+			Update("deleted_at", gorm.Expr("COALESCE(deleted_at, ?)", at))
+		if res.Error != nil {
+			return dbError(res.Error, "tenant", id)
+		}
+		if res.RowsAffected == 0 {
+			return koda.NotFound("tenant", id)
+		}
+		return dbError(tx.Model(&apiKeyRow{}).Where("tenant_id = ? AND revoked_at IS NULL", id).
+			Update("revoked_at", at).Error, "tenant", id)
+	})
+}
+
 type apiKeyRow struct {
 	ID         string     `gorm:"column:id;primaryKey"`
 	TenantID   string     `gorm:"column:tenant_id"`
@@ -172,8 +195,11 @@ func (s *Store) CreateAPIKey(ctx context.Context, k *koda.APIKey, maxActive int)
 			q = q.Clauses(clause.Locking{Strength: "UPDATE"})
 		}
 		var t tenantRow
-		if err := q.Select("id").Where("id = ?", k.TenantID).Take(&t).Error; err != nil {
+		if err := q.Select("id", "deleted_at").Where("id = ?", k.TenantID).Take(&t).Error; err != nil {
 			return dbError(err, "tenant", k.TenantID)
+		}
+		if t.DeletedAt != nil {
+			return koda.Errorf(koda.ECONFLICT, koda.CodeTenantDeleted, "tenant %q was deleted", k.TenantID)
 		}
 		if maxActive > 0 {
 			var active int64
