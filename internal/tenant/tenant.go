@@ -156,17 +156,47 @@ func (s *Service) EnsureTenant(ctx context.Context, id, name string) (*koda.Tena
 			"tenant id %q must be 1–63 lowercase letters, digits, - or _", id)
 	}
 	t, err := s.Store.GetTenant(ctx, id)
+	if err == nil && t.DeletedAt != nil {
+		return nil, deleted(id)
+	}
 	if err == nil || koda.ErrorKind(err) != koda.ENOTFOUND {
 		return t, err
 	}
 	t = &koda.Tenant{ID: id, Name: name, Limits: s.DefaultLimits, CreatedAt: s.now(), WebhookSecret: s.secretFor(id)}
 	if err := s.Store.CreateTenant(ctx, t); err != nil {
 		if koda.ErrorKind(err) == koda.ECONFLICT { // created concurrently
-			return s.Store.GetTenant(ctx, id)
+			if t, err = s.Store.GetTenant(ctx, id); err == nil && t.DeletedAt != nil {
+				return nil, deleted(id)
+			}
+			return t, err
 		}
 		return nil, err
 	}
 	return t, nil
+}
+
+func deleted(id string) error {
+	return koda.Errorf(koda.ECONFLICT, koda.CodeTenantDeleted, "tenant %q was deleted; its ID cannot be used again", id)
+}
+
+// DeleteTenant marks a tenant deleted and revokes every key of it at once, so its
+// requests get 401 and its event streams end at their next key check. It returns the
+// tenant as deleted; deleting it again changes nothing and returns it the same way.
+// The default tenant cannot be deleted (ECONFLICT CodeDefaultTenant); an unknown
+// tenant is ENOTFOUND. Ending the tenant's work and removing its files is the
+// caller's part (api: DELETE /admin/tenants/{id}).
+func (s *Service) DeleteTenant(ctx context.Context, id string) (*koda.Tenant, error) {
+	if id == koda.DefaultTenant {
+		return nil, koda.Errorf(koda.ECONFLICT, koda.CodeDefaultTenant,
+			"the default tenant %q serves the keys given in configuration and cannot be deleted", id)
+	}
+	if _, err := s.Store.GetTenant(ctx, id); err != nil {
+		return nil, err
+	}
+	if err := s.Store.DeleteTenant(ctx, id, s.now()); err != nil {
+		return nil, err
+	}
+	return s.Store.GetTenant(ctx, id)
 }
 
 // CreateTenant creates a tenant with limits, or the default limits when nil; an
@@ -190,6 +220,9 @@ func (s *Service) CreateTenant(ctx context.Context, id, name string, limits *kod
 	t := &koda.Tenant{ID: id, Name: name, Limits: l, CreatedAt: s.now(), WebhookSecret: s.secretFor(id)}
 	if err := s.Store.CreateTenant(ctx, t); err != nil {
 		if koda.ErrorKind(err) == koda.ECONFLICT {
+			if old, gerr := s.Store.GetTenant(ctx, id); gerr == nil && old.DeletedAt != nil {
+				return nil, deleted(id)
+			}
 			return nil, koda.Errorf(koda.ECONFLICT, koda.CodeTenantExists, "tenant %q exists already", id)
 		}
 		return nil, err
