@@ -16,10 +16,17 @@ type tenantView struct {
 	Name      string      `json:"name"`
 	Limits    koda.Limits `json:"limits"`
 	CreatedAt time.Time   `json:"created_at"`
+	// Status is "active" or "deleted"; DeletedAt is set once deleted.
+	Status    string     `json:"status"`
+	DeletedAt *time.Time `json:"deleted_at"`
 }
 
 func viewTenant(t *koda.Tenant) tenantView {
-	return tenantView{ID: t.ID, Name: t.Name, Limits: t.Limits, CreatedAt: t.CreatedAt}
+	status := "active"
+	if t.DeletedAt != nil {
+		status = "deleted"
+	}
+	return tenantView{ID: t.ID, Name: t.Name, Limits: t.Limits, CreatedAt: t.CreatedAt, Status: status, DeletedAt: t.DeletedAt}
 }
 
 type keyView struct {
@@ -80,6 +87,52 @@ func (s *Server) adminGetTenant(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(viewTenant(t))
+}
+
+// adminDeleteTenant: DELETE /admin/tenants/{id} → 204. In this order, so that nothing
+// the tenant holds outlives its keys:
+//  1. the tenant is marked deleted and every key of it revoked, in one transaction:
+//     its requests get 401 at once and its event streams end at their next key check
+//     (StreamRecheck, 2 s by default), with an ERROR event UNAUTHORIZED;
+//  2. its API sandboxes on this process are destroyed, without a checkpoint;
+//  3. its queued and running projects, renders and batches are cancelled (CANCELLED);
+//  4. its files (projects, renders, templates, sandbox checkpoints, assets) are
+//     deleted from storage, synchronously, folder by folder.
+//
+// The tenant's row stays (deleted_at), so usage keeps its owner, GET shows it deleted
+// and its ID is never used again. Deleting a deleted tenant answers 204 again and
+// re-runs steps 2–4, which finish what an interrupted first call left. An unknown
+// tenant is 404; the default tenant is 409 DEFAULT_TENANT_UNDELETABLE.
+func (s *Server) adminDeleteTenant(c *fiber.Ctx) error {
+	ctx := c.UserContext()
+	t, err := s.Tenants.DeleteTenant(ctx, c.Params("id"))
+	if err != nil {
+		return err
+	}
+	log := s.log().With("tenant", t.ID)
+	if s.Sandboxes != nil {
+		infos, err := s.Sandboxes.ListFor(ctx, t.ID)
+		if err != nil {
+			return err
+		}
+		for _, info := range infos {
+			if err := s.Sandboxes.DestroyFor(ctx, t.ID, info.ID, false); err != nil && koda.ErrorKind(err) != koda.ENOTFOUND {
+				return err
+			}
+		}
+		log.Info("deleted tenant: sandboxes destroyed", "sandboxes", len(infos))
+	}
+	if s.TenantWork != nil {
+		n, err := s.TenantWork.CancelTenantWork(ctx, t.ID)
+		if err != nil {
+			return err
+		}
+		if err := s.TenantWork.DeleteTenantFiles(ctx, t.ID); err != nil {
+			return err
+		}
+		log.Info("deleted tenant: work cancelled and files deleted", "projects_cancelled", n)
+	}
+	return c.SendStatus(fiber.StatusNoContent)
 }
 
 func (s *Server) adminSetLimits(c *fiber.Ctx) error {

@@ -40,6 +40,7 @@ func (s *Server) routes(app *fiber.App) {
 	admin.Get("/tenants", s.adminListTenants)
 	admin.Post("/tenants", s.idempotent(s.adminCreateTenant))
 	admin.Get("/tenants/:id", s.adminGetTenant)
+	admin.Delete("/tenants/:id", s.adminDeleteTenant)
 	admin.Put("/tenants/:id/limits", s.adminSetLimits)
 	admin.Get("/tenants/:id/keys", s.adminListKeys)
 	admin.Post("/tenants/:id/keys", s.idempotent(s.adminCreateKey))

@@ -82,6 +82,20 @@ type Tenants interface {
 	RevokeOwnKey(ctx context.Context, tenantID, callerKeyID, id string) (*koda.APIKey, error)
 	RotateSecret(ctx context.Context, tenantID string, grace time.Duration, gen func() string) (*koda.Tenant, error)
 	CurrentSecret(ctx context.Context, tenantID string) (*koda.Tenant, string, error)
+	// DeleteTenant marks a tenant deleted and revokes all its keys at once; again on a
+	// deleted tenant it changes nothing. The default tenant is ECONFLICT.
+	DeleteTenant(ctx context.Context, id string) (*koda.Tenant, error)
+}
+
+// TenantWork ends a deleted tenant's work and removes its files (internal/lifecycle).
+// Both may run again on the same tenant and then find nothing more to do.
+type TenantWork interface {
+	// CancelTenantWork cancels the tenant's queued and running projects, renders and
+	// batches; it returns how many projects it cancelled.
+	CancelTenantWork(ctx context.Context, tenantID string) (int, error)
+	// DeleteTenantFiles deletes the tenant's projects', templates', sandboxes' and
+	// assets' files from storage.
+	DeleteTenantFiles(ctx context.Context, tenantID string) error
 }
 
 // TenantReader lists tenants and keys for the admin API.
@@ -125,6 +139,9 @@ type Server struct {
 	Tenants      Tenants
 	TenantReader TenantReader
 	AdminKey     string
+	// TenantWork ends the work of a tenant deleted through the admin API and removes
+	// its files; nil leaves them (only the keys are revoked).
+	TenantWork TenantWork
 	// NewSecret makes webhook secrets on rotation.
 	NewSecret func() string
 	// IdempotencyWait is how long a request waits for a concurrent request with the

@@ -312,7 +312,7 @@ func (m *Main) startAPI(redisURL string, broker *events.Broker) error {
 		Projects:    m.lifecycle,
 		Events:      eventSource{m.store, broker},
 		Idempotency: m.store,
-		Auth:        m.tenants, Tenants: m.tenants, TenantReader: m.store,
+		Auth:        m.tenants, Tenants: m.tenants, TenantReader: m.store, TenantWork: m.lifecycle,
 		AdminKey: m.AdminKey, NewSecret: webhook.GenerateSecret, EventPoll: m.EventPoll,
 		Storage:    m.storage,
 		Files:      localFiles(m.storage),
