@@ -538,6 +538,30 @@ func (p *Pool) DestroyAll(ctx context.Context, tenant, project string) error {
 	return errors.Join(errs...)
 }
 
+// DiscardTenant destroys every sandbox of the tenant on this node, Koda's own (its
+// projects' codegen) included, without a checkpoint: the tenant was deleted and its
+// files are being removed, so saving one would write them back. A command running in
+// one is killed with it; an agent working in it finds it stopped. It returns how many
+// it destroyed.
+func (p *Pool) DiscardTenant(ctx context.Context, tenant string) (int, error) {
+	if tenant == "" {
+		return 0, errors.New("discard sandboxes: no tenant")
+	}
+	p.mu.Lock()
+	var victims []*entry
+	for _, e := range p.byID {
+		if e.key.tenant == tenant {
+			victims = append(victims, e)
+		}
+	}
+	p.mu.Unlock()
+	var errs []error
+	for _, e := range victims {
+		errs = append(errs, p.destroy(ctx, e, false, "tenant deleted"))
+	}
+	return len(victims), errors.Join(errs...)
+}
+
 // ReapIdle checkpoints and destroys sandboxes unused for idle (0: IdleTimeout) that are
 // neither running a command nor held through Acquire, and tenants' API sandboxes past
 // MaxLifetime that are not held. It returns how many it destroyed.

@@ -526,3 +526,46 @@ func TestPoolMaxLifetime(t *testing.T) {
 		t.Error("Koda's own sandbox was ended by the tenants' lifetime")
 	}
 }
+
+// TestPoolDiscardTenant (issue 26): a deleted tenant's sandboxes, Koda's own for its
+// projects included, are destroyed without a checkpoint; another tenant's stay.
+func TestPoolDiscardTenant(t *testing.T) {
+	ctx := context.Background()
+	p, _, st := newPool(t, sandbox.PoolConfig{})
+	own, err := p.Create(ctx, koda.SandboxSpec{TenantID: "t_gone", ProjectID: "prj_gone", Name: "codegen"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, err := p.CreateFor(ctx, "t_gone", "mine", "idle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := p.CreateFor(ctx, "t_kept", "mine", "idle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := own.WriteFile(ctx, "index.html", []byte("x"), false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.DiscardTenant(ctx, ""); err == nil {
+		t.Fatal("discarding the sandboxes of no tenant")
+	}
+	n, err := p.DiscardTenant(ctx, "t_gone")
+	if err != nil || n != 2 {
+		t.Fatalf("discard: %d %v, want 2", n, err)
+	}
+	if own.State() != koda.SandboxStopped {
+		t.Errorf("Koda's own sandbox of the tenant: %s", own.State())
+	}
+	if _, err := p.Lookup(ctx, "t_gone", api.ID); koda.ErrorCode(err) != koda.CodeSandboxNotFound {
+		t.Errorf("the tenant's API sandbox: %v", err)
+	}
+	if _, err := p.Lookup(ctx, "t_kept", other.ID); err != nil {
+		t.Errorf("another tenant's sandbox: %v", err)
+	}
+	for _, folder := range []string{koda.ProjectFolder("prj_gone"), koda.TenantSandboxFolder("t_gone", "mine")} {
+		if _, err := st.Open(ctx, koda.CheckpointKey(folder)); koda.ErrorKind(err) != koda.ENOTFOUND {
+			t.Errorf("checkpoint %s: %v, want none", folder, err)
+		}
+	}
+}
