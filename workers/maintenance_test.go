@@ -124,6 +124,58 @@ func TestDailyCleanupRemovesOrphans(t *testing.T) {
 	}
 }
 
+// TestDailyCleanupRemovesDeletedTenantFiles (issue 26): every file of a deleted tenant
+// (a project's checkpoint and render, a sandbox checkpoint, asset bytes) is deleted on
+// the next run whatever its age, as a cancelled task may write one after
+// DELETE /admin/tenants/{id} removed its folders; a live tenant's new files stay.
+func TestDailyCleanupRemovesDeletedTenantFiles(t *testing.T) {
+	for name, open := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			b := setup(t)
+			st := open(t)
+			b.h.Storage, b.h.Lifecycle.Storage = st, st
+			for _, id := range []string{"t_del", "t_live"} {
+				if err := b.store.CreateTenant(ctx, &koda.Tenant{ID: id}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			gone, _ := b.project(t, "t_del", 1)
+			live, _ := b.project(t, "t_live", 1)
+			if err := b.store.DeleteTenant(ctx, "t_del", time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			sum := strings.Repeat("0", 64)
+			orphans := []string{
+				koda.CheckpointKey(koda.ProjectFolder(gone.ID)),
+				koda.RenderVideoKey(gone.ID, "rnd_late", "mp4"),
+				koda.CheckpointKey(koda.TenantSandboxFolder("t_del", "session")),
+				koda.AssetKey("t_del", sum, "png"),
+			}
+			keep := []string{
+				koda.CheckpointKey(koda.ProjectFolder(live.ID)),
+				koda.CheckpointKey(koda.TenantSandboxFolder("t_live", "session")),
+				koda.AssetKey("t_live", sum, "png"),
+				koda.AssetKey(koda.DefaultTenant, sum, "png"), // a tenant without a row
+			}
+			put(t, st, append(keep, orphans...)...)
+			if err := b.h.dailyCleanup(ctx, nil, jobs.DailyCleanupArgs{}); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range orphans {
+				if present(t, st, k) {
+					t.Errorf("the deleted tenant's %s is still stored", k)
+				}
+			}
+			for _, k := range keep {
+				if !present(t, st, k) {
+					t.Errorf("%s was deleted", k)
+				}
+			}
+		})
+	}
+}
+
 // TestCleanPreviewsExpiresOldPreviews: a preview video older than PreviewTTL is
 // deleted and neither its render nor the project hands out its key any more; a newer
 // preview, the thumbnail and a final render of the same age stay.

@@ -69,13 +69,16 @@ func (s *Service) ExpirePreviews(ctx context.Context, ttl time.Duration) (int, e
 // OrphanGrace: everything under a project that no longer exists, a render's files
 // once the render is gone, the files of a finished render other than its video and
 // thumbnail (chunks left by a failed stitch), and the sandbox checkpoints of a tenant
-// that no longer exists. A file some render of the project points at stays whatever
+// that no longer exists. Every file of a deleted tenant (its projects', sandboxes'
+// and assets') is an orphan at once, whatever its age: DELETE /admin/tenants/{id}
+// removes them itself, and this catches what a cancelled task wrote afterwards. A file some render of the project points at stays whatever
 // its key says: renders of the same output share the file stored under the first
 // one's key. Files outside Koda's layout are left alone. It returns how many files it
 // deleted.
 func (s *Service) CleanOrphans(ctx context.Context) (int, error) {
 	cutoff := s.now().Add(-OrphanGrace)
 	projects := map[string]bool{}
+	projectOfDeleted := map[string]bool{} // project → its tenant was deleted
 	renders := map[string]*koda.Render{}
 	pointedAt := map[string]map[string]bool{} // project → the keys its renders name
 	inUse := func(projectID, key string) (bool, error) {
@@ -97,16 +100,42 @@ func (s *Service) CleanOrphans(ctx context.Context) (int, error) {
 	tenants := map[string]bool{koda.DefaultTenant: true}
 	var orphans []string
 
-	projectExists := func(id string) (bool, error) {
-		if ok, seen := projects[id]; seen {
-			return ok, nil
+	// tenantDeleted: the tenant's row says it was deleted (DELETE /admin/tenants/{id}).
+	// Its files are orphans at once, without OrphanGrace: nothing of it is being made
+	// any more, and a file a cancelled task wrote after the deletion removed the
+	// tenant's folders must not stay.
+	ts, _ := s.Store.(koda.TenantStore)
+	deletedTenants := map[string]bool{}
+	tenantDeleted := func(id string) (bool, error) {
+		if ts == nil || id == "" {
+			return false, nil
 		}
-		_, err := s.Store.GetProject(ctx, id)
+		if d, seen := deletedTenants[id]; seen {
+			return d, nil
+		}
+		t, err := ts.GetTenant(ctx, id)
 		if err != nil && koda.ErrorKind(err) != koda.ENOTFOUND {
 			return false, err
 		}
+		deletedTenants[id] = err == nil && t.DeletedAt != nil
+		return deletedTenants[id], nil
+	}
+	// projectExists says whether the project exists and its tenant is not deleted.
+	projectExists := func(id string) (exists, deleted bool, err error) {
+		if ok, seen := projects[id]; seen {
+			return ok, ok && projectOfDeleted[id], nil
+		}
+		p, err := s.Store.GetProject(ctx, id)
+		if err != nil && koda.ErrorKind(err) != koda.ENOTFOUND {
+			return false, false, err
+		}
 		projects[id] = err == nil
-		return err == nil, nil
+		if err == nil {
+			if projectOfDeleted[id], err = tenantDeleted(p.TenantID); err != nil {
+				return false, false, err
+			}
+		}
+		return projects[id], projectOfDeleted[id], nil
 	}
 	render := func(id string) (*koda.Render, error) {
 		if r, seen := renders[id]; seen {
@@ -120,16 +149,20 @@ func (s *Service) CleanOrphans(ctx context.Context) (int, error) {
 		return r, nil
 	}
 	err := s.Storage.List(ctx, "projects/", func(f koda.StoredFile) error {
-		if f.ModTime.After(cutoff) {
-			return nil
-		}
 		projectID, renderID, ok := koda.StorageKeyOwner(f.Key)
 		if !ok {
 			return nil
 		}
-		exists, err := projectExists(projectID)
+		exists, deleted, err := projectExists(projectID)
 		if err != nil {
 			return err
+		}
+		if deleted {
+			orphans = append(orphans, f.Key)
+			return nil
+		}
+		if f.ModTime.After(cutoff) {
+			return nil
 		}
 		if !exists {
 			orphans = append(orphans, f.Key)
@@ -154,12 +187,20 @@ func (s *Service) CleanOrphans(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("find orphaned project files: %w", err)
 	}
-	if ts, ok := s.Store.(koda.TenantStore); ok {
+	if ts != nil {
 		err := s.Storage.List(ctx, "tenants/", func(f koda.StoredFile) error {
+			tenant, _, _ := strings.Cut(strings.TrimPrefix(f.Key, "tenants/"), "/")
+			deleted, err := tenantDeleted(tenant)
+			if err != nil {
+				return err
+			}
+			if deleted {
+				orphans = append(orphans, f.Key)
+				return nil
+			}
 			if f.ModTime.After(cutoff) {
 				return nil
 			}
-			tenant, _, _ := strings.Cut(strings.TrimPrefix(f.Key, "tenants/"), "/")
 			exists, seen := tenants[tenant]
 			if !seen {
 				_, err := ts.GetTenant(ctx, tenant)
@@ -176,6 +217,19 @@ func (s *Service) CleanOrphans(ctx context.Context) (int, error) {
 		})
 		if err != nil {
 			return 0, fmt.Errorf("find orphaned tenant files: %w", err)
+		}
+		// Asset bytes are left alone for a tenant without a row (the default tenant
+		// may have none), but a deleted tenant's are orphans.
+		err = s.Storage.List(ctx, "assets/", func(f koda.StoredFile) error {
+			tenant, _, _ := strings.Cut(strings.TrimPrefix(f.Key, "assets/"), "/")
+			deleted, err := tenantDeleted(tenant)
+			if err == nil && deleted {
+				orphans = append(orphans, f.Key)
+			}
+			return err
+		})
+		if err != nil {
+			return 0, fmt.Errorf("find a deleted tenant's asset files: %w", err)
 		}
 	}
 	var errs []error
