@@ -94,10 +94,14 @@ func (s *Server) adminGetTenant(c *fiber.Ctx) error {
 //  1. the tenant is marked deleted and every key of it revoked, in one transaction:
 //     its requests get 401 at once and its event streams end at their next key check
 //     (StreamRecheck, 2 s by default), with an ERROR event UNAUTHORIZED;
-//  2. its API sandboxes on this process are destroyed, without a checkpoint;
-//  3. its queued and running projects, renders and batches are cancelled (CANCELLED);
+//  2. its queued and running projects, renders and batches are cancelled (CANCELLED;
+//     a running task is cancelled and its step made stale);
+//  3. its sandboxes on this process are destroyed without a checkpoint: its API
+//     sandboxes and Koda's own codegen sandboxes of its projects;
 //  4. its files (projects, renders, templates, sandbox checkpoints, assets) are
-//     deleted from storage, synchronously, folder by folder.
+//     deleted from storage, synchronously, folder by folder. A file a cancelled task
+//     on another node still writes afterwards is removed by the maintenance task's
+//     orphan clean-up (lifecycle.CleanOrphans: a deleted tenant's files are orphans).
 //
 // The tenant's row stays (deleted_at), so usage keeps its owner, GET shows it deleted
 // and its ID is never used again. Deleting a deleted tenant answers 204 again and
@@ -110,28 +114,24 @@ func (s *Server) adminDeleteTenant(c *fiber.Ctx) error {
 		return err
 	}
 	log := s.log().With("tenant", t.ID)
-	if s.Sandboxes != nil {
-		infos, err := s.Sandboxes.ListFor(ctx, t.ID)
-		if err != nil {
+	cancelled := 0
+	if s.TenantWork != nil {
+		if cancelled, err = s.TenantWork.CancelTenantWork(ctx, t.ID); err != nil {
 			return err
 		}
-		for _, info := range infos {
-			if err := s.Sandboxes.DestroyFor(ctx, t.ID, info.ID, false); err != nil && koda.ErrorKind(err) != koda.ENOTFOUND {
-				return err
-			}
+	}
+	discarded := 0
+	if s.Sandboxes != nil {
+		if discarded, err = s.Sandboxes.DiscardTenant(ctx, t.ID); err != nil {
+			return err
 		}
-		log.Info("deleted tenant: sandboxes destroyed", "sandboxes", len(infos))
 	}
 	if s.TenantWork != nil {
-		n, err := s.TenantWork.CancelTenantWork(ctx, t.ID)
-		if err != nil {
-			return err
-		}
 		if err := s.TenantWork.DeleteTenantFiles(ctx, t.ID); err != nil {
 			return err
 		}
-		log.Info("deleted tenant: work cancelled and files deleted", "projects_cancelled", n)
 	}
+	log.Info("tenant deleted", "projects_cancelled", cancelled, "sandboxes_destroyed", discarded)
 	return c.SendStatus(fiber.StatusNoContent)
 }
 

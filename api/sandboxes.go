@@ -22,6 +22,9 @@ type Sandboxes interface {
 	Info(ctx context.Context, tenant, id string) (sandbox.Info, error)
 	DestroyFor(ctx context.Context, tenant, id string, save bool) error
 	Call(ctx context.Context, tenant, id, tool string, input []byte, out sandbox.OutputFunc) (any, error)
+	// DiscardTenant destroys every sandbox of a deleted tenant on this process, Koda's
+	// own for its projects included, without saving a checkpoint.
+	DiscardTenant(ctx context.Context, tenant string) (int, error)
 }
 
 type createSandboxRequest struct {

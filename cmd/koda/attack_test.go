@@ -101,9 +101,16 @@ package main
 // project is in error with AGENT_TIMEOUT within seconds, and the step is not retried.
 //
 // Sandboxes see /usr without /usr/local (internal/bwrap.TestPolicyConfines,
-// sandbox/local.TestUsrLocalHidden: node and npm still run). Tenant deletion: there is
-// no route that deletes a tenant; revoking its keys ends their streams
-// (TestAttackRevokedKeyStream).
+// sandbox/local.TestUsrLocalHidden: node and npm still run).
+//
+// TestAttackDeletedTenant (issue 26, attack_tenantdel_test.go) — a tenant with an open
+// event stream, a project in code generation (an agent that never finishes by itself)
+// and a live API sandbox is deleted with DELETE /admin/tenants/{id}: the stream ends
+// within 5 s with an ERROR event UNAUTHORIZED, its key answers 401, its API sandbox
+// and its codegen sandbox are gone, the codegen is stopped and the project is in error
+// CANCELLED, its project and asset folders are gone from storage (nothing written back
+// by the stopped codegen); another tenant's project keeps running, its stream and key
+// work, its checkpoint stays; GET of the deleted tenant says deleted.
 //
 // TestAttackHostileAssets (issue 25, assets_attack_test.go) — uploads over real HTTP:
 // a PNG declaring 60000² pixels over 16 MiB of zeros, a 2000² PNG whose IDAT inflates
