@@ -35,6 +35,15 @@ func parseSFNT(name string, data []byte) (family string, err error) {
 			err = malformed("the %s font does not parse (the font parser failed: %v)", name, r)
 		}
 	}()
+	// The checks Chromium's font sanitizer makes come first, so their messages,
+	// which say what is wrong in the font's terms, win over sfnt's terser ones.
+	tables, ok := sfntTables(data)
+	if !ok {
+		return "", malformed("the %s font does not parse: its table directory is cut short or points outside the file", name)
+	}
+	if err := otsCheck(name, tables, nil); err != nil {
+		return "", err
+	}
 	fnt, err := sfnt.Parse(data)
 	if err != nil {
 		return "", malformed("the %s font does not parse: %v", name, err)
