@@ -87,9 +87,10 @@ func parseSFNT(name string, data []byte) (family string, err error) {
 // blocks inside the file; and the Brotli stream, decompressed (with
 // github.com/andybalholm/brotli, a pure Go port of Google's decoder, already in the
 // build through fasthttp) to exactly the length the directory adds up to, never more.
-// Not checked: the tables' contents, the reversal of the glyf/loca/hmtx transforms,
-// the outlines. Chromium runs every web font through its OpenType Sanitizer (OTS)
-// before use, so a renderer page never loads a WOFF2 font unchecked.
+// The decompressed tables then get the checks Chromium's OpenType Sanitizer (OTS)
+// makes on cmap, head, hhea, maxp, and hmtx, loca and glyf when they are not
+// transformed (otsCheck). Not checked: the reversal of the glyf/loca/hmtx
+// transforms, so transformed outlines and metrics, and the glyphs themselves.
 const (
 	woff2HeaderLen = 48
 	woff2MaxTables = 256
@@ -152,6 +153,12 @@ func parseWOFF2(data []byte) error {
 	p := data[woff2HeaderLen:]
 	var total uint64
 	tags := map[string]bool{}
+	type entry struct {
+		tag         string
+		n           uint64
+		transformed bool
+	}
+	var order []entry
 	for i := 0; i < numTables; i++ {
 		if len(p) < 1 {
 			return bad("its table directory ends early")
@@ -198,6 +205,7 @@ func parseWOFF2(data []byte) error {
 			}
 		}
 		total += n
+		order = append(order, entry{tag, n, transformed})
 	}
 	for _, need := range []string{"cmap", "head", "hhea", "hmtx", "maxp", "name", "OS/2", "post"} {
 		if !tags[need] {
@@ -240,14 +248,31 @@ func parseWOFF2(data []byte) error {
 	// Decompress to exactly the directory's total: a stream that yields less is
 	// truncated, one that yields more is not what the directory describes.
 	r := brotli.NewReader(bytes.NewReader(p[:compressed]))
-	n, err := io.Copy(io.Discard, io.LimitReader(r, int64(total)+1))
+	var out bytes.Buffer
+	n, err := io.Copy(&out, io.LimitReader(r, int64(total)+1))
 	if err != nil {
 		return bad("its Brotli stream does not decompress: %v", err)
 	}
 	if uint64(n) != total {
 		return bad("its Brotli stream decompresses to %d bytes, the table directory says %d", n, total)
 	}
-	return nil
+	// The decompressed tables, one after the other in the directory's order, get
+	// the checks of Chromium's font sanitizer (see otsCheck) except the
+	// transformed ones (glyf, loca and hmtx as a rule): undoing the transforms
+	// means rebuilding the outlines, which this code does not do. cmap, head,
+	// hhea and maxp are never transformed.
+	tables := map[string][]byte{}
+	transformed := map[string]bool{}
+	at := uint64(0)
+	for _, e := range order {
+		if e.transformed {
+			transformed[e.tag] = true
+		} else {
+			tables[e.tag] = out.Bytes()[at : at+e.n]
+		}
+		at += e.n
+	}
+	return otsCheck("WOFF2", tables, transformed)
 }
 
 func round4(n uint64) uint64 { return (n + 3) &^ 3 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/kodahq/koda"
+	"github.com/kodahq/koda/internal/kodatest"
 )
 
 const dejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
@@ -167,4 +168,19 @@ func TestSystemFontsAccepted(t *testing.T) {
 		t.Skip("no TTF or OTF font under /usr/share/fonts")
 	}
 	t.Logf("%d fonts checked", n)
+}
+
+// TestWOFF2RefusedAsOTSRefusesThem: the same faults packed as WOFF2 (without
+// transforms, so every table is checked) are refused with the same messages.
+func TestWOFF2RefusedAsOTSRefusesThem(t *testing.T) {
+	for name, c := range badFonts(t) {
+		err := parseWOFF2(kodatest.WOFF2(c.font))
+		if koda.ErrorCode(err) != koda.CodeAssetMalformed || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want ASSET_MALFORMED saying %q", name, err, c.want)
+		}
+	}
+	good, _ := os.ReadFile(dejaVu)
+	if err := parseWOFF2(kodatest.WOFF2(good)); err != nil {
+		t.Errorf("DejaVuSans as WOFF2: %v", err)
+	}
 }
