@@ -82,10 +82,14 @@ func badFonts(t *testing.T) map[string]struct {
 		t.Fatal("no format 4 segment with an idDelta holds 'A'")
 	}
 	f12 := cmapSub(t, good, 12)
+	// One past numGlyphs, not numGlyphs itself: Chromium before OTS 9.3.0 lets a
+	// format 12 group reach glyph numGlyphs (an off-by-one OTS fixed in March
+	// 2026, commit 835ac27), and the Chromium cross-check loads these fonts.
+	// TestCmapFormat12Boundary checks numGlyphs itself.
 	out["cmap format 12 group"] = bad{edit(func(b []byte) {
 		g := f12 + 16 // the first group
-		be.PutUint32(b[g+8:], uint32(numGlyphs-int(u32(b, g+4)-u32(b, g))))
-	}), "points at glyph " + itoa(numGlyphs) + " for U+"}
+		be.PutUint32(b[g+8:], uint32(numGlyphs+1-int(u32(b, g+4)-u32(b, g))))
+	}), "points at glyph " + itoa(numGlyphs+1) + " for U+"}
 	head, _, _ := table(t, good, "head")
 	out["unitsPerEm"] = bad{edit(func(b []byte) { be.PutUint16(b[head+18:], 8) }), "has 8 units per em, outside 16 to 16384"}
 	out["indexToLocFormat"] = bad{edit(func(b []byte) { be.PutUint16(b[head+50:], 2) }), "indexToLocFormat 2"}
@@ -182,5 +186,34 @@ func TestWOFF2RefusedAsOTSRefusesThem(t *testing.T) {
 	good, _ := os.ReadFile(dejaVu)
 	if err := parseWOFF2(kodatest.WOFF2(good)); err != nil {
 		t.Errorf("DejaVuSans as WOFF2: %v", err)
+	}
+}
+
+// TestCmapFormat12Boundary: a format 12 group may end at glyph numGlyphs−1, not at
+// numGlyphs (ots/src/cmap.cc Parse31012 since OTS 9.3.0); format 13 groups likewise.
+func TestCmapFormat12Boundary(t *testing.T) {
+	group := func(format int, start, end, glyph uint32) []byte {
+		b := make([]byte, 28)
+		be := binary.BigEndian
+		be.PutUint16(b, uint16(format))
+		be.PutUint32(b[4:], 28)
+		be.PutUint32(b[12:], 1)
+		be.PutUint32(b[16:], start)
+		be.PutUint32(b[20:], end)
+		be.PutUint32(b[24:], glyph)
+		return b
+	}
+	c := &otsFont{name: "ttf", numGlyphs: 10}
+	if err := c.cmap1213(group(12, 0x41, 0x44, 6), false); err != nil {
+		t.Errorf("glyphs 6 to 9 of 10: %v", err)
+	}
+	if err := c.cmap1213(group(12, 0x41, 0x44, 7), false); err == nil || !strings.Contains(err.Error(), "points at glyph 10 for U+0044") {
+		t.Errorf("glyphs 7 to 10 of 10: %v", err)
+	}
+	if err := c.cmap1213(group(13, 0x41, 0x44, 9), true); err != nil {
+		t.Errorf("format 13 to glyph 9 of 10: %v", err)
+	}
+	if err := c.cmap1213(group(13, 0x41, 0x44, 10), true); err == nil {
+		t.Errorf("format 13 to glyph 10 of 10 accepted")
 	}
 }

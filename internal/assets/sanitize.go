@@ -398,7 +398,10 @@ func (c *otsFont) cmap4(t []byte) error {
 }
 
 // cmap1213 follows Parse31012 (every glyph of a group below numGlyphs) and
-// Parse31013 (a group's one glyph below numGlyphs).
+// Parse31013 (a group's one glyph below numGlyphs). Chromium builds with OTS before
+// 9.3.0 let a format 12 group reach glyph numGlyphs itself (an off-by-one fixed by
+// OTS commit 835ac27, March 2026); that glyph does not exist, so it is refused here
+// as current OTS refuses it.
 func (c *otsFont) cmap1213(t []byte, manyToOne bool) error {
 	if len(t) < 16 {
 		return fmt.Errorf("is cut short")
