@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -173,7 +174,9 @@ var (
 	quoteRE    = regexp.MustCompile(`“([^”]+)”|"([^"]+)"|‘([^’]+)’|(?:^|[\s(\[:,;])'([^']+?)'(?:$|[\s.,!?;:)\]])`)
 	hexColorRE = regexp.MustCompile(`#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{3})\b`)
 	listMarkRE = regexp.MustCompile(`\(\d{1,2}\)|\b\d{1,2}\)`)
-	wordRE     = regexp.MustCompile(`#[0-9a-f]{3,6}\b|\$?[0-9]+(?:[.,][0-9]+)?%?|[a-z][a-z'’-]*|«q[0-9]+»`)
+	// wordRE: a word is letters of any script ("azúcar", "café" are one word each, never
+	// "az" and "car"), a number, a hex colour or a quote's placeholder.
+	wordRE     = regexp.MustCompile(`#[0-9a-f]{3,6}\b|\$?[0-9]+(?:[.,][0-9]+)?%?|\p{Ll}[\p{Ll}\p{Lo}\p{Mn}'’-]*|«q[0-9]+»`)
 	durationRE = regexp.MustCompile(`\b(?:([0-9]+(?:\.[0-9]+)?)[\s-]*|([a-z]+(?:-[a-z]+)?)[\s-]+)(seconds?|secs?|s|minutes?|mins?)\b`)
 	countRE    = regexp.MustCompile(`\b([0-9]+|one|two|three|four|five|six|seven|eight|nine|ten|once|twice)\s*(times|x\b)?`)
 	clauseRE   = regexp.MustCompile(`\b(?:and then|then|after that|afterwards|finally|next|followed by|before|later)\b|[.;!?]+|,\s*(?:and\s+)?|\(\d{1,2}\)|\b\d{1,2}\)`)
@@ -953,13 +956,24 @@ func otherColour(first, earlier string) bool {
 
 func isColorTok(t string) bool { _, ok := colorOf(t); return ok }
 
+// surfacePreps point at where something is or is seen from: a counter after one is a
+// surface of the place. One list for the word reading (placeObject) and the data
+// reading (surfaceCounterRE).
+var surfacePreps = func() map[string]bool {
+	m := maps.Clone(placePreps)
+	for _, w := range []string{"on", "at", "in", "from", "by"} {
+		m[w] = true
+	}
+	return m
+}()
+
 // placeObject: the noun at i is what a place preposition points at ("on a kitchen
-// counter", "behind the counter"), with at most two words between (a determiner, a
+// counter", "behind the counter", "seen from the counter"), with at most two words between (a determiner, a
 // modifier): the thing where something is, not a widget of the video.
 func placeObject(tokens []string, i int) bool {
 	for j := i - 1; j >= 0 && j >= i-3; j-- {
 		t := tokens[j]
-		if placePreps[t] || t == "on" || t == "at" || t == "in" {
+		if surfacePreps[t] {
 			return true
 		}
 		if isNumber(t) || strings.HasPrefix(t, "«q") {

@@ -1,8 +1,10 @@
 package builtin
 
 import (
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -427,7 +429,7 @@ var (
 	// surfaceCounterRE: a counter something is on or behind ("on a kitchen counter",
 	// "behind the counter"): a surface of the place, never a number counting (the
 	// subject reading's placeObject says the same of the word).
-	surfaceCounterRE = regexp.MustCompile(`(?i)\b(?:on|onto|off|at|behind|across|along|over|beside|near|under)\s+(?:(?:a|an|the|my|our|this|that|its|his|her|their)\s+)?(?:[a-z]+\s+)?counters?\b`)
+	surfaceCounterRE = regexp.MustCompile(`(?i)\b(?:` + strings.Join(slices.Sorted(maps.Keys(surfacePreps)), "|") + `)\s+(?:(?:a|an|the|my|our|this|that|its|his|her|their)\s+)?(?:[a-z]+\s+)?counters?\b`)
 	counterRE        = regexp.MustCompile(`(?i)\b(?:counter|count(?:s|ing)? up|ticks? up|odometer|tally|number (?:counting|rising|climbing|going up|ticking)|counts? to)\b`)
 	risingRE         = regexp.MustCompile(`(?i)\b(?:ris(?:e|es|ing)|grow(?:s|ing|th)?|increas(?:e|es|ing)|climb(?:s|ing)?|up(?:ward)?|gain(?:s|ing)?)\b`)
 	fallingRE        = regexp.MustCompile(`(?i)\b(?:fall(?:s|ing)?|declin(?:e|es|ing)|drop(?:s|ping)?|decreas(?:e|es|ing)|down(?:ward)?|shrink(?:s|ing)?)\b`)

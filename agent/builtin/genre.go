@@ -344,7 +344,9 @@ var genres = []genreRow{
 		Shows:   []string{"RIVERSIDE HAWKS", "LAKEVIEW OWLS", "VS", "Kingston Park"}},
 	// "Side by side" and "comparison" alone are two states only when the prompt does not
 	// list three figures or more (heights to scale, prices): that is data.
-	{Name: "before after", Cues: regexp.MustCompile(`\bbefore[ /&-]+(?:and\s+)?after\b|\bbefore\b.*\bafter\b|\bcomparison\b|\bside[- ]by[- ]side\b`),
+	// "Before" and "after" as labels ("a cluttered desk before, a tidy one after"), not
+	// as words of time ("the cubs hesitate before jumping after her").
+	{Name: "before after", Cues: regexp.MustCompile(`\bbefore[ /&-]+(?:and\s+)?after\b|\bbefore\s*[:,;(—–]|\bcomparison\b|\bside[- ]by[- ]side\b`),
 		Unless: regexp.MustCompile(`\bto scale\b|(?:\d[^,;.]*[,;][^,;.]*){2}\d`),
 		Slots:  []string{"left label", "right label", "left drawing", "right drawing", "wipe handle"}, build: (*genreFill).beforeAfter,
 		Example: `Before and after comparison: a cluttered desk before, a tidy desk with a plant after, with a handle wiping across`,

@@ -1049,9 +1049,21 @@ func facts(prompt string) []fact {
 			return nil
 		}
 	}
+	// Labels show in a label's own words: a lower-case word ("keeper Luca", "Directed
+	// by") or a value with a figure ("Gate A54"). Without one anywhere, the entries are
+	// names in capitals ("Mira Oyelaran, Static Pines, Juno & the Wires"), whole.
+	labelled := false
+	for _, e := range entries {
+		if f := splitFact(e); f.Label != "" && (strings.ContainsAny(f.Value, "0123456789") || labelWords(strings.Fields(e)[:len(strings.Fields(f.Label))])) {
+			labelled = true
+		}
+	}
 	var out []fact
 	for _, e := range entries {
 		f := splitFact(e)
+		if !labelled {
+			f = fact{Value: e}
+		}
 		if f.Label == "" && len(out) > 0 && out[len(out)-1].Label != "" && !strings.ContainsAny(f.Value+out[len(out)-1].Value, "0123456789") && !routeRE.MatchString(f.Value) {
 			// "midfield Ravi, Hana and Felix": names after a labelled entry are its own.
 			out[len(out)-1].Value += ", " + f.Value
@@ -1082,6 +1094,19 @@ func storySteps(items []string) bool {
 	return acting*2 > len(items)
 }
 
+// labelWords: a label says what its value is in lower-case words: its first word
+// ("keeper") or its last ("Directed by"), an article inside a name ("Juno & the
+// Wires") aside.
+func labelWords(ws []string) bool {
+	first, last := ws[0], ws[len(ws)-1]
+	lower := func(w string) bool { return w == strings.ToLower(w) && w != strings.ToUpper(w) }
+	return lower(first) || lower(last) && !nameJoins[last]
+}
+
+// nameJoins are the small words inside names ("Juno & the Wires", "Ana de la Cruz").
+var nameJoins = map[string]bool{"the": true, "a": true, "an": true, "and": true, "&": true, "of": true, "de": true,
+	"la": true, "le": true, "van": true, "von": true, "del": true, "da": true}
+
 // splitFact splits an entry at its first value word: "Gate A54" is Gate and A54,
 // "Directed by Noor Haddad" is "Directed by" and the name; "18 Dec" is a value alone.
 func splitFact(e string) fact {
@@ -1095,6 +1120,7 @@ func splitFact(e string) fact {
 			if strings.ContainsAny(label, "0123456789@#") || labelJoinRE.MatchString(label) {
 				break // "Hana and Felix" are two names, no label
 			}
+
 			return fact{Label: capitalize(label), Value: strings.Join(ws[k:], " ")}
 		}
 	}

@@ -302,6 +302,8 @@ func TestFacts(t *testing.T) {
 			"Directed by=Noor Haddad|Written by=Eli Strand|Cinematography=Mateo Ruiz|Music by=Kaia Lund"},
 		{"each player pops in with their name: keeper Luca, defenders Sami and Odette, midfield Ravi, Hana and Felix, striker Zoe. team colours purple",
 			"Keeper=Luca|Defenders=Sami and Odette|Midfield=Ravi, Hana and Felix|Striker=Zoe"},
+		{"headliners drop in huge first: THE VELVET ORCHARD, NOVA KINGS, then smaller rows underneath: Mira Oyelaran, Static Pines, Lowtide Club, Juno & the Wires.",
+			"=Mira Oyelaran|=Static Pines|=Lowtide Club|=Juno & the Wires"},
 		{"A kitchen with a kettle, a toaster, a bowl of fruit and a cat", ""},
 		{"Label the key pins, the driver pins and the shear line", ""},
 	} {
@@ -384,5 +386,18 @@ func TestWhereItGoesChoosesNoLayout(t *testing.T) {
 	}
 	if row := detectGenre(`A WhatsApp chat: "Are you coming?" then "On my way!"`); row == nil || row.Name != "chat" {
 		t.Errorf("a WhatsApp chat asked outright is no longer a chat: %v", row)
+	}
+}
+
+// TestBeforeAndAfterOfTime: "before" and "after" telling when are no before/after
+// comparison; as labels they are.
+func TestBeforeAndAfterOfTime(t *testing.T) {
+	in := `a polar bear mum and two cubs walk across the sea ice, the mum leaps onto the next floe and the cubs hesitate before jumping after her`
+	if row := detectGenre(in); row != nil && row.Name == "before after" {
+		t.Errorf("%q: before/after layout", in)
+	}
+	in = `A cluttered desk before, a tidy desk with a plant after`
+	if row := detectGenre(in); row == nil || row.Name != "before after" {
+		t.Errorf("%q: %v, want the before/after layout", in, row)
 	}
 }

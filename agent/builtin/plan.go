@@ -537,17 +537,19 @@ var englishWords = map[string]bool{"the": true, "a": true, "an": true, "and": tr
 	"it": true, "that": true, "then": true, "as": true, "while": true, "into": true, "over": true, "under": true,
 	"its": true, "our": true, "my": true, "your": true, "this": true, "are": true, "up": true}
 
-// readsAsEnglish: a prompt of five words or more has at least one of the words every
-// English sentence uses ("Un chat saute sur la table" has none).
+// readsAsEnglish: a prompt of five words or more has some of the words every English
+// sentence uses ("Un chat saute sur la table" has none); a long one has two kinds of
+// them at least, as one "a" or "on" is a word of French or Spanish too ("una a una").
 func readsAsEnglish(prompt string) bool {
 	ws := wordRE.FindAllString(strings.ToLower(quoteRE.ReplaceAllString(prompt, " ")), -1)
 	if len(ws) < 5 {
 		return true
 	}
+	seen := map[string]bool{}
 	for _, w := range ws {
 		if englishWords[w] {
-			return true
+			seen[w] = true
 		}
 	}
-	return false
+	return len(seen) >= 2 || len(seen) == 1 && len(ws) < 12
 }

@@ -191,6 +191,8 @@ func TestPlanSaysLayoutAndLanguage(t *testing.T) {
 	for _, c := range []struct{ prompt, want string }{
 		{`A lower third: "Ana Ruiz" with the role "Mayor"`, "Layout: a lower third"},
 		{"Un chat noir saute sur la table rouge, puis dort", "does not read as English"},
+		// One "a" ("una a una") is Spanish too; accented words are whole words.
+		{"Un altar con tres fotos enmarcadas, pan de muerto y calaveritas de azúcar; las velas se encienden una a una", "does not read as English"},
 	} {
 		pl, err := a.Plan(ctx, &koda.Project{ID: "prj_t", Prompt: c.prompt, Style: koda.StyleSmooth}, "")
 		if err != nil {

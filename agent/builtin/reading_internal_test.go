@@ -150,6 +150,46 @@ func TestReadingRules(t *testing.T) {
 				}
 				return "the sock is not drawn"
 			}},
+		{"a counter one looks from is a place",
+			"Sushi conveyor belt in a small restaurant, seen from the counter: colourful plates glide past left to right",
+			func(b *brief) string {
+				for _, s := range b.Subjects {
+					if s.Kind == "counter" {
+						return "a number counts"
+					}
+				}
+				return ""
+			}},
+		{"an accented word is one word",
+			"calaveritas de azúcar and a café sign",
+			func(b *brief) string {
+				for _, s := range b.Subjects {
+					if s.Noun == "car" {
+						return "'azúcar' read as 'az' and 'car'"
+					}
+				}
+				return ""
+			}},
+		{"a material and an infinitive are not things",
+			"a paper boat made from newspaper floats down the gutter into a puddle where a kid is waiting to pick it up",
+			func(b *brief) string {
+				for _, s := range b.Subjects {
+					if s.Noun == "newspaper" || s.Noun == "pick" {
+						return s.Noun + " is drawn"
+					}
+				}
+				return ""
+			}},
+		{"a place after 'to' stays",
+			"a yellow bus drives to the school and then to school again",
+			func(b *brief) string {
+				for _, s := range b.Subjects {
+					if s.Noun == "school" {
+						return ""
+					}
+				}
+				return "the school is not drawn"
+			}},
 		{"a ratio beats a word that names something else",
 			"brand colour palette reveal — five vertical swatches slide up one after another, then the wordmark fades in. 16:9, smooth and slow",
 			func(b *brief) string {

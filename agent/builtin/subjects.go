@@ -293,6 +293,34 @@ func comparativeAt(tokens []string, i int) bool {
 	return adjectiveStem(w) || next(i+1) == "than" || next(i+1) == "and" && strings.HasSuffix(next(i+2), "er") && adjectiveStem(next(i+2))
 }
 
+// materialAt: token i is what a thing is made of ("a paper boat made from newspaper",
+// "a crown made out of gold foil"): the thing is drawn, not its material.
+func materialAt(tokens []string, i int) bool {
+	for j := i - 1; j >= 1 && j >= i-3; j-- {
+		if (tokens[j] == "from" || tokens[j] == "of") && (tokens[j-1] == "made" || tokens[j-1] == "out" && j >= 2 && tokens[j-2] == "made") {
+			return true
+		}
+		if !modifierWords[tokens[j]] && !isColorTok(tokens[j]) && !determiners[tokens[j]] {
+			return false
+		}
+	}
+	return false
+}
+
+// infinitiveAt: token i follows "to" as a verb ("waiting to pick it up", "rushes to
+// catch the ball"): a word WordNet uses mostly as a verb, or one that takes an object
+// or a particle after it; "goes to school" keeps the school.
+func infinitiveAt(tokens []string, i int) bool {
+	if i == 0 || tokens[i-1] != "to" {
+		return false
+	}
+	return assets.MostlyOther(tokens[i]) || i+1 < len(tokens) && verbObjects[tokens[i+1]]
+}
+
+// verbObjects follow a verb, never a noun used as a place: its object or its particle.
+var verbObjects = map[string]bool{"it": true, "them": true, "him": true, "her": true, "me": true, "us": true,
+	"up": true, "out": true, "off": true, "down": true, "away": true, "back": true, "a": true, "an": true, "the": true}
+
 // adjectiveStem: w ends in -er and drops it to a word WordNet uses mostly as an
 // adjective ("happier" → happy, "bigger" → big, "larger" → large).
 func adjectiveStem(w string) bool {
@@ -330,7 +358,7 @@ func assetSpans(tokens []string, low string) (map[int]assetSpan, []string) {
 	list := listTokens(low)
 	idioms := idiomTokens(tokens)
 	skip := func(i int) bool {
-		return list[i] || idioms[i] || (i > 0 && possessives[tokens[i-1]]) || styleWordsAt(tokens, i) || mannerWord(tokens, i) != "" || viewerAt(tokens, i) || comparativeAt(tokens, i) ||
+		return list[i] || idioms[i] || (i > 0 && possessives[tokens[i-1]]) || styleWordsAt(tokens, i) || mannerWord(tokens, i) != "" || viewerAt(tokens, i) || comparativeAt(tokens, i) || materialAt(tokens, i) || infinitiveAt(tokens, i) ||
 			// "black on cream": a colour something sits on.
 			(i > 1 && tokens[i-1] == "on" && isColorTok(tokens[i-2]))
 	}
