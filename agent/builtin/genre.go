@@ -513,12 +513,8 @@ func (c *composer) layGenre(row *genreRow) *genreFill {
 	g.t = 0.1
 	g.in = math.Min(1.2, g.end*0.2)
 	g.out = g.end - math.Min(0.8, g.end*0.12)
-	g.accent = orDefault(c.b.Accent, orDefault(firstColor(c.b), defaultSubjectColors[c.bd.Base][0]))
+	g.accent, g.panel = layoutColors(c.b, c.bd.Palette, c.bd.Base) // palette.go
 	g.ink = c.bd.Palette.Text
-	g.panel = "#ffffff"
-	if luminance(c.bd.Palette.Background[0]) > 0.6 {
-		g.panel = "#1f2937"
-	}
 	var finale []string
 	if !row.Keeps {
 		finale = g.finales()

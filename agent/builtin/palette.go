@@ -127,6 +127,9 @@ func darken(hex string, k float64) string {
 func choosePalette(b *brief, style koda.Style) palette {
 	var p palette
 	defaults := b.defaultColors(defaultSubjectColors[style])
+	if kit := kitColors(b); len(kit) > 0 {
+		defaults = kit // a brand kit's colours, never the style's
+	}
 	for i, s := range b.Subjects {
 		c := s.Color
 		if c == "" {
@@ -320,4 +323,84 @@ func parsePalette(desc string, b *brief) (palette, bool) {
 		p.Glow = ""
 	}
 	return p, found
+}
+
+// kitColors are the colours a brand kit gives every uncoloured subject and layout
+// accent, in turn: the primary, the secondary, then lighter and deeper steps of them,
+// so a scene with more subjects than the kit has colours stays within the brand. nil
+// when the brief has no kit colours, or the prompt chose its own ("in pastels", "all
+// in gold").
+func kitColors(b *brief) []string {
+	if len(b.BrandColors) == 0 || b.Ink != "" {
+		return nil
+	}
+	if _, ok := namedPalettes[b.PaletteName]; ok {
+		return nil
+	}
+	out := append([]string(nil), b.BrandColors...)
+	for _, k := range []float64{0.3, -0.3} {
+		for _, c := range b.BrandColors {
+			if k > 0 {
+				out = append(out, lighten(c, k))
+			} else {
+				out = append(out, darken(c, -k))
+			}
+		}
+	}
+	return out
+}
+
+// layoutColors are the accent and panel colour a genre layout draws with (genreFill:
+// accent, panel). The accent is the prompt's own colour, else the kit's primary, else
+// the style's first. The panel (cards, tiles, bars) is white on dark backdrops and
+// slate on light ones; with a brand kit it is a step of the backdrop itself (lighter on
+// a dark one, deeper on a light one), taken only as far as the palette's text still
+// reads on it (WCAG 4.5:1, the critic's rule), so the kit's text colour is the cards'.
+func layoutColors(b *brief, p palette, style koda.Style) (accent, panel string) {
+	accent = b.Accent
+	if accent == "" {
+		accent = firstColor(b)
+	}
+	kit := kitColors(b)
+	if accent == "" && len(kit) > 0 {
+		accent = kit[0]
+	}
+	if accent == "" {
+		accent = defaultSubjectColors[style][0]
+	}
+	panel = "#ffffff"
+	if luminance(p.Background[0]) > 0.6 {
+		panel = "#1f2937"
+	}
+	if len(kit) == 0 || p.Text == "" {
+		return accent, panel
+	}
+	bg := p.Background[0]
+	step := lighten
+	if luminance(bg) > 0.5 {
+		step = darken
+	}
+	for _, k := range []float64{0.16, 0.12, 0.08, 0.05} {
+		if c := step(bg, k); contrast(p.Text, c) >= 4.5 {
+			return accent, c
+		}
+	}
+	if contrast(p.Text, bg) >= 4.5 {
+		return accent, bg
+	}
+	return accent, panel
+}
+
+// isDefaultColor: c is one of the styles' own subject colours (defaultSubjectColors),
+// which a brand kit replaces.
+func isDefaultColor(c string) bool {
+	c = strings.ToLower(c)
+	for _, cols := range defaultSubjectColors {
+		for _, d := range cols {
+			if d == c {
+				return true
+			}
+		}
+	}
+	return false
 }
