@@ -102,7 +102,6 @@ func (c *composer) applyProjectMedia(p *koda.Project) {
 			c.placeImage(a, len(p.Assets))
 		}
 	}
-	c.brandRecolor()
 	logo := p.AssetByRole(koda.RoleLogo)
 	if logo != nil {
 		c.logoBadges(logo.File)
@@ -141,43 +140,6 @@ func (c *composer) logoBadges(file string) {
 	for _, e := range c.d.Elements {
 		if e.Type == scene.TypeLogo && e.Src == "" {
 			e.Src = file
-		}
-	}
-}
-
-// brandRecolor gives every colour of the scene that is still one of the styles' own
-// defaults (a layout or helper that took defaultSubjectColors directly) the brand
-// kit's colours instead, in the order they first appear: the first default the
-// primary, the next the secondary, and so on through kitColors. A colour the prompt
-// names is never one of them (brief.Colors are left alone).
-func (c *composer) brandRecolor() {
-	kit := kitColors(c.b)
-	if len(kit) == 0 {
-		return
-	}
-	named := map[string]bool{}
-	for _, col := range c.b.Colors {
-		named[strings.ToLower(col)] = true
-	}
-	swap := map[string]string{}
-	to := func(col string) string {
-		low := strings.ToLower(col)
-		if col == "" || named[low] || !isDefaultColor(low) {
-			return col
-		}
-		if k, ok := swap[low]; ok {
-			return k
-		}
-		swap[low] = kit[len(swap)%len(kit)]
-		return swap[low]
-	}
-	for _, e := range c.d.Elements {
-		e.Color, e.Color2, e.Tint = to(e.Color), to(e.Color2), to(e.Tint)
-		for i := range e.Colors {
-			e.Colors[i] = to(e.Colors[i])
-		}
-		for i := range e.ColorScale {
-			e.ColorScale[i] = to(e.ColorScale[i])
 		}
 	}
 }

@@ -123,7 +123,7 @@ func (c *composer) setup(title string) {
 		} else {
 			// Nothing named: an abstract composition of the style's signature shape.
 			c.b.Subjects = append(c.b.Subjects, subject{Noun: "shape", Kind: scene.TypeCircle})
-			c.bd.Palette.Subjects = append(c.bd.Palette.Subjects, defaultSubjectColors[c.bd.Base][0])
+			c.bd.Palette.Subjects = append(c.bd.Palette.Subjects, c.styleColors()[0])
 		}
 		drawn = append(drawn, len(c.b.Subjects)-1)
 	}
@@ -230,7 +230,7 @@ func (c *composer) addAccents() {
 			cols = append(cols, col)
 		}
 	}
-	cols = append(cols, defaultSubjectColors[c.bd.Base]...)
+	cols = append(cols, c.styleColors()...)
 	for i, pos := range []pose{{-0.72, -0.55}, {0.72, 0.55}} {
 		col := cols[i]
 		e := &scene.Element{ID: fmt.Sprintf("accent-%d", i+1), Type: scene.TypeCircle, Label: "accent",

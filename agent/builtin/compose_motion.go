@@ -594,7 +594,7 @@ func (c *composer) bubbles(i int) {
 			e.Y = round3(-0.12 + 0.24*float64(k%2))
 			if k%2 == 1 {
 				// The other speaker in another colour of the style.
-				for _, col := range append(c.recolors(first)[1:], defaultSubjectColors[c.bd.Base]...) {
+				for _, col := range append(c.recolors(first)[1:], c.styleColors()...) {
 					if colorDist(col, first.Color) > 120 && contrast(col, "#ffffff") > 2.5 {
 						e.Color = col
 						break

@@ -391,16 +391,12 @@ func layoutColors(b *brief, p palette, style koda.Style) (accent, panel string) 
 	return accent, panel
 }
 
-// isDefaultColor: c is one of the styles' own subject colours (defaultSubjectColors),
-// which a brand kit replaces.
-func isDefaultColor(c string) bool {
-	c = strings.ToLower(c)
-	for _, cols := range defaultSubjectColors {
-		for _, d := range cols {
-			if d == c {
-				return true
-			}
-		}
+// styleColors are the colours the composer gives what the prompt does not colour (a
+// shape standing in for nothing named, a text-only video's accents, a second
+// speaker): the brand kit's (kitColors), else the style's own.
+func (c *composer) styleColors() []string {
+	if kit := kitColors(c.b); len(kit) > 0 {
+		return kit
 	}
-	return false
+	return defaultSubjectColors[c.bd.Base]
 }
