@@ -286,12 +286,7 @@ func (h *Handlers) stitchToStorage(ctx context.Context, r *koda.Render, a jobs.S
 		return out, err
 	}
 	report(koda.StageUploading, 99)
-	out = lifecycle.RenderOutput{VideoKey: koda.RenderVideoKey(r.ProjectID, r.ID, r.Preset.Format),
-		ThumbKey: koda.RenderThumbKey(r.ProjectID, r.ID), Frames: total}
-	if out.SizeBytes, err = h.upload(ctx, out.VideoKey, video); err != nil {
-		return out, err
-	}
-	if _, err = h.upload(ctx, out.ThumbKey, thumb); err != nil {
+	if out, err = h.uploadRender(ctx, r, video, thumb, total); err != nil {
 		return out, err
 	}
 	return out, nil

@@ -148,12 +148,7 @@ func (h *Handlers) renderToStorage(ctx context.Context, t *asynq.Task, r *koda.R
 		return out, err
 	}
 	progress.report(koda.RenderProgress{Stage: koda.StageUploading, Percent: 99, FramesDone: res.Frames, FramesTotal: res.Frames})
-	out = lifecycle.RenderOutput{VideoKey: koda.RenderVideoKey(r.ProjectID, r.ID, r.Preset.Format),
-		ThumbKey: koda.RenderThumbKey(r.ProjectID, r.ID), Frames: res.Frames}
-	if out.SizeBytes, err = h.upload(ctx, out.VideoKey, video); err != nil {
-		return out, err
-	}
-	if _, err = h.upload(ctx, out.ThumbKey, thumb); err != nil {
+	if out, err = h.uploadRender(ctx, r, video, thumb, res.Frames); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -206,15 +201,9 @@ func (h *Handlers) captureToStorage(ctx context.Context, t *asynq.Task, group []
 	for k, r := range group {
 		frames := res.Outputs[k].Frames
 		writers[k].report(koda.RenderProgress{Stage: koda.StageUploading, Percent: 99, FramesDone: frames, FramesTotal: frames})
-		out := lifecycle.RenderOutput{VideoKey: koda.RenderVideoKey(r.ProjectID, r.ID, r.Preset.Format),
-			ThumbKey: koda.RenderThumbKey(r.ProjectID, r.ID), Frames: frames}
-		if out.SizeBytes, err = h.upload(ctx, out.VideoKey, outputs[k].VideoPath); err != nil {
+		if outs[k], err = h.uploadRender(ctx, r, outputs[k].VideoPath, outputs[k].ThumbnailPath, frames); err != nil {
 			return nil, err
 		}
-		if _, err = h.upload(ctx, out.ThumbKey, outputs[k].ThumbnailPath); err != nil {
-			return nil, err
-		}
-		outs[k] = out
 	}
 	return outs, nil
 }
@@ -291,4 +280,18 @@ func (p *progressWriter) stop() {
 	p.mu.Lock()
 	p.done = true
 	p.mu.Unlock()
+}
+
+// uploadRender stores a render's video and thumbnail under their keys and says where.
+func (h *Handlers) uploadRender(ctx context.Context, r *koda.Render, video, thumb string, frames int) (lifecycle.RenderOutput, error) {
+	out := lifecycle.RenderOutput{VideoKey: koda.RenderVideoKey(r.ProjectID, r.ID, r.Preset.Format),
+		ThumbKey: koda.RenderThumbKey(r.ProjectID, r.ID), Frames: frames}
+	var err error
+	if out.SizeBytes, err = h.upload(ctx, out.VideoKey, video); err != nil {
+		return out, err
+	}
+	if _, err = h.upload(ctx, out.ThumbKey, thumb); err != nil {
+		return out, err
+	}
+	return out, nil
 }

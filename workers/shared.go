@@ -119,12 +119,7 @@ func (h *Handlers) renderRowToStorage(ctx context.Context, t *asynq.Task, r *kod
 		return out, err
 	}
 	progress.report(koda.RenderProgress{Stage: koda.StageUploading, Percent: 99, FramesDone: sr.total, FramesTotal: sr.total})
-	out = lifecycle.RenderOutput{VideoKey: koda.RenderVideoKey(r.ProjectID, r.ID, r.Preset.Format),
-		ThumbKey: koda.RenderThumbKey(r.ProjectID, r.ID), Frames: sr.total}
-	if out.SizeBytes, err = h.upload(ctx, out.VideoKey, video); err != nil {
-		return out, err
-	}
-	if _, err = h.upload(ctx, out.ThumbKey, thumb); err != nil {
+	if out, err = h.uploadRender(ctx, r, video, thumb, sr.total); err != nil {
 		return out, err
 	}
 	h.log().Info("row rendered with its batch's shared stretch", "render", r.ID, "batch", sr.batchID,
