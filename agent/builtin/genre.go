@@ -359,7 +359,10 @@ var genres = []genreRow{
 		Slots: []string{"event", "date", "time", "venue", "decoration"}, build: (*genreFill).invite,
 		Example: `An invitation to Leo's 40th birthday party, Friday March 3 at 8pm, Rooftop Bar, with balloons`,
 		Shows:   []string{"Friday March 3 · 8pm", "Rooftop Bar"}},
+	// A page of one date needs the date: "calendar sync" in a feature list, or a month
+	// filling day by day, is not one page.
 	{Name: "calendar date", Cues: regexp.MustCompile(`\bcalendar\b|\bdate (?:card|reveal|announcement)\b|\bmark your calendars?\b`),
+		Fits:  func(p string) bool { return dateRE.MatchString(p) },
 		Slots: []string{"month", "day", "event"}, build: (*genreFill).calendar,
 		Example: `A calendar page flips to October 12 with the words "Launch day"`,
 		Shows:   []string{"OCT", "12", "Launch day"}},

@@ -401,3 +401,19 @@ func TestBeforeAndAfterOfTime(t *testing.T) {
 		t.Errorf("%q: %v, want the before/after layout", in, row)
 	}
 }
+
+// TestCalendarPageNeedsADate: the one-date calendar page is chosen only with a date to
+// show; without one it showed "TOD" and "1".
+func TestCalendarPageNeedsADate(t *testing.T) {
+	for _, in := range []string{
+		`Release notes card: "What's new in 4.0", then three items tick in: Recurring tasks, Calendar sync with Google & Outlook, Dark mode for desktop`,
+		`Habit tracker: a November calendar fills in day by day with green checks up to the 28th`,
+	} {
+		if row := detectGenre(in); row != nil && row.Name == "calendar date" {
+			t.Errorf("%q: a calendar page without a date", in)
+		}
+	}
+	if row := detectGenre(`A calendar page flips to October 12 with the words "Launch day"`); row == nil || row.Name != "calendar date" {
+		t.Errorf("a calendar page with its date: %v", row)
+	}
+}
