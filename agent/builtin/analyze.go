@@ -151,6 +151,24 @@ type brief struct {
 	States []stateChange
 }
 
+// labelledTextRE: words to show written after a label and a colon, without quotes
+// ("Announcement: we are hiring designers, apply by 30 June"), up to the sentence's
+// end: the label says the rest is the text.
+var labelledTextRE = regexp.MustCompile(`(?i)(^|[.!?]\s+)((?:an?\s+|the\s+)?(?:announcement|message|notice|headline|caption|text|title|tagline|slogan|reminder|banner|sign)\s*:\s*)([^"“”'‘’«»:.!?]{3,120}[.!?]?)`)
+
+// quoteLabelled puts the words after such a label in quotes, so they are read as the
+// words to show, not as subjects ("designers") or data ("30 June").
+func quoteLabelled(prompt string) string {
+	return labelledTextRE.ReplaceAllStringFunc(prompt, func(m string) string {
+		sub := labelledTextRE.FindStringSubmatch(m)
+		text := strings.TrimSpace(sub[3])
+		if len(strings.Fields(text)) > 16 {
+			return m
+		}
+		return sub[1] + sub[2] + `"` + capitalize(text) + `"`
+	})
+}
+
 var (
 	// shownTextRE: a quote (quoteRE's four groups), a handle, a web address, an
 	// exclamation opening the prompt, words written in capitals ("a JUST SOLD ribbon",
@@ -267,6 +285,7 @@ var technicalWords = map[string]bool{
 // analyze reads a prompt. It never fails: an odd prompt still yields a brief with defaults.
 func analyze(prompt string) *brief {
 	b := &brief{Prompt: prompt}
+	prompt = quoteLabelled(prompt)
 	data := readAllData(prompt)
 	prompt = unquoteData(prompt, data)
 

@@ -190,6 +190,14 @@ func TestReadingRules(t *testing.T) {
 				}
 				return "the school is not drawn"
 			}},
+		{"words after a label and a colon are the words to show",
+			"Announcement: we are hiring designers, apply by 30 June",
+			func(b *brief) string {
+				if len(b.Texts) != 1 || b.Texts[0] != "We are hiring designers, apply by 30 June" {
+					return fmt.Sprintf("texts %q", b.Texts)
+				}
+				return ""
+			}},
 		{"a ratio beats a word that names something else",
 			"brand colour palette reveal — five vertical swatches slide up one after another, then the wordmark fades in. 16:9, smooth and slow",
 			func(b *brief) string {

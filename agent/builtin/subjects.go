@@ -52,6 +52,7 @@ var notSubjects = map[string]bool{"wordmark": true, "logotype": true,
 	"frame": true, "video": true, "animation": true, "clip": true, "scene": true, "shot": true, "view": true,
 	// what the video is, not a thing in it ("Ad for Acorn Bank")
 	"ad": true, "ads": true, "advert": true, "advertisement": true, "commercial": true,
+	"announcement": true, "notice": true, "reminder": true,
 	"end": true, "start": true, "beginning": true, "way": true, "time": true, "times": true, "second": true,
 	"seconds": true, "minute": true, "minutes": true, "hour": true, "hours": true, "day": true, "days": true,
 	"week": true, "weeks": true, "month": true, "months": true, "year": true, "years": true, "today": true,
