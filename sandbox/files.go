@@ -50,6 +50,18 @@ type Files struct {
 	Quota int64
 	// Alive refuses work on a stopped sandbox (SANDBOX_NOT_FOUND); nil means always alive.
 	Alive func() error
+	// Via, when set, performs the writes (write_file, replace, transfer in, restore) in
+	// another process, so the pages they add to a tmpfs are charged to that process's
+	// memory group rather than to the service's. The checks (path, quota) stay here.
+	Via Writer
+}
+
+// Writer performs the file tools' writes for Files.Via; the streaming halves are
+// Files.WriteStream and Files.ImportStream, which a Writer runs over the same folder in
+// the process it starts. name is cleaned (CleanPath), p the caller's path for messages.
+type Writer interface {
+	WriteFile(ctx context.Context, op, name, p string, r io.Reader, append bool) (int64, error)
+	Import(ctx context.Context, name, p string, r io.Reader, budget int64) error
 }
 
 // OpenFiles opens the file tools over dir.
@@ -148,6 +160,19 @@ func (f *Files) reserve(ctx context.Context, grow int64) error {
 	return nil
 }
 
+// memoryPrefix begins MemoryError's message.
+const memoryPrefix = "the sandbox's memory"
+
+// MemoryError is the QUOTA_EXCEEDED error of a write stopped by the sandbox's memory
+// limit (limit bytes; 0: unknown), which its disk's pages count against.
+func MemoryError(limit int64, err error) *koda.Error {
+	msg := memoryPrefix + " is used up (its files count against its memory limit)"
+	if limit > 0 {
+		msg = fmt.Sprintf("%s limit of %d MiB is used up (its files count against it)", memoryPrefix, limit>>20)
+	}
+	return &koda.Error{Kind: koda.ELIMIT, Code: koda.CodeQuotaExceeded, Message: msg, Err: err}
+}
+
 func quotaError(quota int64, err error) *koda.Error {
 	return &koda.Error{Kind: koda.ELIMIT, Code: koda.CodeQuotaExceeded,
 		Message: fmt.Sprintf("the sandbox's disk quota of %d MiB is used up", quota>>20), Err: err}
@@ -172,9 +197,19 @@ func (f *Files) WriteFile(ctx context.Context, p string, data []byte, append boo
 	if err := f.reserve(ctx, grow); err != nil {
 		return 0, err
 	}
+	if f.Via != nil {
+		return f.Via.WriteFile(ctx, "write", name, p, bytes.NewReader(data), append)
+	}
+	return f.WriteStream("write", name, p, bytes.NewReader(data), append)
+}
+
+// WriteStream is WriteFile's write once the checks passed: it creates the parents of
+// name, opens it (truncating, or appending) and copies r into it, returning the file's
+// size after. op names the tool in messages.
+func (f *Files) WriteStream(op, name, p string, r io.Reader, append bool) (int64, error) {
 	if dir := path.Dir(name); dir != "." {
 		if err := f.mkdirAll(dir); err != nil {
-			return 0, FileError("write", p, err)
+			return 0, FileError(op, p, err)
 		}
 	}
 	flag := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
@@ -183,25 +218,25 @@ func (f *Files) WriteFile(ctx context.Context, p string, data []byte, append boo
 	}
 	fh, err := f.root.OpenFile(name, flag, 0o644)
 	if err != nil {
-		return 0, FileError("write", p, err)
+		return 0, FileError(op, p, err)
 	}
 	// fchown on the open file: a symlink swapped in after the open cannot redirect it.
 	if f.owned() {
 		if err := fh.Chown(f.UID, f.GID); err != nil {
 			fh.Close()
-			return 0, FileError("write", p, err)
+			return 0, FileError(op, p, err)
 		}
 	}
-	if _, err := fh.Write(data); err != nil {
+	if _, err := io.Copy(fh, r); err != nil {
 		fh.Close()
-		return 0, FileError("write", p, err)
+		return 0, FileError(op, p, err)
 	}
 	st, err := fh.Stat()
 	if cerr := fh.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return 0, FileError("write", p, err)
+		return 0, FileError(op, p, err)
 	}
 	return st.Size(), nil
 }
@@ -384,6 +419,12 @@ func (f *Files) Replace(ctx context.Context, p, old, new string, expected int) (
 	if err := f.reserve(ctx, int64(len(out)-len(data))); err != nil {
 		return 0, err
 	}
+	if f.Via != nil {
+		if _, err := f.Via.WriteFile(ctx, "replace", name, p, strings.NewReader(out), false); err != nil {
+			return 0, err
+		}
+		return found, nil
+	}
 	if err := f.root.WriteFile(name, []byte(out), st.Mode().Perm()); err != nil {
 		return 0, FileError("replace", p, err)
 	}
@@ -565,6 +606,30 @@ func (f *Files) Import(ctx context.Context, p string, r io.Reader) error {
 	if err != nil {
 		return err
 	}
+	var budget int64 = -1
+	if f.Quota > 0 {
+		used, err := f.Usage(ctx)
+		if err != nil {
+			return err
+		}
+		budget = f.Quota - used
+	}
+	if f.Via != nil {
+		err = f.Via.Import(ctx, name, p, r, budget)
+	} else {
+		err = f.ImportStream(ctx, name, p, r, budget)
+	}
+	var ke *koda.Error
+	if errors.As(err, &ke) && ke.Code == koda.CodeQuotaExceeded && !strings.HasPrefix(ke.Message, memoryPrefix) {
+		ke.Message = quotaError(f.Quota, nil).Message
+	}
+	return err
+}
+
+// ImportStream is Import's extraction once the checks passed: it creates the folder
+// name and extracts the tar.gz r into it, at most budget bytes (-1: no limit) and
+// within the folder's Budget, owning every entry.
+func (f *Files) ImportStream(ctx context.Context, name, p string, r io.Reader, budget int64) error {
 	if name != "." {
 		if err := f.mkdirAll(name); err != nil {
 			return FileError("transfer", p, err)
@@ -575,24 +640,11 @@ func (f *Files) Import(ctx context.Context, p string, r io.Reader) error {
 		return FileError("transfer", p, err)
 	}
 	defer sub.Close()
-	var budget int64 = -1
-	if f.Quota > 0 {
-		used, err := f.Usage(ctx)
-		if err != nil {
-			return err
-		}
-		budget = f.Quota - used
-	}
 	opts := restoreOpts{uid: -1, gid: -1, budget: budget, limits: f.Budget()}
 	if f.owned() {
 		opts.uid, opts.gid = f.UID, f.GID
 	}
-	err = restoreRoot(ctx, r, sub, opts)
-	var ke *koda.Error
-	if errors.As(err, &ke) && ke.Code == koda.CodeQuotaExceeded {
-		ke.Message = quotaError(f.Quota, nil).Message
-	}
-	return err
+	return restoreRoot(ctx, r, sub, opts)
 }
 
 // CleanPath turns a tool path into a slash path relative to the sandbox root, or answers
@@ -643,6 +695,9 @@ func FileError(op, p string, err error) error {
 	case errors.Is(err, syscall.ELOOP):
 		return &koda.Error{Kind: koda.EINVALID, Code: koda.CodeInvalidPath,
 			Message: fmt.Sprintf("%q is a symlink loop", p), Err: err}
+	case errors.Is(err, syscall.ENOMEM):
+		// Only a write charged to a memory group at its limit (Files.Via) meets this.
+		return MemoryError(0, err)
 	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT), errors.Is(err, syscall.EFBIG):
 		return &koda.Error{Kind: koda.ELIMIT, Code: koda.CodeQuotaExceeded,
 			Message: "the sandbox is out of disk space", Err: err}
