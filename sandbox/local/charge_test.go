@@ -1,11 +1,16 @@
 package local_test
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -212,5 +217,195 @@ echo "path=$PATH"`, TimeoutMS: 60000})
 	}
 	if _, err := os.Stat("/usr/local/bin"); err != nil {
 		t.Logf("(the host has no /usr/local/bin either: %v)", err)
+	}
+}
+
+// ownGroupMemory is the tmpfs memory (shmem in memory.stat) charged to this process's
+// own memory group (the service's, in production), and the group's name.
+func ownGroupMemory(t *testing.T) (int64, string) {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.SplitN(line, ":", 3)
+		if len(f) != 3 {
+			continue
+		}
+		file := ""
+		switch {
+		case f[1] == "memory":
+			file = filepath.Join("/sys/fs/cgroup/memory", f[2], "memory.stat")
+		case f[0] == "0" && f[1] == "":
+			file = filepath.Join("/sys/fs/cgroup", f[2], "memory.stat")
+		default:
+			continue
+		}
+		b, err := os.ReadFile(file)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if kv := strings.Fields(line); len(kv) == 2 && kv[0] == "shmem" {
+				n, _ := strconv.ParseInt(kv[1], 10, 64)
+				return n, f[2]
+			}
+		}
+	}
+	t.Skip("this process's memory group cannot be read")
+	return 0, ""
+}
+
+// zerosTarGz is a tar.gz of one file of size zero bytes: tiny, however large it unpacks.
+func zerosTarGz(t *testing.T, name string, size int64) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: size, Typeflag: tar.TypeReg}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.CopyN(tw, zeroReader{}, size); err != nil {
+		t.Fatal(err)
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+// TestFileToolWritesCharged (issue 26): what the file tools write into a sandbox
+// (write_file, transfer in, a checkpoint's restore) is written by a helper in the
+// sandbox's groups as its uid, so the pages count against the sandbox's memory limit,
+// not the service's group: 300 MiB appended 1 MiB at a time, and a 300 MiB archive,
+// stop at a 256 MiB limit with QUOTA_EXCEEDED, though the disk would take 2 GiB.
+func TestFileToolWritesCharged(t *testing.T) {
+	const mib = 1 << 20
+	const limit = 256 * mib
+	p := chargedProvider(t, local.Limits{MemoryBytes: limit, DiskBytes: 2048 * mib}, local.Ceiling{})
+	sb, err := p.Create(context.Background(), koda.SandboxSpec{TenantID: "tnt_hostile", ProjectID: "prj_disk"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lsb := sb.(*local.Sandbox)
+	ctx := context.Background()
+
+	// Ownership and symlink safety as before.
+	if _, err := sb.WriteFile(ctx, "a/b/c.txt", []byte("hello"), false); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a", "a/b", "a/b/c.txt"} {
+		st, err := os.Lstat(filepath.Join(sb.Dir(), name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if uid := int(st.Sys().(*syscall.Stat_t).Uid); uid != lsb.UID() {
+			t.Errorf("%s is owned by uid %d, want the sandbox's %d", name, uid, lsb.UID())
+		}
+	}
+	outside := filepath.Join(t.TempDir(), "host.txt")
+	if err := os.WriteFile(outside, []byte("host"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(sb.Dir(), "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Dir(outside), filepath.Join(sb.Dir(), "dirlink")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"link", "dirlink/host.txt", "dirlink/new.txt"} {
+		_, err := sb.WriteFile(ctx, name, []byte("pwned"), false)
+		wantCode(t, err, koda.CodeInvalidPath)
+	}
+	if _, err := sb.Replace(ctx, "link", "host", "pwned", 1); err == nil {
+		t.Error("replace through a symlink out of the sandbox worked")
+	}
+	if err := lsb.Import(ctx, "dirlink", bytes.NewReader(zerosTarGz(t, "x", 10))); err == nil {
+		t.Error("an import into a symlink out of the sandbox worked")
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "host" {
+		t.Errorf("the host file was changed: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(outside), "new.txt")); err == nil {
+		t.Error("a file was created outside the sandbox")
+	}
+	if _, err := sb.Replace(ctx, "a/b/c.txt", "hello", "bye", 1); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := sb.ReadFile(ctx, "a/b/c.txt", 0, 0); string(b) != "bye" {
+		t.Errorf("replace wrote %q", b)
+	}
+
+	// 300 MiB through write_file, 1 MiB a call as the API's body limit allows.
+	own0, ownGroup := ownGroupMemory(t)
+	sh0 := shmem(t)
+	chunk := bytes.Repeat([]byte("x"), mib)
+	var written int64
+	var werr error
+	began := time.Now()
+	for i := 0; i < 300 && werr == nil; i++ {
+		var n int64
+		if n, werr = sb.WriteFile(ctx, "big.txt", chunk, i > 0); werr == nil {
+			written = n
+		}
+	}
+	u, err := lsb.GroupUsage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	own1, _ := ownGroupMemory(t)
+	t.Logf("write_file: %d MiB written of 300 in %s (limit %d MiB), then %v; sandbox group %d MiB; own group %s shmem %+d MiB; Shmem %+d MiB",
+		written/mib, time.Since(began).Round(time.Millisecond), limit/mib, werr, u.MemoryBytes/mib, ownGroup, (own1-own0)/mib, (shmem(t)-sh0)/mib)
+	wantCode(t, werr, koda.CodeQuotaExceeded)
+	if written > limit || written < limit/2 {
+		t.Errorf("write_file stopped at %d MiB, want near the %d MiB limit", written/mib, limit/mib)
+	}
+	if u.MemoryBytes < written*9/10 {
+		t.Errorf("the sandbox's group holds %d MiB for %d MiB written", u.MemoryBytes/mib, written/mib)
+	}
+	if own1-own0 > 64*mib {
+		t.Errorf("this process's own group's shmem grew by %d MiB", (own1-own0)/mib)
+	}
+	if b, err := sb.ReadFile(ctx, "a/b/c.txt", 0, 0); err != nil || string(b) != "bye" {
+		t.Errorf("after the limit: %q, %v", b, err)
+	}
+
+	// Freed, the memory writes again; an archive of 300 MiB (transfer in, restore) is
+	// stopped at the limit the same way.
+	if err := os.Remove(filepath.Join(sb.Dir(), "big.txt")); err != nil {
+		t.Fatal(err)
+	}
+	began = time.Now()
+	own0 = own1
+	err = lsb.Import(ctx, "in", bytes.NewReader(zerosTarGz(t, "zeros.bin", 300*mib)))
+	t.Logf("import took %s", time.Since(began).Round(time.Millisecond))
+	u, _ = lsb.GroupUsage()
+	own1, _ = ownGroupMemory(t)
+	st, _ := os.Stat(filepath.Join(sb.Dir(), "in", "zeros.bin"))
+	var got int64
+	if st != nil {
+		got = st.Size()
+	}
+	t.Logf("import: %d MiB extracted of 300, then %v; sandbox group %d MiB; own group shmem %+d MiB", got/mib, err, u.MemoryBytes/mib, (own1-own0)/mib)
+	wantCode(t, err, koda.CodeQuotaExceeded)
+	if got > limit || u.MemoryBytes < got*9/10 {
+		t.Errorf("the archive's %d MiB: the sandbox's group holds %d MiB", got/mib, u.MemoryBytes/mib)
+	}
+	if own1-own0 > 64*mib {
+		t.Errorf("this process's own group's shmem grew by %d MiB", (own1-own0)/mib)
+	}
+	if err := p.Destroy(ctx, sb.ID()); err != nil {
+		t.Fatal(err)
+	}
+	if sh := shmem(t); sh-sh0 > 64*mib {
+		t.Errorf("Shmem is %d MiB above its level before the writes after destroy", (sh-sh0)/mib)
 	}
 }

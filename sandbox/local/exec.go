@@ -22,6 +22,7 @@ import (
 type process struct {
 	pid        int
 	background bool
+	helper     bool          // a file tools' write helper: neither busy nor background
 	done       chan struct{} // closed once the launcher is reaped
 }
 
@@ -187,7 +188,7 @@ func (s *Sandbox) start(cmd *exec.Cmd, background bool) (*process, error) {
 func (s *Sandbox) finish(pr *process) {
 	s.mu.Lock()
 	delete(s.procs, pr.pid)
-	if !pr.background {
+	if !pr.background && !pr.helper {
 		s.running--
 		if s.running == 0 && s.state == koda.SandboxBusy {
 			s.state = koda.SandboxReady

@@ -9,7 +9,10 @@
 // delegates) caps memory, processes and CPU; rlimits (nproc for the sandbox's own uid,
 // file size) back it up; each foreground command has a wall-clock timeout. The project
 // folder is a size-limited tmpfs, so the kernel answers ENOSPC past the disk quota, and
-// the file tools check the quota before writing. Without root (no uid switch, no
+// the file tools check the quota before writing. The file tools' writes (write_file,
+// replace, transfer in, checkpoint restore) are made by a helper process in the
+// sandbox's cgroups as its uid (helper.go), so their tmpfs pages count against the
+// sandbox's memory limit and the tenants' ceiling, not the service's. Without root (no uid switch, no
 // cgroups, no mounts) it degrades to bwrap with rlimits and the file tools' quota check.
 package local
 
@@ -271,6 +274,10 @@ func (p *Provider) Create(ctx context.Context, spec koda.SandboxSpec) (_ koda.Sa
 		return nil, err
 	}
 	sb.files.Alive = sb.alive
+	if sb.charged() {
+		// Writes go through a helper in the sandbox's groups, charged to its memory.
+		sb.files.Via = helperWriter{sb}
+	}
 	p.mu.Lock()
 	p.seq++
 	sb.seq = p.seq

@@ -165,7 +165,8 @@ func (s *Sandbox) teardown() error {
 }
 
 // File tools: the shared os.Root implementation, owned by the sandbox's uid and held
-// to its disk quota.
+// to its disk quota; with cgroups, its writes run in the helper (helper.go), charged to
+// the sandbox's memory group.
 
 func (s *Sandbox) WriteFile(ctx context.Context, p string, data []byte, append bool) (int64, error) {
 	return s.files.WriteFile(ctx, p, data, append)
