@@ -695,6 +695,11 @@ func FileError(op, p string, err error) error {
 	case errors.Is(err, syscall.ELOOP):
 		return &koda.Error{Kind: koda.EINVALID, Code: koda.CodeInvalidPath,
 			Message: fmt.Sprintf("%q is a symlink loop", p), Err: err}
+	case errors.Is(err, fs.ErrPermission):
+		// The writes run as the sandbox's user (Files.Via): a file or folder the sandbox
+		// made read-only stays so, as it would for its own commands.
+		return &koda.Error{Kind: koda.EINVALID, Code: koda.CodeInvalidPath,
+			Message: fmt.Sprintf("%q: permission denied to the sandbox's user", p), Err: err}
 	case errors.Is(err, syscall.ENOMEM):
 		// Only a write charged to a memory group at its limit (Files.Via) meets this.
 		return MemoryError(0, err)

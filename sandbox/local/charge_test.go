@@ -343,6 +343,15 @@ func TestFileToolWritesCharged(t *testing.T) {
 	if b, _ := sb.ReadFile(ctx, "a/b/c.txt", 0, 0); string(b) != "bye" {
 		t.Errorf("replace wrote %q", b)
 	}
+	// As the sandbox's user: what the sandbox made read-only stays so.
+	if err := os.Chmod(filepath.Join(sb.Dir(), "a/b/c.txt"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	_, err = sb.WriteFile(ctx, "a/b/c.txt", []byte("over"), false)
+	wantCode(t, err, koda.CodeInvalidPath)
+	if err := os.Chmod(filepath.Join(sb.Dir(), "a/b/c.txt"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	// 300 MiB through write_file, 1 MiB a call as the API's body limit allows.
 	own0, ownGroup := ownGroupMemory(t)
