@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"github.com/kodahq/koda/internal/kodatest"
 	"io"
 	"net/http"
 	"os"
@@ -59,6 +60,7 @@ func localSandbox(t *testing.T, m *Main, id string) *local.Sandbox {
 // group holds what was written, the host's Shmem grows by no more than the limit, and
 // all of it comes back when the sandbox goes.
 func TestAttackSandboxDiskCharged(t *testing.T) {
+	kodatest.MachineLock(t) // it measures the host
 	m := startKoda(t, "")
 	c := client{t: t, base: m.PublicURL}
 	id := c.newSandbox("attack", "disk")
@@ -184,6 +186,7 @@ func ownShmemMiB(t *testing.T) int64 {
 // restored into a new sandbox is charged to that sandbox; host Shmem comes back after
 // the sandboxes are deleted.
 func TestAttackFileToolWritesCharged(t *testing.T) {
+	kodatest.MachineLock(t) // it measures the host
 	const memMiB = 256
 	m := startTuned(t, "", func(m *Main) { m.Config.Sandbox.MemoryMiB = memMiB })
 	c := client{t: t, base: m.PublicURL}
@@ -307,6 +310,7 @@ func (zeroes) Read(p []byte) (int, error) { clear(p); return len(p), nil }
 // group, they use no more than their configured ceiling (1 core), and a render on the
 // same node takes at most 2.5× its time on the quiet node.
 func TestAttackTenantBusyLoops(t *testing.T) {
+	kodatest.MachineLock(t) // it measures the host
 	const ceiling = 1.0
 	m := startTuned(t, "", func(m *Main) {
 		m.Config.Sandbox.MaxPerNode, m.Config.Sandbox.MaxPerTenant = 16, 2

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"github.com/kodahq/koda/internal/kodatest"
 	"io"
 	"os"
 	"path/filepath"
@@ -73,6 +74,7 @@ func chargedProvider(t *testing.T, l local.Limits, c local.Ceiling) *local.Provi
 // whichever comes first of the disk quota, the sandbox's memory limit and the tenants'
 // ceiling, and the host loses no more memory than that limit.
 func TestDiskChargedToMemory(t *testing.T) {
+	kodatest.MachineLock(t) // it measures the host
 	const mib = 1 << 20
 	cases := []struct {
 		name   string
@@ -142,6 +144,7 @@ func TestDiskChargedToMemory(t *testing.T) {
 // a whole core, together stay within the tenants' ceiling, measured from the tenants'
 // group's CPU time; a sandbox of Koda's own beside them is not held to it.
 func TestTenantCPUCeiling(t *testing.T) {
+	kodatest.MachineLock(t) // it measures the host
 	const ceiling = 0.5
 	p := chargedProvider(t, local.Limits{CPUs: 1}, local.Ceiling{CPUs: ceiling})
 	ctx := context.Background()
@@ -288,6 +291,7 @@ func (zeroReader) Read(p []byte) (int, error) { clear(p); return len(p), nil }
 // not the service's group: 300 MiB appended 1 MiB at a time, and a 300 MiB archive,
 // stop at a 256 MiB limit with QUOTA_EXCEEDED, though the disk would take 2 GiB.
 func TestFileToolWritesCharged(t *testing.T) {
+	kodatest.MachineLock(t) // it measures the host
 	const mib = 1 << 20
 	const limit = 256 * mib
 	p := chargedProvider(t, local.Limits{MemoryBytes: limit, DiskBytes: 2048 * mib}, local.Ceiling{})

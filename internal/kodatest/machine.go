@@ -1,0 +1,28 @@
+package kodatest
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// MachineLock holds, until t ends, a lock shared by every test that measures the
+// host itself (its Shmem, MemAvailable, a CPU share against an unloaded run). go test
+// runs packages in parallel, each in its own process: without it, one package's
+// 300 MiB tmpfs write shows in another's host-wide figures.
+func MachineLock(t testing.TB) {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(os.TempDir(), "koda-test-machine.lock"), os.O_CREATE|os.O_RDWR, 0o666)
+	if err != nil {
+		t.Fatalf("machine lock: %v", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		t.Fatalf("machine lock: %v", err)
+	}
+	t.Cleanup(func() {
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	})
+}
