@@ -88,6 +88,14 @@ package main
 // sandbox's memory group (inside the tenants' group), the host's Shmem grows by no more
 // than the disk once /tmp's command ended, and by nothing once the sandbox is deleted.
 //
+// TestAttackFileToolWritesCharged (issue 26, attack_fair_test.go) — 300 MiB through
+// write_file (1 MB calls), a 298 KB tar.gz that unpacks to 300 MiB through transfer,
+// and a 95 MiB checkpoint restored into a new sandbox, each into a sandbox with a
+// 256 MiB memory limit: the writes are made by a helper in the sandbox's memory group as
+// its uid, so they stop at the limit with 429 QUOTA_EXCEEDED, the sandbox's group holds
+// what was written, Koda's own group's shmem does not grow, and host Shmem comes back
+// once the sandboxes are deleted.
+//
 // TestAttackTenantBusyLoops (issue 26, attack_fair_test.go) — four tenants, two
 // sandboxes each, two busy loops per sandbox: the tenants' group (ceiling
 // KODA_SANDBOX_TENANT_CPUS=1) uses at most 1.1 cores by its own CPU accounting, and a
