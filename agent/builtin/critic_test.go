@@ -42,3 +42,15 @@ func TestGenerateCriticChecksEveryPreset(t *testing.T) {
 		t.Errorf("no message says what the critic fixed for the tiktok frame: %q", note)
 	}
 }
+
+// TestCriticKeepsATravellerSeen: a boat whose later clause slides it in from off the
+// frame is out of the safe area at one hold whatever its size; the critic used to
+// shrink it by 90 % a round until it was 0.001 across and gone.
+func TestCriticKeepsATravellerSeen(t *testing.T) {
+	d, _, _ := generateWithMessages(t, "a paper boat floats past a fallen leaf, speeds up")
+	for _, e := range d.Elements {
+		if e.Label == "boat" && e.Size < critic.MinShrinkSize {
+			t.Errorf("the boat is %g across", e.Size)
+		}
+	}
+}

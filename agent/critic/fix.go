@@ -106,6 +106,11 @@ func shift(e *scene.Element, dx, dy float64) {
 	move("y", &e.Y, dy)
 }
 
+// MinShrinkSize is the smallest size the critic shrinks a drawing to for the safe
+// area: smaller, a thing the prompt named is no longer seen. (Words are smaller and
+// shrink to fit as the text rules say.)
+const MinShrinkSize = 0.05
+
 // intoSafe moves the element inside the safe area, or shrinks it (its bounce, its
 // orbit) when it is larger than the area or out on both sides at different holds.
 func intoSafe(d *scene.Description, e *scene.Element, f Frame, frames []Frame, p Problem) (Fix, bool) {
@@ -127,6 +132,9 @@ func intoSafe(d *scene.Description, e *scene.Element, f Frame, frames []Frame, p
 				m.Amp = math.Round(orF(m.Amp, 0.5)*k*1000) / 1000
 				return Fix{p.Check, e.ID, fmt.Sprintf("lowered %s's bounce to keep it inside the %s frame", label(e), f.Name)}, true
 			}
+		}
+		if e.Type != scene.TypeText && e.Size*k < MinShrinkSize {
+			return Fix{}, false
 		}
 		e.Size = math.Round(e.Size*k*10000) / 10000
 		return Fix{p.Check, e.ID, fmt.Sprintf("shrank %s to %.0f%% so it fits the %s safe area", label(e), 100*k, f.Name)}, true
@@ -150,7 +158,12 @@ func intoSafe(d *scene.Description, e *scene.Element, f Frame, frames []Frame, p
 		}
 	}
 	if xlo > xhi || ylo > yhi {
-		// No one place keeps it in at every hold: a smaller element fits.
+		// No one place keeps it in at every hold: a smaller element fits, down to a size
+		// still seen. Below it the cause is its travel, not its size (a slide from far
+		// off the frame), and shrinking would only make it vanish.
+		if e.Type != scene.TypeText && e.Size*0.9 < MinShrinkSize {
+			return Fix{}, false
+		}
 		e.Size = math.Round(e.Size*0.9*10000) / 10000
 		return Fix{p.Check, e.ID, fmt.Sprintf("shrank %s to 90%% so it stays in the %s safe area all along", label(e), f.Name)}, true
 	}
