@@ -24,21 +24,7 @@ import (
 )
 
 // meminfoMiB reads one field of /proc/meminfo, in MiB.
-func meminfoMiB(t *testing.T, key string) int64 {
-	t.Helper()
-	b, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == key+":" {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			return kb >> 10
-		}
-	}
-	t.Fatalf("no %s in /proc/meminfo", key)
-	return 0
-}
+func meminfoMiB(t *testing.T, key string) int64 { return kodatest.Meminfo(t, key) >> 20 }
 
 // localSandbox is the provider's sandbox behind a pooled API sandbox, for its cgroup.
 func localSandbox(t *testing.T, m *Main, id string) *local.Sandbox {

@@ -3,6 +3,8 @@ package kodatest
 import (
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -25,4 +27,21 @@ func MachineLock(t testing.TB) {
 		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 		f.Close()
 	})
+}
+
+// Meminfo is one field of the host's /proc/meminfo ("Shmem", "MemAvailable"), in bytes.
+func Meminfo(t testing.TB, key string) int64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == key+":" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	t.Fatalf("no %s in /proc/meminfo", key)
+	return 0
 }

@@ -20,26 +20,10 @@ import (
 )
 
 // memAvailable is the host's MemAvailable from /proc/meminfo.
-func memAvailable(t *testing.T) int64 { return meminfo(t, "MemAvailable:") }
+func memAvailable(t *testing.T) int64 { return kodatest.Meminfo(t, "MemAvailable") }
 
 // shmem is the host's memory in tmpfs and shared memory (Shmem in /proc/meminfo).
-func shmem(t *testing.T) int64 { return meminfo(t, "Shmem:") }
-
-func meminfo(t *testing.T, key string) int64 {
-	t.Helper()
-	b, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == key {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			return kb << 10
-		}
-	}
-	t.Fatalf("no %s in /proc/meminfo", key)
-	return 0
-}
+func shmem(t *testing.T) int64 { return kodatest.Meminfo(t, "Shmem") }
 
 func chargedProvider(t *testing.T, l local.Limits, c local.Ceiling) *local.Provider {
 	t.Helper()
