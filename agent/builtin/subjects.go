@@ -266,7 +266,7 @@ var (
 		"grows": true, "growing": true, "looks": true, "looking": true, "seems": true, "feels": true, "is": true, "are": true,
 		"stays": true, "goes": true, "turns": true, "and": true}
 	degreeWords = map[string]bool{"a": true, "little": true, "bit": true, "much": true, "even": true, "slightly": true,
-		"more": true, "so": true, "very": true, "really": true, "lot": true, "way": true, "far": true, "each": true, "time": true}
+		"more": true, "so": true, "very": true, "really": true, "lot": true, "way": true, "far": true}
 )
 
 // comparativeAt: token i is an adjective's comparative after a linking verb ("the pig
