@@ -24,13 +24,34 @@ var (
 	iconWordRE = regexp.MustCompile(`\b([a-z]+)\s+(?:icon|emoji|symbol)\b`)
 	// gainRE: a count the box shows ticking up ("a +50 XP counter", "+120 coins").
 	gainRE = regexp.MustCompile(`[+]\s?\d[\d,]*\s?(?:[A-Za-z]{1,8})?`)
-	// alertTitleCueRE: the kind of alert named in the prompt, its title when no quote
-	// gives one ("achievement unlocked", "new follower").
-	alertTitleCueRE = regexp.MustCompile(`(?i)\bachievement unlocked\b|\bnew (?:follower|subscriber|donation|member)\b|\btrophy (?:unlocked|earned)\b|\blevel up\b`)
 )
 
+// alertKinds are the kinds of alert: the words that name one, its title when no quote
+// gives one, and its drawing when the prompt names none. One row each, with an example
+// in TestAlertKinds.
+var alertKinds = []struct {
+	Cue         *regexp.Regexp
+	Title, Icon string
+}{
+	{regexp.MustCompile(`(?i)\bachievements?\b|\btroph(?:y|ies)\b`), "ACHIEVEMENT UNLOCKED", "trophy"},
+	{regexp.MustCompile(`(?i)\b(?:new )?(?:follower|subscriber|sub|member)s?\b`), "NEW FOLLOWER", "bell"},
+	{regexp.MustCompile(`(?i)\b(?:donation|tip|cheer|bits)s?\b`), "NEW DONATION", "money bag"},
+	{regexp.MustCompile(`(?i)\blevel(?:ed)? up\b`), "LEVEL UP", "star"},
+}
+
+// alertKind is the row of alertKinds the prompt names; the last row (a level-up's star
+// and a plain title) when none.
+func alertKind(low string) (title, icon string) {
+	for _, k := range alertKinds {
+		if k.Cue.MatchString(low) {
+			return k.Title, k.Icon
+		}
+	}
+	return "NEW ALERT", "star"
+}
+
 // alertIcon is the drawing the box shows: the one named before "icon", else the
-// prompt's first drawing, else a trophy for an achievement and a star for the rest.
+// prompt's first drawing, else its kind's (alertKinds).
 func (g *genreFill) alertIcon() string {
 	if m := iconWordRE.FindStringSubmatch(g.low); m != nil {
 		if _, ok := assets.Find(m[1]); ok {
@@ -42,10 +63,8 @@ func (g *genreFill) alertIcon() string {
 			return s.Noun
 		}
 	}
-	if strings.Contains(g.low, "achievement") || strings.Contains(g.low, "trophy") {
-		return "trophy"
-	}
-	return "star"
+	_, icon := alertKind(g.low)
+	return icon
 }
 
 func (g *genreFill) alertPopup() {
@@ -60,10 +79,7 @@ func (g *genreFill) alertPopup() {
 		}
 	}
 	if title == "" {
-		title = strings.ToUpper(alertTitleCueRE.FindString(g.prompt))
-		if title == "" {
-			title = "NEW ALERT"
-		}
+		title, _ = alertKind(g.low)
 	}
 	if line == "" {
 		line = g.quote("")

@@ -417,3 +417,18 @@ func TestCalendarPageNeedsADate(t *testing.T) {
 		t.Errorf("a calendar page with its date: %v", row)
 	}
 }
+
+// TestAlertKinds: each row of alertKinds with its example, and the fallback.
+func TestAlertKinds(t *testing.T) {
+	for in, want := range map[string]string{
+		"achievement unlocked popup for my gaming videos": "ACHIEVEMENT UNLOCKED|trophy",
+		"new follower alert for my twitch stream":         "NEW FOLLOWER|bell",
+		"donation alert box with the amount":              "NEW DONATION|money bag",
+		"a level up toast notification":                   "LEVEL UP|star",
+		"a popup slides in at the top":                    "NEW ALERT|star",
+	} {
+		if title, icon := alertKind(in); title+"|"+icon != want {
+			t.Errorf("%q: %s|%s, want %s", in, title, icon, want)
+		}
+	}
+}
