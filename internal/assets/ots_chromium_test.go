@@ -21,11 +21,11 @@ import (
 // Chromium with the FontFace API and confirms Chromium refuses it too (its sanitizer
 // rejects the font and load() fails), and that it loads the unbroken DejaVuSans: so a
 // refusal at upload is one the browser would have made at render time, not a stricter
-// rule of ours. Skipped when no Chromium is installed.
+// rule of ours. make test installs Chromium; without it the test fails.
 func TestChromiumRefusesTheSameFonts(t *testing.T) {
 	bin := renderer.FindChromium()
 	if _, err := exec.LookPath(bin); err != nil {
-		t.Skipf("no Chromium (%s): %v", bin, err)
+		t.Fatalf("no Chromium (%s): %v; make deps-test (scripts/install-deps.sh test) installs it", bin, err)
 	}
 	bad := badFonts(t)
 	good, _ := os.ReadFile(dejaVu)

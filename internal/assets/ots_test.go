@@ -50,7 +50,7 @@ func badFonts(t *testing.T) map[string]struct {
 } {
 	good, err := os.ReadFile(dejaVu)
 	if err != nil {
-		t.Skipf("%s is absent: %v", dejaVu, err)
+		t.Fatalf("%s is absent: %v; make deps-test installs fonts-dejavu-core", dejaVu, err)
 	}
 	be := binary.BigEndian
 	maxp, _, _ := table(t, good, "maxp")
